@@ -1,0 +1,106 @@
+/* locsim public runtime API: devices, device memory, modules, kernel launch.
+ *
+ * Every call returns a locsim_status; LOCSIM_OK is 0.  On error the device keeps a
+ * message (locsim_last_error) naming what went wrong and where (file:line for PTX,
+ * kernel/CTA/thread/PC/address for a misbehaving kernel).
+ */
+#ifndef LOCSIM_LOCSIM_H
+#define LOCSIM_LOCSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    LOCSIM_OK = 0,
+    LOCSIM_ERR_INVALID = 1,        /* bad argument from the host program */
+    LOCSIM_ERR_PARSE = 2,          /* malformed PTX */
+    LOCSIM_ERR_UNSUPPORTED = 3,    /* PTX feature / opcode we do not implement */
+    LOCSIM_ERR_NOT_FOUND = 4,      /* unknown kernel or symbol */
+    LOCSIM_ERR_OUT_OF_MEMORY = 5,
+    LOCSIM_ERR_LAUNCH = 6,         /* bad launch configuration (too many threads, args...) */
+    LOCSIM_ERR_KERNEL_FAULT = 7,   /* out-of-bounds access, misaligned access, trap */
+    LOCSIM_ERR_DEADLOCK = 8,       /* barrier deadlock / divergent barrier / watchdog */
+    LOCSIM_ERR_CONFIG = 9,
+    LOCSIM_ERR_IO = 10
+} locsim_status;
+
+typedef uint64_t locsim_dptr;  /* a device (generic/global) address */
+
+typedef struct locsim_device locsim_device;
+typedef struct locsim_module locsim_module;
+typedef struct locsim_kernel locsim_kernel;
+typedef struct locsim_config locsim_config;
+
+typedef struct { uint32_t x, y, z; } locsim_dim3;
+
+/* Execution mode of a device. */
+typedef enum { LOCSIM_MODE_FUNCTIONAL = 0, LOCSIM_MODE_TIMING = 1 } locsim_mode;
+
+/* ---- device ---- */
+/* cfg may be NULL: the default configuration (fermi_gtx480), functional mode. */
+locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, locsim_device **out);
+void locsim_device_destroy(locsim_device *dev);
+const char *locsim_last_error(const locsim_device *dev);
+const char *locsim_status_name(locsim_status s);
+
+/* ---- device memory (sparse, paged: untouched pages cost nothing) ---- */
+locsim_status locsim_malloc(locsim_device *dev, locsim_dptr *out, size_t bytes);
+locsim_status locsim_free(locsim_device *dev, locsim_dptr ptr);
+locsim_status locsim_memset(locsim_device *dev, locsim_dptr ptr, int value, size_t bytes);
+locsim_status locsim_memcpy_htod(locsim_device *dev, locsim_dptr dst, const void *src, size_t bytes);
+locsim_status locsim_memcpy_dtoh(locsim_device *dev, void *dst, locsim_dptr src, size_t bytes);
+locsim_status locsim_memcpy_dtod(locsim_device *dev, locsim_dptr dst, locsim_dptr src, size_t bytes);
+
+/* ---- modules ---- */
+/* Parse and load PTX text.  name is used in diagnostics ("kernel.ptx"). */
+locsim_status locsim_module_load_ptx(locsim_device *dev, const char *ptx, size_t len,
+                                     const char *name, locsim_module **out);
+locsim_status locsim_module_load_file(locsim_device *dev, const char *path, locsim_module **out);
+void locsim_module_unload(locsim_module *mod);
+locsim_status locsim_module_get_kernel(locsim_module *mod, const char *name, locsim_kernel **out);
+/* Address and size of a module-scope __device__ / __constant__ variable. */
+locsim_status locsim_module_get_symbol(locsim_module *mod, const char *name, locsim_dptr *addr,
+                                       size_t *size);
+locsim_status locsim_memcpy_to_symbol(locsim_module *mod, const char *name, const void *src,
+                                      size_t bytes, size_t offset);
+locsim_status locsim_memcpy_from_symbol(locsim_module *mod, const char *name, void *dst,
+                                        size_t bytes, size_t offset);
+
+/* ---- launch ---- */
+/* args[i] points at the value of kernel parameter i (as cudaLaunchKernel's void **args);
+ * nargs must equal the kernel's parameter count.  Runs the kernel to completion. */
+locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block,
+                            uint32_t dyn_smem_bytes, void **args, uint32_t nargs);
+
+/* Kernel properties for hosts that need them (cudaFuncGetAttributes). */
+typedef struct {
+    uint32_t num_params;
+    uint32_t param_bytes;
+    uint32_t static_smem_bytes;
+    uint32_t local_bytes_per_thread;
+    uint32_t num_regs;
+    uint32_t max_threads_per_block;
+} locsim_kernel_info;
+locsim_status locsim_kernel_get_info(const locsim_kernel *k, locsim_kernel_info *out);
+const char *locsim_kernel_name(const locsim_kernel *k);
+
+/* ---- statistics of the device so far ---- */
+typedef struct {
+    uint64_t kernels;          /* kernels launched */
+    uint64_t thread_insns;     /* gpu_sim_insn: thread instructions executed */
+    uint64_t warp_insns;       /* warp instructions issued */
+    uint64_t cycles;           /* gpu_sim_cycle (timing mode; 0 in functional mode) */
+} locsim_counters;
+void locsim_get_counters(const locsim_device *dev, locsim_counters *out);
+
+/* Where device printf output goes (default stdout). */
+void locsim_set_printf_stream(locsim_device *dev, void *FILE_ptr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

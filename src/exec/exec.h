@@ -1,0 +1,100 @@
+/* Functional SIMT execution of decoded PTX.
+ *
+ * The unit of work is a CTA (exec_cta) made of warps.  A warp executes one
+ * instruction at a time (exec_warp_step): that is what the timing model calls at
+ * issue.  exec_cta_run is the functional-only fast path that runs a whole CTA,
+ * handling barriers, until every thread has exited.
+ *
+ * Registers are stored [register][lane] (64 bits per lane per value register;
+ * predicates are one 32-bit lane mask each).  Divergence is handled with a SIMT
+ * reconvergence stack whose entries reconverge at the branch's immediate
+ * post-dominator (ptx_insn.reconv).
+ */
+#ifndef LOCSIM_EXEC_H
+#define LOCSIM_EXEC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "locsim/locsim.h"
+#include "ptx/ir.h"
+#include "runtime/devmem.h"
+
+#define EXEC_WARP_SIZE 32
+
+/* A kernel fault, reported the way compute-sanitizer does. */
+typedef struct {
+    locsim_status status;      /* LOCSIM_ERR_KERNEL_FAULT, LOCSIM_ERR_DEADLOCK, ... */
+    char msg[768];             /* full human-readable report */
+} exec_fault;
+
+/* Everything fixed for one kernel launch (read-only while CTAs run). */
+typedef struct {
+    const ptx_module *mod;
+    const ptx_function *kernel;
+    const uint8_t *params;        /* kernel parameter buffer, laid out per kernel->params */
+    uint32_t params_size;
+    locsim_dim3 grid, block;
+    devmem *mem;
+    uint32_t smem_static;         /* bytes of static shared memory of this kernel */
+    uint32_t smem_dynamic;        /* bytes of dynamic (.extern) shared memory */
+    uint32_t local_stack_bytes;   /* per-thread local memory (frames of all calls) */
+    uint32_t smid_count;          /* %nsmid */
+    FILE *printf_out;             /* device printf destination */
+    uint64_t watchdog_insns;      /* per-CTA warp-instruction limit (0 = none): hang guard */
+} exec_launch;
+
+typedef struct exec_cta exec_cta;  /* opaque: defined in src/exec/ */
+
+/* What one warp instruction did; filled by exec_warp_step for the timing model. */
+typedef enum {
+    EXEC_STEP_OK = 0,        /* instruction executed */
+    EXEC_STEP_BARRIER,       /* warp arrived at a barrier and must wait (instruction retired) */
+    EXEC_STEP_EXITED,        /* every thread of the warp has exited */
+    EXEC_STEP_FAULT          /* kernel fault; see exec_cta_fault() */
+} exec_step_result;
+
+typedef struct {
+    const ptx_insn *insn;       /* the instruction executed (NULL if none) */
+    uint32_t pc;                /* its index in the function */
+    const ptx_function *func;   /* the function it belongs to */
+    uint32_t active_mask;       /* lanes that executed it (after guard predicate) */
+    uint32_t thread_insns;      /* = popcount of lanes that were active before the guard */
+    /* Memory instructions (ld/st/atom/red): the resolved space (generic addresses
+     * are classified) and per-lane addresses in that space.  mem_space is
+     * PTX_SPACE_NONE for non-memory instructions. */
+    uint8_t mem_space;
+    uint8_t mem_is_store;       /* st, red */
+    uint8_t mem_is_atomic;      /* atom, red */
+    uint8_t mem_size;           /* bytes per lane (vector width x element size) */
+    uint32_t mem_mask;          /* lanes that accessed memory */
+    uint64_t mem_addr[EXEC_WARP_SIZE]; /* global: device address; shared: shared offset;
+                                          local: local offset of that lane's thread */
+} exec_step_info;
+
+/* Create a CTA with linear index cta_linear (x fastest) on SM smid.  Allocates its
+ * warps, registers, shared and local memory.  NULL on out-of-memory. */
+exec_cta *exec_cta_create(const exec_launch *L, uint64_t cta_linear, uint32_t smid);
+void exec_cta_destroy(exec_cta *cta);
+
+uint32_t exec_cta_num_warps(const exec_cta *cta);
+/* Execute the next instruction of warp w. */
+exec_step_result exec_warp_step(exec_cta *cta, uint32_t w, exec_step_info *info);
+/* 1 if warp w is waiting at a barrier, or has exited. */
+int exec_warp_waiting(const exec_cta *cta, uint32_t w);
+int exec_warp_exited(const exec_cta *cta, uint32_t w);
+/* The instruction warp w would execute next (for schedulers that look ahead), or NULL. */
+const ptx_insn *exec_warp_next_insn(const exec_cta *cta, uint32_t w);
+/* When every live warp of the CTA has arrived, release the barrier; returns 1 if released. */
+int exec_cta_try_release_barrier(exec_cta *cta);
+int exec_cta_done(const exec_cta *cta);
+const exec_fault *exec_cta_fault(const exec_cta *cta);
+/* Current %clock64 source for the CTA (timing mode sets it to the SM cycle). */
+void exec_cta_set_clock(exec_cta *cta, uint64_t cycle);
+
+/* Functional fast path: run the whole CTA to completion.  Adds executed thread and
+ * warp instructions to the counters.  Returns LOCSIM_OK or the fault's status
+ * (details in exec_cta_fault). */
+locsim_status exec_cta_run(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns);
+
+#endif

@@ -1,0 +1,297 @@
+/* Decoded PTX: the compact IR the front end produces and the executor runs.
+ *
+ * Decode once: every register is resolved to an index, every immediate is typed,
+ * every label is an instruction index, every branch carries its reconvergence
+ * point (immediate post-dominator).  The executor never looks at text.
+ *
+ * Ownership: a ptx_module owns everything below it; ptx_module_free() releases it.
+ */
+#ifndef LOCSIM_PTX_IR_H
+#define LOCSIM_PTX_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- opcodes ------------------------------------------------------------ */
+typedef enum {
+#define OP(e, name, cls) PTX_OP_##e,
+#include "opcodes.def"
+#undef OP
+    PTX_OP_COUNT
+} ptx_opcode;
+
+/* Coarse class, used by the timing model to pick a pipeline. */
+typedef enum { PTX_CLASS_ALU, PTX_CLASS_SFU, PTX_CLASS_MEM, PTX_CLASS_CTRL, PTX_CLASS_BAR } ptx_opclass;
+
+const char *ptx_opcode_name(ptx_opcode op);
+ptx_opclass ptx_opcode_class(ptx_opcode op);
+
+/* ---- types -------------------------------------------------------------- */
+typedef enum {
+    PTX_T_NONE = 0,
+    PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_B128,
+    PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
+    PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
+    PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_F32, PTX_T_F64,
+    PTX_T_PRED,
+    PTX_T_COUNT
+} ptx_type;
+
+unsigned ptx_type_size(ptx_type t);   /* bytes; 0 for PRED/NONE */
+int ptx_type_is_signed(ptx_type t);   /* S8..S64 */
+int ptx_type_is_float(ptx_type t);    /* F16..F64 */
+const char *ptx_type_name(ptx_type t); /* "u32", ... */
+
+/* ---- state spaces ------------------------------------------------------- */
+typedef enum {
+    PTX_SPACE_NONE = 0, /* generic addressing */
+    PTX_SPACE_REG,
+    PTX_SPACE_GLOBAL,
+    PTX_SPACE_SHARED,   /* .shared / .shared::cta */
+    PTX_SPACE_LOCAL,
+    PTX_SPACE_CONST,
+    PTX_SPACE_PARAM,    /* kernel params (read-only buffer) or call-frame params, see ptx_addr */
+    PTX_SPACE_COUNT
+} ptx_space;
+
+/* ---- modifiers ---------------------------------------------------------- */
+/* Comparison for setp/set (also used by testp/vote/shfl/atom via their own enums below). */
+typedef enum {
+    PTX_CMP_NONE = 0,
+    PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
+    PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS,                 /* unsigned */
+    PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU,
+    PTX_CMP_NUM, PTX_CMP_NAN
+} ptx_cmp;
+
+/* Boolean op combining setp with a predicate source: setp.lt.and.s32 p|q, a, b, c; */
+typedef enum { PTX_BOOL_NONE = 0, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR } ptx_boolop;
+
+typedef enum {
+    PTX_RND_NONE = 0,
+    PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,       /* float rounding */
+    PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI,   /* round to integer */
+    PTX_RND_RNA
+} ptx_rnd;
+
+/* Atomic / reduction operation (atom, red, redux). */
+typedef enum {
+    PTX_ATOM_NONE = 0, PTX_ATOM_ADD, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_ATOM_AND, PTX_ATOM_OR,
+    PTX_ATOM_XOR, PTX_ATOM_EXCH, PTX_ATOM_CAS, PTX_ATOM_INC, PTX_ATOM_DEC
+} ptx_atomop;
+
+typedef enum { PTX_SHFL_NONE = 0, PTX_SHFL_UP, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX } ptx_shflmode;
+typedef enum { PTX_VOTE_NONE = 0, PTX_VOTE_ALL, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT } ptx_votemode;
+typedef enum { PTX_MATCH_NONE = 0, PTX_MATCH_ANY, PTX_MATCH_ALL } ptx_matchmode;
+typedef enum {
+    PTX_TESTP_NONE = 0, PTX_TESTP_FINITE, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER,
+    PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL
+} ptx_testpmode;
+
+/* Bit flags in ptx_insn.flags */
+enum {
+    PTX_F_FTZ    = 1u << 0,
+    PTX_F_SAT    = 1u << 1,
+    PTX_F_APPROX = 1u << 2,  /* .approx / .full */
+    PTX_F_HI     = 1u << 3,  /* mul.hi, mad.hi */
+    PTX_F_LO     = 1u << 4,  /* mul.lo, mad.lo */
+    PTX_F_WIDE   = 1u << 5,  /* mul.wide, mad.wide */
+    PTX_F_UNI    = 1u << 6,  /* bra.uni, call.uni */
+    PTX_F_NC     = 1u << 7,  /* ld.global.nc */
+    PTX_F_VOLATILE = 1u << 8,
+    PTX_F_CC     = 1u << 9,  /* add.cc / addc (carry) */
+    PTX_F_CARRYIN = 1u << 10,/* addc / subc / madc */
+    PTX_F_SHF_L  = 1u << 11, /* shf.l (else shf.r) */
+    PTX_F_SHF_WRAP = 1u << 12,/* shf.wrap (else clamp) */
+    PTX_F_SHIFTAMT = 1u << 13,/* bfind.shiftamt */
+    PTX_F_SYNC   = 1u << 14, /* shfl.sync / vote.sync / bar.sync / bar.arrive distinction below */
+    PTX_F_ARRIVE = 1u << 15, /* bar.arrive (no wait) */
+    PTX_F_RED    = 1u << 16, /* bar.red */
+    PTX_F_WARP   = 1u << 17, /* bar.warp.sync */
+    PTX_F_TO     = 1u << 18, /* cvta.to.<space> (else cvta.<space>: to generic) */
+    PTX_F_NAN    = 1u << 19, /* min.NaN / max.NaN */
+    PTX_F_RELU   = 1u << 20, /* .relu */
+    PTX_F_SHIFTED = 1u << 21,/* reserved */
+};
+
+/* Special registers. */
+typedef enum {
+    PTX_SREG_NONE = 0,
+    PTX_SREG_TID, PTX_SREG_NTID, PTX_SREG_CTAID, PTX_SREG_NCTAID, /* take a component .x/.y/.z */
+    PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID,
+    PTX_SREG_GRIDID, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
+    PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT,
+    PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
+    PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_COUNT
+} ptx_sreg;
+
+/* ---- operands ----------------------------------------------------------- */
+typedef enum {
+    PTX_OPND_NONE = 0,
+    PTX_OPND_REG,     /* value register: reg = index into the function's value registers */
+    PTX_OPND_PRED,    /* predicate register: reg = index into the function's predicates; neg = '!' */
+    PTX_OPND_IMM,     /* immediate: bits in imm (int as two's complement; f32/f64 as IEEE bits) */
+    PTX_OPND_SREG,    /* special register: sreg + comp (0=x,1=y,2=z) */
+    PTX_OPND_ADDR,    /* memory address [base + imm]; see addr_base */
+    PTX_OPND_SYMADDR, /* the address of a variable as a value (mov %r, sym; cvta ... sym):
+                         resolved like ADDR with addr_base SYM/LOCAL/... but yields the address */
+    PTX_OPND_VEC,     /* { r0, r1[, r2, r3] }: vec[] holds register indices (PTX_REG_SINK for '_') */
+    PTX_OPND_LABEL,   /* branch target: imm = instruction index */
+    PTX_OPND_FUNC,    /* call target: imm = function index in the module */
+    PTX_OPND_SINK     /* '_' destination */
+} ptx_opnd_kind;
+
+/* What an address operand is relative to. */
+typedef enum {
+    PTX_ABASE_NONE = 0, /* absolute: imm is the address (after symbol resolution) */
+    PTX_ABASE_REG,      /* reg holds the base; imm is the byte offset */
+    PTX_ABASE_SYM,      /* module variable sym (index into module->vars); imm = offset.
+                           The runtime resolves it to ABASE_NONE at load (ptx_var.addr). */
+    PTX_ABASE_FRAME,    /* per-thread call frame of the current function: imm = frame offset.
+                           Used for function-scope .local variables (the depot) and for
+                           .param variables of .func formals and call sites. */
+    PTX_ABASE_KPARAM    /* kernel parameter buffer: imm = offset */
+} ptx_addr_base;
+
+#define PTX_REG_SINK 0xFFFFFFFFu
+
+typedef struct {
+    uint8_t kind;       /* ptx_opnd_kind */
+    uint8_t neg;        /* PRED: logical not ('!%p') */
+    uint8_t comp;       /* SREG component 0..2; VEC: element count */
+    uint8_t addr_base;  /* ADDR/SYMADDR: ptx_addr_base */
+    uint32_t reg;       /* REG/PRED index; SREG: ptx_sreg; ADDR base register; SYM: var index */
+    int64_t imm;        /* IMM bits, ADDR offset, LABEL/FUNC index */
+    uint32_t vec[4];    /* VEC: register indices (value regs, or PTX_REG_SINK) */
+} ptx_operand;
+
+/* ---- instructions ------------------------------------------------------- */
+#define PTX_MAX_OPNDS 6  /* e.g. shfl.sync d|p, a, b, c, mask; setp.and d|p, a, b, c */
+
+typedef struct {
+    uint16_t op;        /* ptx_opcode */
+    uint8_t type;       /* main (destination / operation) type */
+    uint8_t type2;      /* cvt: source type; setp: unused (type is the compare type); prmt mode */
+    uint8_t space;      /* ld/st/atom/red/cvta/isspacep: ptx_space */
+    uint8_t cmp;        /* setp/set: ptx_cmp */
+    uint8_t boolop;     /* setp/set: ptx_boolop */
+    uint8_t rnd;        /* ptx_rnd */
+    uint8_t mode;       /* atom/red/redux: ptx_atomop; shfl: ptx_shflmode; vote: ptx_votemode;
+                           match: ptx_matchmode; testp: ptx_testpmode; prmt: mode 0..6 */
+    uint8_t vec;        /* ld/st vector width: 1, 2 or 4 */
+    uint8_t nopnd;      /* operands used in opnd[] */
+    uint8_t ndst;       /* how many leading operands are destinations (0, 1 or 2: setp p|q) */
+    uint32_t flags;     /* PTX_F_* */
+    uint32_t guard;     /* guard predicate index, or PTX_NO_GUARD */
+    uint8_t guard_neg;  /* @!%p */
+    uint8_t pad[3];
+    uint32_t reconv;    /* BRA: immediate post-dominator instruction index (function's
+                           ninsn = exit) -- where divergent paths of this branch rejoin */
+    uint32_t call;      /* CALL: index into the function's calls[] */
+    uint32_t line;      /* source line (1-based) for diagnostics */
+    ptx_operand opnd[PTX_MAX_OPNDS];
+} ptx_insn;
+
+#define PTX_NO_GUARD 0xFFFFFFFFu
+
+/* A call site: call[.uni] (ret_0, ...), func, (arg_0, ...);
+ * Arguments and return slots are frame offsets in the CALLER's frame (the call-site
+ * .param variables) -- or registers/immediates where PTX allows them. */
+typedef struct {
+    uint32_t func;          /* callee: index into module->funcs */
+    uint8_t nargs, nrets;
+    ptx_operand args[16];   /* ADDR with ABASE_FRAME (param var), REG or IMM */
+    ptx_operand rets[2];
+    uint32_t line;
+} ptx_call;
+
+/* Formal parameter of an .entry (kernel buffer) or .func (callee frame). */
+typedef struct {
+    char *name;
+    uint8_t type;           /* scalar type, or B8 for .b8 arrays */
+    uint32_t size;          /* bytes (arrays: element size * count) */
+    uint32_t align;
+    uint32_t offset;        /* entry: offset in kernel param buffer; func: frame offset */
+    uint8_t is_ptr;         /* .ptr attribute seen */
+} ptx_param;
+
+typedef struct ptx_function {
+    char *name;
+    int is_entry;           /* .entry (kernel) vs .func */
+    int is_extern;          /* .extern .func with no body (e.g. vprintf) */
+    int is_visible;
+    uint32_t line;
+
+    ptx_insn *insns;
+    uint32_t ninsn;
+
+    uint32_t nregs;         /* value registers (each is 64 bits per lane) */
+    uint32_t npreds;        /* predicate registers */
+    char **reg_names;       /* nregs names, for diagnostics and the disassembler */
+    uint8_t *reg_types;     /* declared type of each value register */
+    char **pred_names;
+
+    ptx_param *params;      /* formals */
+    uint32_t nparams;
+    ptx_param *rets;        /* .func return params */
+    uint32_t nrets;
+
+    ptx_call *calls;
+    uint32_t ncalls;
+
+    uint32_t frame_size;    /* per-thread bytes of the call frame: .local vars + .param vars
+                               (formals, returns, call-site params) */
+    uint32_t frame_align;
+
+    /* performance directives, kept for occupancy checks */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+} ptx_function;
+
+/* A module-scope variable: .global, .const, .shared (static or .extern dynamic). */
+typedef struct {
+    char *name;
+    uint8_t space;          /* GLOBAL, CONST, SHARED, LOCAL */
+    uint8_t type;
+    uint8_t is_extern;      /* .extern .shared (dynamic shared memory) */
+    uint32_t align;
+    uint64_t size;          /* bytes (0 for .extern arrays of unknown size) */
+    uint8_t *init;          /* initializer bytes (size bytes), or NULL for zero */
+    uint32_t *init_sym;     /* NULL, or per-8-byte-slot var/func index + 1 for address initializers */
+    uint32_t line;
+    uint64_t addr;          /* filled by the runtime at load: device address (global/const)
+                               or offset in the CTA's shared window (shared) */
+} ptx_var;
+
+typedef struct ptx_module {
+    char *source_name;      /* file name for diagnostics */
+    uint32_t version_major, version_minor;
+    uint32_t target_sm;     /* from .target sm_XX */
+    uint32_t address_size;  /* 64 */
+    ptx_function *funcs;
+    uint32_t nfuncs;
+    ptx_var *vars;
+    uint32_t nvars;
+} ptx_module;
+
+/* ---- front-end entry points (src/ptx/) ----------------------------------- */
+typedef struct {
+    char file[256];
+    uint32_t line, col;
+    char msg[512];
+} ptx_error;
+
+/* Parse PTX text (len bytes, need not be NUL-terminated).  On success returns a
+ * module; on failure returns NULL and fills *err with "file:line:col: message". */
+ptx_module *ptx_parse(const char *text, size_t len, const char *source_name, ptx_error *err);
+void ptx_module_free(ptx_module *m);
+
+/* Lookups: index or -1. */
+int ptx_find_function(const ptx_module *m, const char *name);
+int ptx_find_var(const ptx_module *m, const char *name);
+
+/* Write a human-readable line for insn (disassembly) into buf. */
+void ptx_insn_format(const ptx_module *m, const ptx_function *f, const ptx_insn *in,
+                     char *buf, size_t bufsz);
+
+#endif

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Regenerate workloads/*/kernel.ptx from kernel.cu with the flags the project uses.
+# With --check, regenerate into a temporary file and fail if it differs from the
+# committed one (the committed PTX must match its source).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
+FLAGS=(-ptx -O3 -arch=compute_75 -Iworkloads/common)
+check=0; [ "${1:-}" = "--check" ] && { check=1; shift; }
+dirs=("$@"); [ ${#dirs[@]} -eq 0 ] && dirs=(workloads/*/)
+status=0
+for d in "${dirs[@]}"; do
+  d=${d%/}
+  [ -f "$d/kernel.cu" ] || continue
+  if [ $check -eq 1 ]; then
+    tmp=$(mktemp --suffix=.ptx)
+    "$NVCC" "${FLAGS[@]}" "$d/kernel.cu" -o "$tmp"
+    if ! cmp -s "$tmp" "$d/kernel.ptx"; then echo "STALE: $d/kernel.ptx does not match $d/kernel.cu"; status=1; fi
+    rm -f "$tmp"
+  else
+    "$NVCC" "${FLAGS[@]}" "$d/kernel.cu" -o "$d/kernel.ptx"
+    echo "generated $d/kernel.ptx"
+  fi
+done
+exit $status

@@ -1,0 +1,57 @@
+#include "workload.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+const workload_entry *workload_find(const char *name) {
+    for (const workload_entry *e = workload_table; e->wl; e++)
+        if (strcmp(e->wl->name, name) == 0) return e;
+    return NULL;
+}
+
+size_t workload_count(void) {
+    size_t n = 0;
+    while (workload_table[n].wl) n++;
+    return n;
+}
+
+wl_result workload_run(const workload_entry *e, locsim_device *dev, uint32_t size, uint64_t seed,
+                       char *detail, size_t detail_size) {
+    wl_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.dev = dev;
+    ctx.size = size ? size : e->wl->default_size;
+    ctx.seed = seed;
+    ctx.ptx = e->ptx;
+    ctx.ptx_len = *e->ptx_len;
+    ctx.name = e->wl->name;
+    wl_result r = e->wl->run(&ctx);
+    if (detail && detail_size) snprintf(detail, detail_size, "%s", ctx.detail);
+    return r;
+}
+
+locsim_module *wl_load_module(wl_ctx *ctx) {
+    locsim_module *mod = NULL;
+    char name[128];
+    snprintf(name, sizeof name, "workloads/%s/kernel.ptx", ctx->name);
+    locsim_status st = locsim_module_load_ptx(ctx->dev, ctx->ptx, ctx->ptx_len, name, &mod);
+    if (st != LOCSIM_OK) {
+        wl_error(ctx, st, "loading the module");
+        return NULL;
+    }
+    return mod;
+}
+
+wl_result wl_error(wl_ctx *ctx, locsim_status st, const char *what) {
+    snprintf(ctx->detail, sizeof ctx->detail, "%s failed (%s): %s", what, locsim_status_name(st),
+             locsim_last_error(ctx->dev));
+    return WL_ERROR;
+}
+
+wl_result wl_fail(wl_ctx *ctx, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->detail, sizeof ctx->detail, fmt, ap);
+    va_end(ap);
+    return WL_FAIL;
+}

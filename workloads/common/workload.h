@@ -1,0 +1,68 @@
+/* The workload interface: each workloads/<name>/host.c defines one `workload`
+ * named wl_<name>.  The build embeds workloads/<name>/kernel.ptx and generates a
+ * registry (workload_table) from the directory list, so adding a workload is
+ * adding a directory.
+ *
+ * A workload generates its input deterministically from (size, seed), runs its
+ * kernels on ctx->dev, and checks the output against a CPU reference.
+ */
+#ifndef LOCSIM_WORKLOAD_H
+#define LOCSIM_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "locsim/locsim.h"
+
+typedef enum { WL_PASS = 0, WL_FAIL = 1, WL_ERROR = 2 } wl_result;
+
+typedef struct {
+    locsim_device *dev;
+    uint32_t size;          /* problem scale, >= 1; meaning documented per workload */
+    uint64_t seed;
+    const char *ptx;        /* the embedded kernel.ptx */
+    size_t ptx_len;
+    const char *name;
+    char detail[512];       /* why it failed (first mismatch, or the locsim error) */
+} wl_ctx;
+
+typedef struct {
+    const char *name;
+    const char *description;     /* one line, shown by `locsim list` */
+    uint32_t default_size;       /* used when --size is not given (the evaluation size) */
+    uint32_t test_sizes[2];      /* two small sizes the test suite runs (fast under ASan) */
+    wl_result (*run)(wl_ctx *ctx);
+} workload;
+
+typedef struct {
+    const workload *wl;
+    const char *ptx;
+    const size_t *ptx_len;
+} workload_entry;
+
+extern const workload_entry workload_table[];  /* generated; ends with a NULL wl */
+
+const workload_entry *workload_find(const char *name);
+size_t workload_count(void);
+
+/* Run one workload on dev: fills a ctx and calls wl->run. */
+wl_result workload_run(const workload_entry *e, locsim_device *dev, uint32_t size, uint64_t seed,
+                       char *detail, size_t detail_size);
+
+/* ---- helpers for host.c files ---- */
+/* Load the embedded PTX as a module; on error writes ctx->detail and returns NULL. */
+locsim_module *wl_load_module(wl_ctx *ctx);
+/* Record a locsim error in ctx->detail; returns WL_ERROR. */
+wl_result wl_error(wl_ctx *ctx, locsim_status st, const char *what);
+/* Record a mismatch (printf-style) in ctx->detail; returns WL_FAIL. */
+wl_result wl_fail(wl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Check a call; on error record it and return WL_ERROR from the calling function. */
+#define WL_CHECK(ctx, call)                                            \
+    do {                                                               \
+        locsim_status wl_st_ = (call);                                 \
+        if (wl_st_ != LOCSIM_OK) return wl_error((ctx), wl_st_, #call); \
+    } while (0)
+
+#endif
