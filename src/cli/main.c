@@ -1,0 +1,56 @@
+/* locsim: command-line entry point. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *usage;
+} command;
+
+/* Weak so the binary links while a subcommand's file is still being written. */
+__attribute__((weak)) int cmd_exec(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "locsim: 'exec' is not built into this binary\n");
+    return 2;
+}
+
+static const command commands[] = {
+    {"list", cmd_list, "list                          list the workloads (name and description)"},
+    {"run", cmd_run, "run <workload> [--size S] [--seed N] [--functional]\n"
+                     "                                run one workload, check it, print counts"},
+    {"run-all", cmd_run_all, "run-all [--seed N] [--functional]\n"
+                             "                                run every workload at its default size, print a summary"},
+    {"exec", cmd_exec, "exec [options] -- ./app args   run an unmodified CUDA program (libcudart replacement)"},
+};
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: locsim <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) fprintf(out, "  %s\n", commands[i].usage);
+}
+
+double cli_now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "locsim: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

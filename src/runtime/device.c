@@ -1,0 +1,143 @@
+/* Devices and device memory: the host-side half of the runtime API. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+/* Functional-mode defaults: GTX480-like (15 SMs, 48 KB shared per CTA). */
+#define DEFAULT_NUM_SMS 15
+#define DEFAULT_MAX_SMEM (48u * 1024u)
+
+static const char *const status_names[] = {
+    [LOCSIM_OK] = "ok",
+    [LOCSIM_ERR_INVALID] = "invalid argument",
+    [LOCSIM_ERR_PARSE] = "PTX parse error",
+    [LOCSIM_ERR_UNSUPPORTED] = "unsupported PTX",
+    [LOCSIM_ERR_NOT_FOUND] = "not found",
+    [LOCSIM_ERR_OUT_OF_MEMORY] = "out of memory",
+    [LOCSIM_ERR_LAUNCH] = "invalid launch",
+    [LOCSIM_ERR_KERNEL_FAULT] = "kernel fault",
+    [LOCSIM_ERR_DEADLOCK] = "deadlock",
+    [LOCSIM_ERR_CONFIG] = "configuration error",
+    [LOCSIM_ERR_IO] = "I/O error",
+};
+
+const char *locsim_status_name(locsim_status s) {
+    if ((unsigned)s < sizeof status_names / sizeof *status_names && status_names[s]) return status_names[s];
+    return "unknown status";
+}
+
+locsim_status runtime_error(locsim_device *dev, locsim_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dev->error, sizeof dev->error, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+const char *locsim_last_error(const locsim_device *dev) { return dev ? dev->error : "no device"; }
+
+locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, locsim_device **out) {
+    if (!out) return LOCSIM_ERR_INVALID;
+    *out = NULL;
+    locsim_device *dev = calloc(1, sizeof *dev);
+    if (!dev) return LOCSIM_ERR_OUT_OF_MEMORY;
+    dev->mem = devmem_create();
+    if (!dev->mem) {
+        free(dev);
+        return LOCSIM_ERR_OUT_OF_MEMORY;
+    }
+    dev->cfg = cfg;
+    dev->mode = mode;
+    dev->num_sms = DEFAULT_NUM_SMS;
+    dev->max_smem_per_cta = DEFAULT_MAX_SMEM;
+    dev->printf_out = stdout;
+    if (mode == LOCSIM_MODE_TIMING) {
+        /* The cycle-level model attaches itself through dev->timing_ops (issue 3);
+         * until it does, timing mode is refused rather than silently functional. */
+        devmem_destroy(dev->mem);
+        free(dev);
+        return LOCSIM_ERR_CONFIG;
+    }
+    *out = dev;
+    return LOCSIM_OK;
+}
+
+void locsim_device_destroy(locsim_device *dev) {
+    if (!dev) return;
+    while (dev->modules) locsim_module_unload(dev->modules);
+    if (dev->timing_ops && dev->timing_ops->destroy) dev->timing_ops->destroy(dev->timing);
+    devmem_destroy(dev->mem);
+    free(dev);
+}
+
+void locsim_set_printf_stream(locsim_device *dev, void *stream) {
+    if (dev) dev->printf_out = stream ? (FILE *)stream : stdout;
+}
+
+void locsim_get_counters(const locsim_device *dev, locsim_counters *out) {
+    if (dev && out) *out = dev->counters;
+}
+
+/* ---- device memory ---- */
+
+/* 1 if [p, p+n) is inside one live allocation. */
+static int valid_range(locsim_device *dev, locsim_dptr p, size_t n) {
+    return n == 0 || devmem_check(dev->mem, p, n);
+}
+
+locsim_status locsim_malloc(locsim_device *dev, locsim_dptr *out, size_t bytes) {
+    if (!dev || !out) return LOCSIM_ERR_INVALID;
+    if (devmem_alloc(dev->mem, bytes, 256, out) != 0)
+        return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "device malloc of %zu bytes failed: out of device address space", bytes);
+    return LOCSIM_OK;
+}
+
+locsim_status locsim_free(locsim_device *dev, locsim_dptr ptr) {
+    if (!dev) return LOCSIM_ERR_INVALID;
+    if (ptr == 0) return LOCSIM_OK;  /* like cudaFree(NULL) */
+    if (devmem_free(dev->mem, ptr) != 0)
+        return runtime_error(dev, LOCSIM_ERR_INVALID, "free of 0x%llx: not the start of a live allocation",
+                             (unsigned long long)ptr);
+    return LOCSIM_OK;
+}
+
+static locsim_status bad_range(locsim_device *dev, const char *what, locsim_dptr p, size_t n) {
+    return runtime_error(dev, LOCSIM_ERR_INVALID, "%s: [0x%llx, +%zu) is not inside a live device allocation", what,
+                         (unsigned long long)p, n);
+}
+
+locsim_status locsim_memset(locsim_device *dev, locsim_dptr ptr, int value, size_t bytes) {
+    if (!dev) return LOCSIM_ERR_INVALID;
+    if (!valid_range(dev, ptr, bytes)) return bad_range(dev, "memset", ptr, bytes);
+    devmem_fill(dev->mem, ptr, value & 0xff, bytes);
+    return LOCSIM_OK;
+}
+
+locsim_status locsim_memcpy_htod(locsim_device *dev, locsim_dptr dst, const void *src, size_t bytes) {
+    if (!dev || (!src && bytes)) return LOCSIM_ERR_INVALID;
+    if (!valid_range(dev, dst, bytes)) return bad_range(dev, "memcpy host to device", dst, bytes);
+    devmem_write(dev->mem, dst, src, bytes);
+    return LOCSIM_OK;
+}
+
+locsim_status locsim_memcpy_dtoh(locsim_device *dev, void *dst, locsim_dptr src, size_t bytes) {
+    if (!dev || (!dst && bytes)) return LOCSIM_ERR_INVALID;
+    if (!valid_range(dev, src, bytes)) return bad_range(dev, "memcpy device to host", src, bytes);
+    devmem_read(dev->mem, src, dst, bytes);
+    return LOCSIM_OK;
+}
+
+locsim_status locsim_memcpy_dtod(locsim_device *dev, locsim_dptr dst, locsim_dptr src, size_t bytes) {
+    if (!dev) return LOCSIM_ERR_INVALID;
+    if (!valid_range(dev, src, bytes)) return bad_range(dev, "memcpy device to device (source)", src, bytes);
+    if (!valid_range(dev, dst, bytes)) return bad_range(dev, "memcpy device to device (destination)", dst, bytes);
+    uint8_t buf[4096];
+    for (size_t done = 0; done < bytes;) {
+        size_t len = bytes - done < sizeof buf ? bytes - done : sizeof buf;
+        devmem_read(dev->mem, src + done, buf, len);
+        devmem_write(dev->mem, dst + done, buf, len);
+        done += len;
+    }
+    return LOCSIM_OK;
+}

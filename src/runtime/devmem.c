@@ -1,0 +1,200 @@
+/* Sparse paged device memory (see devmem.h).
+ *
+ * Global addresses in [DEVMEM_GLOBAL_BASE, DEVMEM_GLOBAL_LIMIT) are 40 bits; with
+ * 64 KB pages that is 2^24 page numbers, split 12/12 over a two-level table so an
+ * untouched region costs nothing.  Allocations are handed out by a bump pointer
+ * (deterministic, never reused), recorded in an array sorted by base address. */
+#include "runtime/devmem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define L2_BITS 12
+#define L1_BITS 12
+#define L1_SIZE (1u << L1_BITS)
+#define L2_SIZE (1u << L2_BITS)
+
+typedef struct {
+    uint8_t *pages[L2_SIZE];
+} page_table_l2;
+
+struct devmem {
+    page_table_l2 *l1[L1_SIZE];
+    devmem_alloc_info *allocs;   /* live allocations, sorted by base */
+    uint32_t nallocs, cap;
+    uint32_t next_id;
+    uint64_t bump;               /* next free address */
+    uint64_t resident;           /* bytes of materialised pages */
+    uint32_t last_hit;           /* index of the allocation last found (fast path) */
+    uint8_t *scratch_page;       /* backing for addresses outside the global range */
+};
+
+devmem *devmem_create(void) {
+    devmem *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->bump = DEVMEM_GLOBAL_BASE;
+    m->next_id = 1;
+    return m;
+}
+
+void devmem_destroy(devmem *m) {
+    if (!m) return;
+    for (uint32_t i = 0; i < L1_SIZE; i++) {
+        if (!m->l1[i]) continue;
+        for (uint32_t j = 0; j < L2_SIZE; j++) free(m->l1[i]->pages[j]);
+        free(m->l1[i]);
+    }
+    free(m->allocs);
+    free(m->scratch_page);
+    free(m);
+}
+
+static uint64_t page_number(uint64_t addr) { return (addr - DEVMEM_GLOBAL_BASE) >> DEVMEM_PAGE_BITS; }
+
+static int in_global_range(uint64_t addr) { return addr >= DEVMEM_GLOBAL_BASE && addr < DEVMEM_GLOBAL_LIMIT; }
+
+int devmem_alloc(devmem *m, uint64_t size, uint64_t align, uint64_t *addr) {
+    if (align < 256) align = 256;
+    if (align & (align - 1)) return -1;
+    if (size == 0) size = 1;  /* cudaMalloc(0) gives a distinct valid pointer */
+    /* Large allocations start on a page boundary so their pages can be released. */
+    if (size >= DEVMEM_PAGE_SIZE && align < DEVMEM_PAGE_SIZE) align = DEVMEM_PAGE_SIZE;
+    uint64_t base = (m->bump + align - 1) & ~(align - 1);
+    if (base < m->bump || size > DEVMEM_GLOBAL_LIMIT - base) return -1;
+    if (m->nallocs == m->cap) {
+        uint32_t cap = m->cap ? m->cap * 2 : 64;
+        devmem_alloc_info *a = realloc(m->allocs, cap * sizeof *a);
+        if (!a) return -1;
+        m->allocs = a;
+        m->cap = cap;
+    }
+    /* Round the end up to 256 B so the next allocation is on its own granule. */
+    uint64_t end = (base + size + 255) & ~255ull;
+    m->allocs[m->nallocs++] = (devmem_alloc_info){.base = base, .size = size, .id = m->next_id++};
+    m->bump = end;
+    *addr = base;
+    return 0;
+}
+
+/* Index of the allocation containing addr, or -1 (binary search; allocs sorted). */
+static int find_index(const devmem *m, uint64_t addr) {
+    uint32_t lo = 0, hi = m->nallocs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->allocs[mid].base <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return -1;
+    const devmem_alloc_info *a = &m->allocs[lo - 1];
+    return addr - a->base < a->size ? (int)(lo - 1) : -1;
+}
+
+/* Release the pages of [base, base+size) that no live allocation touches. */
+static void release_pages(devmem *m, uint64_t base, uint64_t size) {
+    uint64_t first = page_number(base), last = page_number(base + size - 1);
+    for (uint64_t p = first; p <= last; p++) {
+        uint64_t pstart = DEVMEM_GLOBAL_BASE + (p << DEVMEM_PAGE_BITS);
+        /* does a live allocation overlap this page? */
+        uint32_t lo = 0, hi = m->nallocs;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (m->allocs[mid].base < pstart + DEVMEM_PAGE_SIZE) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo > 0 && m->allocs[lo - 1].base + m->allocs[lo - 1].size > pstart) continue;
+        page_table_l2 *t = m->l1[p >> L2_BITS];
+        if (t && t->pages[p & (L2_SIZE - 1)]) {
+            free(t->pages[p & (L2_SIZE - 1)]);
+            t->pages[p & (L2_SIZE - 1)] = NULL;
+            m->resident -= DEVMEM_PAGE_SIZE;
+        }
+    }
+}
+
+int devmem_free(devmem *m, uint64_t addr) {
+    int i = find_index(m, addr);
+    if (i < 0 || m->allocs[i].base != addr) return -1;
+    devmem_alloc_info freed = m->allocs[i];
+    memmove(&m->allocs[i], &m->allocs[i + 1], (m->nallocs - (uint32_t)i - 1) * sizeof *m->allocs);
+    m->nallocs--;
+    m->last_hit = 0;
+    release_pages(m, freed.base, freed.size);
+    return 0;
+}
+
+const devmem_alloc_info *devmem_find(devmem *m, uint64_t addr) {
+    if (m->last_hit < m->nallocs) {
+        const devmem_alloc_info *a = &m->allocs[m->last_hit];
+        if (addr - a->base < a->size) return a;
+    }
+    int i = find_index(m, addr);
+    if (i < 0) return NULL;
+    m->last_hit = (uint32_t)i;
+    return &m->allocs[i];
+}
+
+int devmem_check(devmem *m, uint64_t addr, uint64_t size) {
+    const devmem_alloc_info *a = devmem_find(m, addr);
+    if (!a) return 0;
+    uint64_t off = addr - a->base;
+    return size <= a->size - off;
+}
+
+/* Host address of the byte at addr; with create=0 an untouched page gives NULL. */
+static uint8_t *page_lookup(devmem *m, uint64_t addr, int create) {
+    if (!in_global_range(addr)) {
+        /* Callers bounds-check first; this only keeps an unchecked access from
+         * touching host memory it does not own. */
+        if (!m->scratch_page && create) m->scratch_page = calloc(1, DEVMEM_PAGE_SIZE);
+        return m->scratch_page ? m->scratch_page + (addr & (DEVMEM_PAGE_SIZE - 1)) : NULL;
+    }
+    uint64_t p = page_number(addr);
+    page_table_l2 **slot = &m->l1[p >> L2_BITS];
+    if (!*slot) {
+        if (!create || !(*slot = calloc(1, sizeof **slot))) return NULL;
+    }
+    uint8_t **page = &(*slot)->pages[p & (L2_SIZE - 1)];
+    if (!*page) {
+        if (!create || !(*page = calloc(1, DEVMEM_PAGE_SIZE))) return NULL;
+        m->resident += DEVMEM_PAGE_SIZE;
+    }
+    return *page + (addr & (DEVMEM_PAGE_SIZE - 1));
+}
+
+uint8_t *devmem_ptr(devmem *m, uint64_t addr) { return page_lookup(m, addr, 1); }
+
+/* Bytes from addr to the end of its page. */
+static size_t page_left(uint64_t addr) { return DEVMEM_PAGE_SIZE - (addr & (DEVMEM_PAGE_SIZE - 1)); }
+
+void devmem_read(devmem *m, uint64_t addr, void *dst, size_t n) {
+    uint8_t *out = dst;
+    while (n) {
+        size_t len = n < page_left(addr) ? n : page_left(addr);
+        const uint8_t *host = page_lookup(m, addr, 0);
+        if (host) memcpy(out, host, len);
+        else memset(out, 0, len);  /* untouched memory reads as zero, without materialising */
+        addr += len, out += len, n -= len;
+    }
+}
+
+void devmem_write(devmem *m, uint64_t addr, const void *src, size_t n) {
+    const uint8_t *in = src;
+    while (n) {
+        size_t len = n < page_left(addr) ? n : page_left(addr);
+        uint8_t *host = page_lookup(m, addr, 1);
+        if (!host) return;  /* host out of memory: caller sees the write lost */
+        memcpy(host, in, len);
+        addr += len, in += len, n -= len;
+    }
+}
+
+void devmem_fill(devmem *m, uint64_t addr, int value, size_t n) {
+    while (n) {
+        size_t len = n < page_left(addr) ? n : page_left(addr);
+        uint8_t *host = page_lookup(m, addr, value != 0);
+        if (host) memset(host, value, len);  /* zero-filling an untouched page is a no-op */
+        addr += len, n -= len;
+    }
+}
+
+uint64_t devmem_resident_bytes(const devmem *m) { return m->resident; }

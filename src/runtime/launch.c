@@ -1,0 +1,127 @@
+/* Kernel launch: validate the configuration, pack parameters, run the CTAs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+/* CUDA's limits (compute capability 7.5). */
+#define MAX_THREADS_PER_BLOCK 1024u
+#define MAX_BLOCK_X 1024u
+#define MAX_BLOCK_Y 1024u
+#define MAX_BLOCK_Z 64u
+#define MAX_GRID_X 0x7fffffffu
+#define MAX_GRID_YZ 65535u
+
+static locsim_status check_dims(locsim_device *dev, const char *kname, locsim_dim3 grid, locsim_dim3 block) {
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+                             kname, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    if (threads > MAX_THREADS_PER_BLOCK || block.x > MAX_BLOCK_X || block.y > MAX_BLOCK_Y || block.z > MAX_BLOCK_Z)
+        return runtime_error(dev, LOCSIM_ERR_LAUNCH,
+                             "launch of '%s': block (%u,%u,%u) exceeds the limits (at most %u threads; x,y <= 1024, z <= 64)",
+                             kname, block.x, block.y, block.z, MAX_THREADS_PER_BLOCK);
+    if (grid.x > MAX_GRID_X || grid.y > MAX_GRID_YZ || grid.z > MAX_GRID_YZ)
+        return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': grid (%u,%u,%u) exceeds the limits", kname, grid.x,
+                             grid.y, grid.z);
+    return LOCSIM_OK;
+}
+
+/* Honour .reqntid / .maxntid when the kernel declares them. */
+static locsim_status check_ntid_directives(locsim_device *dev, const ptx_function *fn, locsim_dim3 block) {
+    const uint32_t dims[3] = {block.x, block.y, block.z};
+    if (fn->reqntid[0]) {
+        for (int d = 0; d < 3; d++) {
+            uint32_t want = fn->reqntid[d] ? fn->reqntid[d] : 1;
+            if (dims[d] != want)
+                return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': block (%u,%u,%u) differs from .reqntid %u,%u,%u",
+                                     fn->name, block.x, block.y, block.z, fn->reqntid[0], fn->reqntid[1], fn->reqntid[2]);
+        }
+    }
+    if (fn->maxntid[0]) {
+        uint64_t limit = (uint64_t)fn->maxntid[0] * (fn->maxntid[1] ? fn->maxntid[1] : 1) * (fn->maxntid[2] ? fn->maxntid[2] : 1);
+        if ((uint64_t)block.x * block.y * block.z > limit)
+            return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': %u threads per block exceed .maxntid (%llu)", fn->name,
+                                 block.x * block.y * block.z, (unsigned long long)limit);
+    }
+    return LOCSIM_OK;
+}
+
+locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block, uint32_t dyn_smem,
+                                     void **args, uint32_t nargs, uint8_t *params_buf, exec_launch *L) {
+    locsim_device *dev = k->mod->dev;
+    const ptx_function *fn = k->fn;
+    locsim_status st = check_dims(dev, fn->name, grid, block);
+    if (st == LOCSIM_OK) st = check_ntid_directives(dev, fn, block);
+    if (st != LOCSIM_OK) return st;
+    if (nargs != fn->nparams)
+        return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': %u arguments given, the kernel takes %u", fn->name, nargs,
+                             fn->nparams);
+    if (nargs && !args) return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': argument array is NULL", fn->name);
+
+    /* Dynamic shared memory begins at the module's dynamic base (see module.c). */
+    uint32_t smem_static = dyn_smem ? k->mod->dyn_smem_base : k->smem_static;
+    if (smem_static < k->smem_static) smem_static = k->smem_static;
+    if ((uint64_t)smem_static + dyn_smem > dev->max_smem_per_cta)
+        return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': %u bytes of static + %u of dynamic shared memory exceed %u per CTA",
+                             fn->name, smem_static, dyn_smem, dev->max_smem_per_cta);
+
+    memset(params_buf, 0, k->param_bytes);
+    for (uint32_t i = 0; i < nargs; i++) {
+        if (!args[i]) return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': argument %u is NULL", fn->name, i);
+        memcpy(params_buf + fn->params[i].offset, args[i], fn->params[i].size);
+    }
+
+    memset(L, 0, sizeof *L);
+    L->mod = k->mod->ptx;
+    L->kernel = fn;
+    L->params = params_buf;
+    L->params_size = k->param_bytes;
+    L->grid = grid;
+    L->block = block;
+    L->mem = dev->mem;
+    L->smem_static = smem_static;
+    L->smem_dynamic = dyn_smem;
+    L->local_stack_bytes = k->local_stack_bytes;
+    L->smid_count = dev->num_sms;
+    L->printf_out = dev->printf_out;
+    L->watchdog_insns = RUNTIME_DEFAULT_WATCHDOG;
+    return LOCSIM_OK;
+}
+
+/* Functional mode: CTAs one after another, in linear order, assigned round-robin to SMs. */
+static locsim_status run_functional(locsim_device *dev, const exec_launch *L) {
+    uint64_t nctas = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+    for (uint64_t c = 0; c < nctas; c++) {
+        exec_cta *cta = exec_cta_create(L, c, (uint32_t)(c % dev->num_sms));
+        if (!cta)
+            return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "kernel '%s': out of host memory creating CTA %llu",
+                                 L->kernel->name, (unsigned long long)c);
+        locsim_status st = exec_cta_run(cta, &dev->counters.thread_insns, &dev->counters.warp_insns);
+        if (st != LOCSIM_OK) {
+            const exec_fault *f = exec_cta_fault(cta);
+            runtime_error(dev, st, "%s", f && f->msg[0] ? f->msg : locsim_status_name(st));
+            exec_cta_destroy(cta);
+            return st;
+        }
+        exec_cta_destroy(cta);
+    }
+    return LOCSIM_OK;
+}
+
+locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block, uint32_t dyn_smem_bytes, void **args,
+                            uint32_t nargs) {
+    if (!k) return LOCSIM_ERR_INVALID;
+    locsim_device *dev = k->mod->dev;
+    uint8_t *params = malloc(k->param_bytes ? k->param_bytes : 1);
+    if (!params) return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory");
+    exec_launch L;
+    locsim_status st = runtime_prepare_launch(k, grid, block, dyn_smem_bytes, args, nargs, params, &L);
+    if (st == LOCSIM_OK) {
+        dev->counters.kernels++;
+        if (dev->timing_ops) st = dev->timing_ops->launch(dev->timing, &L, dev);
+        else st = run_functional(dev, &L);
+    }
+    free(params);
+    return st;
+}

@@ -1,0 +1,344 @@
+/* Modules: parse PTX, place its variables, resolve symbols, describe its kernels. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+#define MAX_PTX_FILE_BYTES (256u << 20)
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+/* Place .global/.const variables in device memory and write their initialisers;
+ * give static .shared variables module-wide offsets. */
+static locsim_status place_variables(locsim_module *mod) {
+    locsim_device *dev = mod->dev;
+    ptx_module *m = mod->ptx;
+    uint64_t shared_end = 0;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        ptx_var *v = &m->vars[i];
+        switch (v->space) {
+        case PTX_SPACE_GLOBAL:
+        case PTX_SPACE_CONST: {
+            uint64_t align = v->align ? v->align : 8;
+            if (devmem_alloc(dev->mem, v->size ? v->size : 1, align, &v->addr) != 0)
+                return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "%s:%u: no device memory for variable '%s'",
+                                     m->source_name, v->line, v->name);
+            break;
+        }
+        case PTX_SPACE_SHARED:
+            if (v->is_extern) break;  /* dynamic shared memory: placed below */
+            shared_end = align_up(shared_end, v->align ? v->align : 1);
+            v->addr = shared_end;
+            shared_end += v->size;
+            break;
+        default:
+            return runtime_error(dev, LOCSIM_ERR_UNSUPPORTED, "%s:%u: unsupported: module-scope variable '%s' in space %d",
+                                 m->source_name, v->line, v->name, v->space);
+        }
+    }
+    if (shared_end > UINT32_MAX / 2)
+        return runtime_error(dev, LOCSIM_ERR_INVALID, "%s: static shared memory too large", m->source_name);
+    mod->smem_module_static = (uint32_t)shared_end;
+    /* Dynamic shared memory starts after every static variable of the module, so one
+     * resolved offset serves every kernel (and .func) of the module. */
+    mod->dyn_smem_base = (uint32_t)align_up(shared_end, 16);
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (m->vars[i].space == PTX_SPACE_SHARED && m->vars[i].is_extern) m->vars[i].addr = mod->dyn_smem_base;
+    return LOCSIM_OK;
+}
+
+/* Write initialisers once every variable has an address (initialisers may hold the
+ * address of another variable). */
+static void write_initialisers(locsim_module *mod) {
+    ptx_module *m = mod->ptx;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        ptx_var *v = &m->vars[i];
+        if ((v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) || !v->init) continue;
+        devmem_write(mod->dev->mem, v->addr, v->init, v->size);
+        if (!v->init_sym) continue;
+        for (uint64_t slot = 0; slot < v->size / 8; slot++) {
+            uint32_t ref = v->init_sym[slot];
+            if (!ref || ref - 1 >= m->nvars) continue;
+            uint64_t value;
+            memcpy(&value, v->init + slot * 8, 8);  /* offset added to the symbol */
+            value += m->vars[ref - 1].addr;
+            devmem_write(mod->dev->mem, v->addr + slot * 8, &value, 8);
+        }
+    }
+}
+
+/* Rewrite one operand's module-symbol reference into an absolute value. */
+static void resolve_operand(const ptx_module *m, ptx_operand *o) {
+    if ((o->kind != PTX_OPND_ADDR && o->kind != PTX_OPND_SYMADDR) || o->addr_base != PTX_ABASE_SYM) return;
+    o->imm += (int64_t)m->vars[o->reg].addr;
+    o->addr_base = PTX_ABASE_NONE;
+    o->reg = 0;
+    if (o->kind == PTX_OPND_SYMADDR) o->kind = PTX_OPND_IMM;
+}
+
+static void resolve_symbols(locsim_module *mod) {
+    ptx_module *m = mod->ptx;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        ptx_function *fn = &m->funcs[f];
+        for (uint32_t i = 0; i < fn->ninsn; i++)
+            for (uint32_t k = 0; k < fn->insns[i].nopnd; k++) resolve_operand(m, &fn->insns[i].opnd[k]);
+        for (uint32_t c = 0; c < fn->ncalls; c++) {
+            for (uint32_t k = 0; k < fn->calls[c].nargs; k++) resolve_operand(m, &fn->calls[c].args[k]);
+            for (uint32_t k = 0; k < fn->calls[c].nrets; k++) resolve_operand(m, &fn->calls[c].rets[k]);
+        }
+    }
+}
+
+/* ---- per-kernel resources, from the call graph ---- */
+
+typedef struct {
+    const ptx_module *m;
+    uint8_t *state;          /* 0 unvisited, 1 on the DFS path, 2 done */
+    uint64_t *stack_bytes;   /* deepest chain of frames from each function */
+    uint64_t *smem_end;      /* highest static shared byte used by each function and its callees */
+    int recursive;
+} callgraph_walk;
+
+static uint64_t shared_end_of(const ptx_module *m, const ptx_function *fn) {
+    uint64_t end = 0;
+    for (uint32_t i = 0; i < fn->ninsn; i++)
+        for (uint32_t k = 0; k < fn->insns[i].nopnd; k++) {
+            const ptx_operand *o = &fn->insns[i].opnd[k];
+            if ((o->kind != PTX_OPND_ADDR && o->kind != PTX_OPND_SYMADDR) || o->addr_base != PTX_ABASE_SYM) continue;
+            const ptx_var *v = &m->vars[o->reg];
+            if (v->space == PTX_SPACE_SHARED && !v->is_extern && v->addr + v->size > end) end = v->addr + v->size;
+        }
+    return end;
+}
+
+static void walk(callgraph_walk *w, uint32_t f) {
+    const ptx_function *fn = &w->m->funcs[f];
+    w->state[f] = 1;
+    uint64_t deepest = 0, smem = shared_end_of(w->m, fn);
+    for (uint32_t c = 0; c < fn->ncalls; c++) {
+        uint32_t callee = fn->calls[c].func;
+        if (callee >= w->m->nfuncs) continue;
+        if (w->state[callee] == 1) { w->recursive = 1; continue; }
+        if (w->state[callee] == 0) walk(w, callee);
+        if (w->stack_bytes[callee] > deepest) deepest = w->stack_bytes[callee];
+        if (w->smem_end[callee] > smem) smem = w->smem_end[callee];
+    }
+    w->stack_bytes[f] = align_up(fn->frame_size, 16) + deepest;
+    w->smem_end[f] = smem;
+    w->state[f] = 2;
+}
+
+static locsim_status describe_kernels(locsim_module *mod) {
+    const ptx_module *m = mod->ptx;
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++) n += m->funcs[f].is_entry;
+    mod->kernels = calloc(n ? n : 1, sizeof *mod->kernels);
+    callgraph_walk w = {.m = m};
+    w.state = calloc(m->nfuncs + 1, 1);
+    w.stack_bytes = calloc(m->nfuncs + 1, sizeof *w.stack_bytes);
+    w.smem_end = calloc(m->nfuncs + 1, sizeof *w.smem_end);
+    locsim_status st = LOCSIM_OK;
+    if (!mod->kernels || !w.state || !w.stack_bytes || !w.smem_end) {
+        st = runtime_error(mod->dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory loading %s", m->source_name);
+        goto out;
+    }
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ptx_function *fn = &m->funcs[f];
+        if (!fn->is_entry) continue;
+        memset(w.state, 0, m->nfuncs);
+        w.recursive = 0;
+        walk(&w, f);
+        locsim_kernel *k = &mod->kernels[mod->nkernels++];
+        k->mod = mod;
+        k->fn = fn;
+        k->index = f;
+        k->smem_static = (uint32_t)w.smem_end[f];
+        uint64_t stack = w.recursive ? RUNTIME_RECURSIVE_STACK_BYTES : w.stack_bytes[f];
+        if (stack > (1u << 24)) {
+            st = runtime_error(mod->dev, LOCSIM_ERR_UNSUPPORTED, "%s:%u: kernel '%s' needs %llu bytes of local memory per thread",
+                               m->source_name, fn->line, fn->name, (unsigned long long)stack);
+            goto out;
+        }
+        k->local_stack_bytes = (uint32_t)stack;
+        k->nregs = fn->nregs + fn->npreds;
+        uint32_t end = 0;
+        for (uint32_t p = 0; p < fn->nparams; p++)
+            if (fn->params[p].offset + fn->params[p].size > end) end = fn->params[p].offset + fn->params[p].size;
+        k->param_bytes = end;
+    }
+out:
+    free(w.state);
+    free(w.stack_bytes);
+    free(w.smem_end);
+    return st;
+}
+
+locsim_status runtime_module_link(locsim_module *mod) {
+    locsim_status st = place_variables(mod);
+    if (st != LOCSIM_OK) return st;
+    write_initialisers(mod);
+    st = describe_kernels(mod);  /* before resolve: it reads the symbolic references */
+    if (st != LOCSIM_OK) return st;
+    resolve_symbols(mod);
+    return LOCSIM_OK;
+}
+
+/* ---- public API ---- */
+
+locsim_status locsim_module_load_ptx(locsim_device *dev, const char *ptx, size_t len, const char *name,
+                                     locsim_module **out) {
+    if (!dev || !ptx || !out) return LOCSIM_ERR_INVALID;
+    *out = NULL;
+    ptx_error perr;
+    memset(&perr, 0, sizeof perr);
+    ptx_module *pm = ptx_parse(ptx, len, name ? name : "<ptx>", &perr);
+    if (!pm) {
+        locsim_status st = strstr(perr.msg, "unsupported") ? LOCSIM_ERR_UNSUPPORTED : LOCSIM_ERR_PARSE;
+        return runtime_error(dev, st, "%s:%u:%u: %s", perr.file, perr.line, perr.col, perr.msg);
+    }
+    locsim_module *mod = calloc(1, sizeof *mod);
+    if (!mod) {
+        ptx_module_free(pm);
+        return LOCSIM_ERR_OUT_OF_MEMORY;
+    }
+    mod->dev = dev;
+    mod->ptx = pm;
+    locsim_status st = runtime_module_link(mod);
+    if (st != LOCSIM_OK) {
+        free(mod->kernels);
+        ptx_module_free(pm);
+        free(mod);
+        return st;
+    }
+    mod->next = dev->modules;
+    dev->modules = mod;
+    *out = mod;
+    return LOCSIM_OK;
+}
+
+locsim_status locsim_module_load_file(locsim_device *dev, const char *path, locsim_module **out) {
+    if (!dev || !path || !out) return LOCSIM_ERR_INVALID;
+    FILE *f = fopen(path, "rb");
+    if (!f) return runtime_error(dev, LOCSIM_ERR_IO, "%s: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *nb = cap <= MAX_PTX_FILE_BYTES ? realloc(buf, cap) : NULL;
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return runtime_error(dev, LOCSIM_ERR_IO, "%s: file too large or out of memory", path);
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return runtime_error(dev, LOCSIM_ERR_IO, "%s: read error", path);
+    }
+    locsim_status st = locsim_module_load_ptx(dev, buf, len, path, out);
+    free(buf);
+    return st;
+}
+
+void locsim_module_unload(locsim_module *mod) {
+    if (!mod) return;
+    locsim_device *dev = mod->dev;
+    for (locsim_module **p = &dev->modules; *p; p = &(*p)->next)
+        if (*p == mod) {
+            *p = mod->next;
+            break;
+        }
+    for (uint32_t i = 0; i < mod->ptx->nvars; i++) {
+        const ptx_var *v = &mod->ptx->vars[i];
+        if (v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST) devmem_free(dev->mem, v->addr);
+    }
+    ptx_module_free(mod->ptx);
+    free(mod->kernels);
+    free(mod);
+}
+
+locsim_status locsim_module_get_kernel(locsim_module *mod, const char *name, locsim_kernel **out) {
+    if (!mod || !name || !out) return LOCSIM_ERR_INVALID;
+    for (uint32_t i = 0; i < mod->nkernels; i++)
+        if (strcmp(mod->kernels[i].fn->name, name) == 0) {
+            *out = &mod->kernels[i];
+            return LOCSIM_OK;
+        }
+    *out = NULL;
+    return runtime_error(mod->dev, LOCSIM_ERR_NOT_FOUND, "%s: no kernel named '%s'", mod->ptx->source_name, name);
+}
+
+static const ptx_var *device_variable(locsim_module *mod, const char *name) {
+    int i = ptx_find_var(mod->ptx, name);
+    if (i < 0) return NULL;
+    const ptx_var *v = &mod->ptx->vars[i];
+    return v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST ? v : NULL;
+}
+
+locsim_status locsim_module_get_symbol(locsim_module *mod, const char *name, locsim_dptr *addr, size_t *size) {
+    if (!mod || !name) return LOCSIM_ERR_INVALID;
+    const ptx_var *v = device_variable(mod, name);
+    if (!v)
+        return runtime_error(mod->dev, LOCSIM_ERR_NOT_FOUND, "%s: no __device__ or __constant__ variable named '%s'",
+                             mod->ptx->source_name, name);
+    if (addr) *addr = v->addr;
+    if (size) *size = v->size;
+    return LOCSIM_OK;
+}
+
+static locsim_status symbol_range(locsim_module *mod, const char *name, size_t bytes, size_t offset,
+                                  locsim_dptr *addr) {
+    size_t size = 0;
+    locsim_status st = locsim_module_get_symbol(mod, name, addr, &size);
+    if (st != LOCSIM_OK) return st;
+    if (offset > size || bytes > size - offset)
+        return runtime_error(mod->dev, LOCSIM_ERR_INVALID, "symbol '%s' has %zu bytes; copy of %zu at offset %zu is out of range",
+                             name, size, bytes, offset);
+    *addr += offset;
+    return LOCSIM_OK;
+}
+
+locsim_status locsim_memcpy_to_symbol(locsim_module *mod, const char *name, const void *src, size_t bytes,
+                                      size_t offset) {
+    locsim_dptr addr;
+    locsim_status st = symbol_range(mod, name, bytes, offset, &addr);
+    if (st == LOCSIM_OK) devmem_write(mod->dev->mem, addr, src, bytes);
+    return st;
+}
+
+locsim_status locsim_memcpy_from_symbol(locsim_module *mod, const char *name, void *dst, size_t bytes,
+                                        size_t offset) {
+    locsim_dptr addr;
+    locsim_status st = symbol_range(mod, name, bytes, offset, &addr);
+    if (st == LOCSIM_OK) devmem_read(mod->dev->mem, addr, dst, bytes);
+    return st;
+}
+
+locsim_status locsim_kernel_get_info(const locsim_kernel *k, locsim_kernel_info *out) {
+    if (!k || !out) return LOCSIM_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    out->num_params = k->fn->nparams;
+    out->param_bytes = k->param_bytes;
+    out->static_smem_bytes = k->smem_static;
+    out->local_bytes_per_thread = k->local_stack_bytes;
+    out->num_regs = k->nregs;
+    out->max_threads_per_block = 1024;
+    if (k->fn->maxntid[0]) {
+        uint32_t n = k->fn->maxntid[0];
+        if (k->fn->maxntid[1]) n *= k->fn->maxntid[1];
+        if (k->fn->maxntid[2]) n *= k->fn->maxntid[2];
+        if (n < out->max_threads_per_block) out->max_threads_per_block = n;
+    }
+    return LOCSIM_OK;
+}
+
+const char *locsim_kernel_name(const locsim_kernel *k) { return k ? k->fn->name : NULL; }

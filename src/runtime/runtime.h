@@ -1,0 +1,75 @@
+/* Internals of the runtime shared by src/runtime/, the timing model's launch path
+ * and the libcudart replacement.  The public API is include/locsim/locsim.h. */
+#ifndef LOCSIM_RUNTIME_H
+#define LOCSIM_RUNTIME_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "exec/exec.h"
+#include "locsim/locsim.h"
+#include "ptx/ir.h"
+#include "runtime/devmem.h"
+
+/* Per-thread local memory given to kernels whose call graph is recursive (the
+ * depth is unknown statically).  Non-recursive kernels get exactly the deepest
+ * chain of frames. */
+#define RUNTIME_RECURSIVE_STACK_BYTES (16u * 1024u)
+/* Hang guard: warp instructions one CTA may execute before it is declared stuck. */
+#define RUNTIME_DEFAULT_WATCHDOG (1ull << 34)
+
+struct locsim_kernel {
+    locsim_module *mod;
+    const ptx_function *fn;
+    uint32_t index;              /* function index in the module */
+    uint32_t param_bytes;
+    uint32_t smem_static;        /* bytes of static shared memory it uses */
+    uint32_t local_stack_bytes;  /* per-thread local memory for its call frames */
+    uint32_t nregs;              /* value + predicate registers (for occupancy) */
+};
+
+struct locsim_module {
+    locsim_device *dev;
+    ptx_module *ptx;
+    locsim_kernel *kernels;      /* one per .entry, in module order */
+    uint32_t nkernels;
+    uint32_t smem_module_static; /* bytes of all module-scope static .shared variables */
+    uint32_t dyn_smem_base;      /* offset where dynamic (.extern) shared memory starts */
+    locsim_module *next;         /* device's list of loaded modules */
+};
+
+/* The timing model plugs in here (NULL in functional mode). */
+typedef struct locsim_timing_ops {
+    locsim_status (*launch)(void *timing, const exec_launch *L, locsim_device *dev);
+    void (*destroy)(void *timing);
+} locsim_timing_ops;
+
+struct locsim_device {
+    locsim_mode mode;
+    const locsim_config *cfg;
+    devmem *mem;
+    locsim_module *modules;
+    locsim_counters counters;
+    uint32_t num_sms;            /* %nsmid; from the config in timing mode */
+    uint32_t max_smem_per_cta;   /* launch limit */
+    FILE *printf_out;
+    const locsim_timing_ops *timing_ops;
+    void *timing;
+    char error[2048];
+};
+
+/* Record an error message on the device and return st. */
+locsim_status runtime_error(locsim_device *dev, locsim_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Resolve a loaded module's symbols: place variables, rewrite ABASE_SYM operands to
+ * absolute addresses, compute per-kernel shared and local sizes. */
+locsim_status runtime_module_link(locsim_module *mod);
+
+/* Build the exec_launch for a kernel launch (validates the configuration and packs
+ * the parameters into params_buf, which must hold k->param_bytes). */
+locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block,
+                                     uint32_t dyn_smem, void **args, uint32_t nargs,
+                                     uint8_t *params_buf, exec_launch *L);
+
+#endif
