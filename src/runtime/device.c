@@ -53,11 +53,13 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
     dev->max_smem_per_cta = DEFAULT_MAX_SMEM;
     dev->printf_out = stdout;
     if (mode == LOCSIM_MODE_TIMING) {
-        /* The cycle-level model attaches itself through dev->timing_ops (issue 3);
-         * until it does, timing mode is refused rather than silently functional. */
-        devmem_destroy(dev->mem);
-        free(dev);
-        return LOCSIM_ERR_CONFIG;
+        locsim_status st = timing_attach ? timing_attach(dev) : LOCSIM_ERR_CONFIG;
+        if (st != LOCSIM_OK) {
+            /* Keep the message for the caller, who sees only the status. */
+            devmem_destroy(dev->mem);
+            free(dev);
+            return st;
+        }
     }
     *out = dev;
     return LOCSIM_OK;

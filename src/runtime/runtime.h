@@ -58,6 +58,11 @@ struct locsim_device {
     char error[2048];
 };
 
+/* The cycle-level model (src/sim/) attaches itself to a timing-mode device: it
+ * reads dev->cfg, sets dev->timing_ops/dev->timing and the device limits
+ * (num_sms, max_smem_per_cta).  Weak so the runtime links without it. */
+locsim_status timing_attach(locsim_device *dev) __attribute__((weak));
+
 /* Record an error message on the device and return st. */
 locsim_status runtime_error(locsim_device *dev, locsim_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
