@@ -1,0 +1,86 @@
+/* pathfinder on locsim: the same run as kernel.cu's main(), through the locsim API. */
+#include <stdlib.h>
+
+#include "ref.h"
+#include "workload.h"
+
+/* Record a failed locsim call and jump to the cleanup code. */
+#define TRY(call)                                        \
+    do {                                                 \
+        locsim_status st_ = (call);                      \
+        if (st_ != LOCSIM_OK) {                          \
+            result = wl_error(ctx, st_, #call);          \
+            goto out;                                    \
+        }                                                \
+    } while (0)
+
+static wl_result run(wl_ctx *ctx) {
+    if (ctx->size > PATHFINDER_MAX_SIZE) {
+        snprintf(ctx->detail, sizeof ctx->detail, "pathfinder: --size %u is too large (max %u)",
+                 ctx->size, PATHFINDER_MAX_SIZE);
+        return WL_ERROR;
+    }
+    wl_result result = WL_ERROR;
+    uint32_t rows = pathfinder_rows(ctx->size), cols = pathfinder_cols(ctx->size);
+    size_t wall_bytes = (size_t)rows * cols * sizeof(int), row_bytes = (size_t)cols * sizeof(int);
+    locsim_module *mod = NULL;
+    locsim_dptr d_wall = 0, d_row[2] = {0, 0};
+    int *wall = (int *)malloc(wall_bytes), *prev = (int *)malloc(row_bytes);
+    int *cur = (int *)malloc(row_bytes), *got = (int *)malloc(row_bytes);
+    if (!wall || !prev || !cur || !got) {
+        snprintf(ctx->detail, sizeof ctx->detail, "pathfinder: out of host memory");
+        goto out;
+    }
+    pathfinder_gen(rows, cols, ctx->seed, wall);
+    int *want;
+    pathfinder_ref(rows, cols, wall, prev, cur, &want);
+
+    mod = wl_load_module(ctx);
+    if (!mod) goto out;
+    locsim_kernel *k;
+    TRY(locsim_module_get_kernel(mod, "pathfinder_rows", &k));
+    TRY(locsim_malloc(ctx->dev, &d_wall, wall_bytes));
+    TRY(locsim_malloc(ctx->dev, &d_row[0], row_bytes));
+    TRY(locsim_malloc(ctx->dev, &d_row[1], row_bytes));
+    TRY(locsim_memcpy_htod(ctx->dev, d_wall, wall, wall_bytes));
+    TRY(locsim_memcpy_htod(ctx->dev, d_row[0], wall, row_bytes));
+
+    int src = 0, cols_arg = (int)cols;
+    locsim_dim3 grid = {pathfinder_grid(cols), 1, 1}, block = {PATHFINDER_BLOCK, 1, 1};
+    for (uint32_t r = 0; r + 1 < rows; r += PATHFINDER_PYRAMID) {
+        int start_row = (int)r;
+        int steps = (int)(rows - 1 - r < PATHFINDER_PYRAMID ? rows - 1 - r : PATHFINDER_PYRAMID);
+        void *args[] = {&d_wall, &d_row[src], &d_row[1 - src], &cols_arg, &start_row, &steps};
+        TRY(locsim_launch(k, grid, block, 0, args, 6));
+        src = 1 - src;
+    }
+    TRY(locsim_memcpy_dtoh(ctx->dev, got, d_row[src], row_bytes));
+
+    result = WL_PASS;
+    for (uint32_t c = 0; c < cols; c++) {
+        if (got[c] != want[c]) {
+            result = wl_fail(ctx, "cost[%u] = %d, expected %d", c, got[c], want[c]);
+            break;
+        }
+    }
+
+out:
+    if (d_row[1]) locsim_free(ctx->dev, d_row[1]);
+    if (d_row[0]) locsim_free(ctx->dev, d_row[0]);
+    if (d_wall) locsim_free(ctx->dev, d_wall);
+    if (mod) locsim_module_unload(mod);
+    free(wall);
+    free(prev);
+    free(cur);
+    free(got);
+    return result;
+}
+
+const workload wl_pathfinder = {
+    "pathfinder",
+    "grid min-cost path DP, ghost-zone blocks of 8 rows per launch, shared memory + barriers; "
+    "--size S: S*768+77 columns x S+20 rows",
+    PATHFINDER_DEFAULT_SIZE,
+    {1, 2},
+    run,
+};
