@@ -77,8 +77,19 @@ typedef enum {
 /* Atomic / reduction operation (atom, red, redux). */
 typedef enum {
     PTX_ATOM_NONE = 0, PTX_ATOM_ADD, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_ATOM_AND, PTX_ATOM_OR,
-    PTX_ATOM_XOR, PTX_ATOM_EXCH, PTX_ATOM_CAS, PTX_ATOM_INC, PTX_ATOM_DEC
+    PTX_ATOM_XOR, PTX_ATOM_EXCH, PTX_ATOM_CAS, PTX_ATOM_INC, PTX_ATOM_DEC,
+    PTX_ATOM_POPC           /* bar.red.popc only */
 } ptx_atomop;
+
+/* Memory scope of membar/fence (kept in ptx_insn.mode); atom/red scopes are parsed
+ * and ignored (execution is sequentially consistent anyway). */
+typedef enum { PTX_SCOPE_NONE = 0, PTX_SCOPE_CTA, PTX_SCOPE_GPU, PTX_SCOPE_SYS } ptx_scope;
+
+/* prmt modes (ptx_insn.mode): 0 is the default (generic byte selector). */
+typedef enum {
+    PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8, PTX_PRMT_ECL,
+    PTX_PRMT_ECR, PTX_PRMT_RC16
+} ptx_prmtmode;
 
 typedef enum { PTX_SHFL_NONE = 0, PTX_SHFL_UP, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX } ptx_shflmode;
 typedef enum { PTX_VOTE_NONE = 0, PTX_VOTE_ALL, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT } ptx_votemode;
@@ -164,6 +175,9 @@ typedef struct {
     uint32_t reg;       /* REG/PRED index; SREG: ptx_sreg; ADDR base register; SYM: var index */
     int64_t imm;        /* IMM bits, ADDR offset, LABEL/FUNC index */
     uint32_t vec[4];    /* VEC: register indices (value regs, or PTX_REG_SINK) */
+    uint8_t vec_imm;    /* VEC: bit i set = element i is an immediate whose bits are vec[i]
+                           (nvcc packs bf16 as `mov.b32 %f1, {0, %rs1};`); only in
+                           mov sources and st values, elements of at most 32 bits */
 } ptx_operand;
 
 /* ---- instructions ------------------------------------------------------- */
@@ -171,14 +185,18 @@ typedef struct {
 
 typedef struct {
     uint16_t op;        /* ptx_opcode */
-    uint8_t type;       /* main (destination / operation) type */
-    uint8_t type2;      /* cvt: source type; setp: unused (type is the compare type); prmt mode */
+    uint8_t type;       /* main (destination / operation) type; mul/mad .wide: the source
+                           type (the destination is twice as wide); set: destination type */
+    uint8_t type2;      /* cvt: source type; set: compare (source) type; slct: type of c;
+                           dp4a/dp2a: type of b (type is a's); setp: unused (type is the
+                           compare type) */
     uint8_t space;      /* ld/st/atom/red/cvta/isspacep: ptx_space */
     uint8_t cmp;        /* setp/set: ptx_cmp */
     uint8_t boolop;     /* setp/set: ptx_boolop */
     uint8_t rnd;        /* ptx_rnd */
     uint8_t mode;       /* atom/red/redux: ptx_atomop; shfl: ptx_shflmode; vote: ptx_votemode;
-                           match: ptx_matchmode; testp: ptx_testpmode; prmt: mode 0..6 */
+                           match: ptx_matchmode; testp: ptx_testpmode; prmt: ptx_prmtmode;
+                           bar.red: ptx_atomop (AND/OR/POPC); membar/fence: ptx_scope */
     uint8_t vec;        /* ld/st vector width: 1, 2 or 4 */
     uint8_t nopnd;      /* operands used in opnd[] */
     uint8_t ndst;       /* how many leading operands are destinations (0, 1 or 2: setp p|q) */
@@ -246,6 +264,9 @@ typedef struct ptx_function {
 
     /* performance directives, kept for occupancy checks */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+
+    uint32_t kparam_size;   /* .entry: bytes of the kernel parameter buffer (params laid
+                               out at their offsets, rounded up to the largest alignment) */
 } ptx_function;
 
 /* A module-scope variable: .global, .const, .shared (static or .extern dynamic). */
@@ -257,11 +278,17 @@ typedef struct {
     uint32_t align;
     uint64_t size;          /* bytes (0 for .extern arrays of unknown size) */
     uint8_t *init;          /* initializer bytes (size bytes), or NULL for zero */
-    uint32_t *init_sym;     /* NULL, or per-8-byte-slot var/func index + 1 for address initializers */
+    uint32_t *init_sym;     /* NULL, or per-8-byte-slot var/func index + 1 for address initializers:
+                               slot i (bytes 8i..8i+7) holds the address of var (init_sym[i]-1),
+                               or of function ((init_sym[i] & ~PTX_INIT_SYM_FUNC) - 1) when the
+                               PTX_INIT_SYM_FUNC bit is set, plus the offset already stored in
+                               those init bytes (`= {sym+8}`, `generic(sym)`); 0 = plain data */
     uint32_t line;
     uint64_t addr;          /* filled by the runtime at load: device address (global/const)
                                or offset in the CTA's shared window (shared) */
 } ptx_var;
+
+#define PTX_INIT_SYM_FUNC 0x80000000u
 
 typedef struct ptx_module {
     char *source_name;      /* file name for diagnostics */
@@ -282,7 +309,8 @@ typedef struct {
 } ptx_error;
 
 /* Parse PTX text (len bytes, need not be NUL-terminated).  On success returns a
- * module; on failure returns NULL and fills *err with "file:line:col: message". */
+ * module; on failure returns NULL and fills *err: file/line/col, and msg holds the
+ * whole line "file:line:col: message" ready to print.  err may be NULL. */
 ptx_module *ptx_parse(const char *text, size_t len, const char *source_name, ptx_error *err);
 void ptx_module_free(ptx_module *m);
 
