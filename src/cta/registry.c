@@ -1,0 +1,22 @@
+/* The CTA-scheduler registry: a new policy is one file plus one line here. */
+#include <string.h>
+
+#include "cta/cta_sched.h"
+
+extern const cta_sched_ops cta_sched_rr;
+
+static const cta_sched_ops *const policies[] = {
+    &cta_sched_rr,
+};
+
+const cta_sched_ops *cta_sched_find(const char *spec, const char **args) {
+    if (!spec) return NULL;
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    *args = colon ? colon + 1 : "";
+    for (size_t i = 0; i < sizeof policies / sizeof *policies; i++)
+        if (strlen(policies[i]->name) == len && !strncmp(spec, policies[i]->name, len)) return policies[i];
+    return NULL;
+}
+
+const cta_sched_ops *cta_sched_at(uint32_t i) { return i < sizeof policies / sizeof *policies ? policies[i] : NULL; }
