@@ -1,0 +1,541 @@
+/* The generic set-associative cache: tag array, MSHR table, miss queue.
+ *
+ * Invariants the code relies on:
+ *  - A line with pending sectors is never chosen as a victim (it is "reserved").
+ *  - Every sector a waiting request needs is either requested from below by its
+ *    MSHR entry or has already arrived for it, so every waiter is eventually woken.
+ *  - An access that fails (CACHE_RESERVATION_FAIL) changes nothing but counters:
+ *    all resources are checked before anything is modified.
+ *  - The miss queue holds at most miss_queue_size entries after an access; fills in
+ *    allocate-on-fill caches may add one write-back each beyond that, bounded by the
+ *    number of MSHR entries, so the ring is sized miss_queue_size + mshr_entries.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/cache.h"
+
+typedef struct {
+    mem_req req;
+    uint8_t need;        /* sectors that must arrive before the request completes */
+} mshr_waiter;
+
+typedef struct {
+    uint64_t line_addr;
+    uint8_t used;
+    uint8_t requested;   /* sectors asked from below, not yet arrived */
+    uint8_t arrived;     /* sectors that arrived for this entry */
+    uint32_t nwaiters;
+} mshr_entry;
+
+struct cache {
+    cache_geometry g;
+    char name[32];
+    const cache_policy_ops *pol;
+    void *pol_state;
+    cache_line *lines;           /* nsets * assoc, set-major */
+    mshr_entry *mshr;
+    mshr_waiter *waiters;        /* mshr_entries * mshr_max_merge */
+    uint32_t mshr_used;
+    mem_req *mq;                 /* ring */
+    uint32_t mq_cap, mq_head, mq_len;
+    uint8_t full_mask;           /* every sector of a line */
+    uint32_t line_shift, set_bits;
+    uint8_t writeback_type;      /* MEM_L1_WRBK_ACC or MEM_L2_WRBK_ACC */
+    cache_evict_hook hook;
+    void *hook_ctx;
+    cache_counters ctr;
+};
+
+/* ---- small helpers ---- */
+
+static uint32_t log2_u32(uint32_t v) {
+    uint32_t b = 0;
+    while ((1u << b) < v) b++;
+    return b;
+}
+
+static uint64_t line_addr_of(const cache *c, uint64_t addr) { return addr >> c->line_shift; }
+
+static uint32_t set_index(const cache *c, uint64_t la) {
+    if (c->g.index == CACHE_INDEX_XOR && c->set_bits > 0) {
+        /* Fold the two tag chunks above the index into it, so power-of-two strides
+         * spread over the sets (the idea of GPGPU-Sim's 'H'; not its exact bits). */
+        uint64_t b = c->set_bits;
+        return (uint32_t)((la ^ (la >> b) ^ (la >> (2 * b))) & (c->g.nsets - 1));
+    }
+    return (uint32_t)(la % c->g.nsets);
+}
+
+static cache_line *line_ptr(cache *c, uint32_t set, uint32_t way) {
+    return &c->lines[(size_t)set * c->g.assoc + way];
+}
+
+static int find_way(cache *c, uint32_t set, uint64_t la) {
+    for (uint32_t w = 0; w < c->g.assoc; w++) {
+        const cache_line *l = line_ptr(c, set, w);
+        if (l->allocated && l->line_addr == la) return (int)w;
+    }
+    return -1;
+}
+
+static int mshr_find(const cache *c, uint64_t la) {
+    for (uint32_t i = 0; i < c->g.mshr_entries; i++)
+        if (c->mshr[i].used && c->mshr[i].line_addr == la) return (int)i;
+    return -1;
+}
+
+static int mshr_alloc(cache *c, uint64_t la) {
+    for (uint32_t i = 0; i < c->g.mshr_entries; i++) {
+        mshr_entry *e = &c->mshr[i];
+        if (!e->used) {
+            memset(e, 0, sizeof *e);
+            e->used = 1;
+            e->line_addr = la;
+            c->mshr_used++;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static mshr_waiter *waiters_of(cache *c, int e) {
+    return &c->waiters[(size_t)e * c->g.mshr_max_merge];
+}
+
+static bool mq_has_room(const cache *c, uint32_t n) { return c->mq_len + n <= c->g.miss_queue_size; }
+
+static void mq_push(cache *c, const mem_req *r) {
+    if (c->mq_len == c->mq_cap) {
+        /* Unreachable by the sizing argument at the top of this file. */
+        fprintf(stderr, "locsim: internal error: %s miss queue overflow\n", c->name);
+        abort();
+    }
+    c->mq[(c->mq_head + c->mq_len) % c->mq_cap] = *r;
+    c->mq_len++;
+}
+
+static mem_req line_request(const cache *c, const mem_req *cause, uint64_t la, uint8_t sectors, uint8_t type) {
+    mem_req q = *cause;
+    q.addr = la << c->line_shift;
+    q.sector_mask = sectors;
+    q.size = (uint16_t)(mem_sector_count(sectors) * MEM_SECTOR_SIZE);
+    q.type = type;
+    q.flags = 0;
+    return q;
+}
+
+/* ---- victims and evictions ---- */
+
+/* An invalid way first (lowest index), else the policy's choice among unreserved
+ * lines.  -1 when nothing may be evicted. */
+static int choose_victim(cache *c, uint32_t set, const mem_req *r, uint64_t now) {
+    uint64_t candidates = 0;
+    for (uint32_t w = 0; w < c->g.assoc; w++) {
+        const cache_line *l = line_ptr(c, set, w);
+        if (!l->allocated) return (int)w;
+        if (!l->pending) candidates |= 1ull << w;
+    }
+    if (!candidates) return -1;
+    int v = c->pol->find_victim(c->pol_state, set, candidates, r, now);
+    if (v < 0 || v >= (int)c->g.assoc || !(candidates & (1ull << v))) return -1;
+    return v;
+}
+
+static bool victim_needs_writeback(cache *c, uint32_t set, int way) {
+    const cache_line *l = line_ptr(c, set, (uint32_t)way);
+    return l->allocated && l->dirty;
+}
+
+/* Replace way's content: write back dirty sectors, tell the policy and the hook. */
+static void evict(cache *c, uint32_t set, uint32_t way, const mem_req *cause) {
+    cache_line *l = line_ptr(c, set, way);
+    if (!l->allocated) return;
+    if (c->hook) c->hook(c->hook_ctx, l, cause);
+    if (c->pol->on_evict) c->pol->on_evict(c->pol_state, set, way, l);
+    c->ctr.evictions++;
+    if (l->dirty) {
+        mem_req wb = line_request(c, cause, l->line_addr, l->dirty, c->writeback_type);
+        mq_push(c, &wb);
+        c->ctr.writebacks++;
+    }
+    memset(l, 0, sizeof *l);
+}
+
+static cache_line *install(cache *c, uint32_t set, uint32_t way, uint64_t la, const mem_req *r, uint64_t now) {
+    cache_line *l = line_ptr(c, set, way);
+    memset(l, 0, sizeof *l);
+    l->allocated = 1;
+    l->line_addr = la;
+    l->sm = r->sm;
+    l->warp = r->warp;
+    l->pc = r->pc;
+    if (c->pol->on_insert) c->pol->on_insert(c->pol_state, set, way, r, now);
+    return l;
+}
+
+static void touch(cache *c, uint32_t set, int way, const mem_req *r, uint64_t now) {
+    if (c->pol->on_hit) c->pol->on_hit(c->pol_state, set, (uint32_t)way, r, now);
+}
+
+static cache_outcome count(cache *c, const mem_req *r, cache_outcome o, cache_fail_reason why,
+                           cache_fail_reason *why_out) {
+    c->ctr.access[r->type < MEM_ACCESS_TYPE_COUNT ? r->type : MEM_GLOBAL_ACC_R][o]++;
+    if (o == CACHE_RESERVATION_FAIL) c->ctr.fail[why]++;
+    if (why_out) *why_out = why;
+    return o;
+}
+
+/* ---- misses that fetch ---- */
+
+/* The request needs sectors `need` of line la, of which `to_fetch` must be asked
+ * from below (the rest are already in flight).  Checks every resource first. */
+static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
+                                uint8_t need, uint8_t to_fetch, uint64_t now, cache_fail_reason *why) {
+    int e = mshr_find(c, la);
+    if (e >= 0 && c->mshr[e].nwaiters >= c->g.mshr_max_merge)
+        return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
+    if (e < 0 && c->mshr_used >= c->g.mshr_entries)
+        return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_ENTRY, why);
+    int victim = -1;
+    if (way < 0 && c->g.alloc == CACHE_ALLOC_ON_MISS) {
+        victim = choose_victim(c, set, r, now);
+        if (victim < 0) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_LINE_ALLOC, why);
+    }
+    uint32_t slots = 1 + (victim >= 0 && victim_needs_writeback(c, set, victim));
+    if (!mq_has_room(c, slots)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+
+    cache_line *l = NULL;
+    if (victim >= 0) {
+        evict(c, set, (uint32_t)victim, r);
+        l = install(c, set, (uint32_t)victim, la, r, now);
+    } else if (way >= 0) {
+        l = line_ptr(c, set, (uint32_t)way);
+        touch(c, set, way, r, now);
+        c->ctr.sector_misses++;
+    }
+    if (l) l->pending |= to_fetch;
+    if (e < 0) e = mshr_alloc(c, la);
+    mshr_entry *m = &c->mshr[e];
+    m->requested |= to_fetch;
+    mshr_waiter *w = &waiters_of(c, e)[m->nwaiters++];
+    w->req = *r;
+    w->need = need;
+    mem_req fetch = line_request(c, r, la, to_fetch,
+                                 mem_access_is_write(r->type) ? MEM_GLOBAL_ACC_R : r->type);
+    mq_push(c, &fetch);
+    return count(c, r, CACHE_MISS, CACHE_FAIL_NONE, why);
+}
+
+static cache_outcome pending_hit(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
+                                 uint8_t need, uint64_t now, cache_fail_reason *why) {
+    int e = mshr_find(c, la);
+    if (e < 0 || c->mshr[e].nwaiters >= c->g.mshr_max_merge)
+        return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
+    mshr_waiter *w = &waiters_of(c, e)[c->mshr[e].nwaiters++];
+    w->req = *r;
+    w->need = need;
+    if (way >= 0) touch(c, set, way, r, now);
+    return count(c, r, CACHE_HIT_RESERVED, CACHE_FAIL_NONE, why);
+}
+
+static cache_outcome access_read(cache *c, const mem_req *r, uint64_t la, uint32_t set, uint64_t now,
+                                 cache_fail_reason *why) {
+    uint8_t want = r->sector_mask & c->full_mask;
+    int way = find_way(c, set, la);
+    uint8_t have = way >= 0 ? line_ptr(c, set, (uint32_t)way)->valid : 0;
+    uint8_t missing = want & (uint8_t)~have;
+    if (!missing) {
+        touch(c, set, way, r, now);
+        return count(c, r, CACHE_HIT, CACHE_FAIL_NONE, why);
+    }
+    int e = mshr_find(c, la);
+    uint8_t in_flight = e >= 0 ? c->mshr[e].requested : 0;
+    uint8_t to_fetch = missing & (uint8_t)~in_flight;
+    if (!to_fetch) return pending_hit(c, r, la, set, way, missing, now, why);
+    if (!c->g.sectored) to_fetch = c->full_mask & (uint8_t)~have & (uint8_t)~in_flight;
+    return miss_fetch(c, r, la, set, way, missing, to_fetch, now, why);
+}
+
+/* ---- writes ---- */
+
+static cache_outcome forward_write(cache *c, const mem_req *r, cache_outcome o, cache_fail_reason *why) {
+    mem_req w = *r;
+    w.flags = 0;
+    mq_push(c, &w);
+    c->ctr.forwarded_writes++;
+    return count(c, r, o, CACHE_FAIL_NONE, why);
+}
+
+/* Allocate a line for a write miss and write the sectors into it (no fetch). */
+static cache_outcome write_allocate(cache *c, const mem_req *r, uint64_t la, uint32_t set, uint8_t want,
+                                    bool dirty, bool forward, uint64_t now, cache_fail_reason *why) {
+    int victim = choose_victim(c, set, r, now);
+    if (victim < 0) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_LINE_ALLOC, why);
+    uint32_t slots = (uint32_t)forward + victim_needs_writeback(c, set, victim);
+    if (!mq_has_room(c, slots)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+    evict(c, set, (uint32_t)victim, r);
+    cache_line *l = install(c, set, (uint32_t)victim, la, r, now);
+    l->valid = want;
+    if (dirty) l->dirty = want;
+    if (forward) return forward_write(c, r, CACHE_MISS, why);
+    return count(c, r, CACHE_MISS, CACHE_FAIL_NONE, why);
+}
+
+static cache_outcome write_back_access(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
+                                       uint8_t want, uint64_t now, cache_fail_reason *why) {
+    if (way >= 0) {
+        cache_line *l = line_ptr(c, set, (uint32_t)way);
+        l->valid |= want;
+        l->dirty |= want;
+        touch(c, set, way, r, now);
+        return count(c, r, CACHE_HIT, CACHE_FAIL_NONE, why);
+    }
+    switch (c->g.write_alloc) {
+    case CACHE_WRITE_ALLOCATE:
+        return write_allocate(c, r, la, set, want, true, false, now, why);
+    case CACHE_FETCH_ON_WRITE: {
+        int e = mshr_find(c, la);
+        uint8_t in_flight = e >= 0 ? c->mshr[e].requested : 0;
+        uint8_t need = c->full_mask;
+        uint8_t to_fetch = need & (uint8_t)~in_flight;
+        if (!to_fetch) return pending_hit(c, r, la, set, way, need, now, why);
+        return miss_fetch(c, r, la, set, way, need, to_fetch, now, why);
+    }
+    default:
+        if (!mq_has_room(c, 1)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+        return forward_write(c, r, CACHE_MISS, why);
+    }
+}
+
+static cache_outcome write_through_access(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
+                                          uint8_t want, uint64_t now, cache_fail_reason *why) {
+    if (way >= 0) {
+        if (!mq_has_room(c, 1)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+        line_ptr(c, set, (uint32_t)way)->valid |= want;
+        touch(c, set, way, r, now);
+        return forward_write(c, r, CACHE_HIT, why);
+    }
+    if (c->g.write_alloc == CACHE_WRITE_ALLOCATE) return write_allocate(c, r, la, set, want, false, true, now, why);
+    if (!mq_has_room(c, 1)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+    return forward_write(c, r, CACHE_MISS, why);
+}
+
+static cache_outcome write_evict_access(cache *c, const mem_req *r, uint32_t set, int way, uint8_t want,
+                                        cache_fail_reason *why) {
+    if (way < 0) {
+        if (!mq_has_room(c, 1)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+        return forward_write(c, r, CACHE_MISS, why);
+    }
+    cache_line *l = line_ptr(c, set, (uint32_t)way);
+    bool drop_line = l->pending == 0;
+    uint32_t slots = 1 + (drop_line && l->dirty);
+    if (!mq_has_room(c, slots)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+    if (drop_line) {
+        /* Invalidation by a write is not a replacement: the policy hears of it, the
+         * eviction hook (victim tags) does not. */
+        if (l->dirty) {
+            mem_req wb = line_request(c, r, l->line_addr, l->dirty, c->writeback_type);
+            mq_push(c, &wb);
+            c->ctr.writebacks++;
+        }
+        if (c->pol->on_evict) c->pol->on_evict(c->pol_state, set, (uint32_t)way, l);
+        memset(l, 0, sizeof *l);
+    } else {
+        l->valid &= (uint8_t)~want;   /* a fetch is in flight: keep the reservation */
+    }
+    return forward_write(c, r, CACHE_HIT, why);
+}
+
+static cache_outcome access_write(cache *c, const mem_req *r, uint64_t la, uint32_t set, uint64_t now,
+                                  cache_fail_reason *why) {
+    uint8_t want = r->sector_mask & c->full_mask;
+    int way = find_way(c, set, la);
+    uint8_t policy = mem_access_is_local(r->type) ? c->g.write_local : c->g.write_global;
+    switch (policy) {
+    case CACHE_WRITE_BACK: return write_back_access(c, r, la, set, way, want, now, why);
+    case CACHE_WRITE_THROUGH: return write_through_access(c, r, la, set, way, want, now, why);
+    default: return write_evict_access(c, r, set, way, want, why);
+    }
+}
+
+/* ---- public API ---- */
+
+cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_reason *why) {
+    uint64_t la = line_addr_of(c, r->addr);
+    uint32_t set = set_index(c, la);
+    if (mem_access_is_write(r->type)) return access_write(c, r, la, set, now, why);
+    return access_read(c, r, la, set, now, why);
+}
+
+/* Place an arriving line in an allocate-on-fill cache (or re-place a line that was
+ * evicted meanwhile).  If no victim can be found the data is simply not kept. */
+static cache_line *place_on_fill(cache *c, uint32_t set, uint64_t la, const mem_req *owner, uint64_t now) {
+    int victim = choose_victim(c, set, owner, now);
+    if (victim < 0) return NULL;
+    evict(c, set, (uint32_t)victim, owner);
+    return install(c, set, (uint32_t)victim, la, owner, now);
+}
+
+int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uint32_t cap) {
+    uint64_t la = line_addr_of(c, reply->addr);
+    uint32_t set = set_index(c, la);
+    int e = mshr_find(c, la);
+    if (e < 0) return -1;
+    mshr_entry *m = &c->mshr[e];
+    mshr_waiter *w = waiters_of(c, e);
+    uint8_t got = reply->sector_mask & m->requested;
+    m->requested &= (uint8_t)~got;
+    m->arrived |= got;
+    c->ctr.fills++;
+
+    int way = find_way(c, set, la);
+    cache_line *l = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
+    if (!l && got) l = place_on_fill(c, set, la, m->nwaiters ? &w[0].req : reply, now);
+    if (l) {
+        l->valid |= got;
+        l->pending &= (uint8_t)~got;
+    }
+
+    uint32_t n = 0, kept = 0;
+    for (uint32_t i = 0; i < m->nwaiters; i++) {
+        if ((w[i].need & (uint8_t)~m->arrived) || n >= cap) {
+            w[kept++] = w[i];
+            continue;
+        }
+        if (l && mem_access_is_write(w[i].req.type)) {   /* fetch-on-write completes */
+            l->valid |= w[i].req.sector_mask & c->full_mask;
+            l->dirty |= w[i].req.sector_mask & c->full_mask;
+        }
+        woken[n++] = w[i].req;
+    }
+    m->nwaiters = kept;
+    if (!m->requested && !m->nwaiters) {
+        m->used = 0;
+        c->mshr_used--;
+    }
+    return (int)n;
+}
+
+const mem_req *cache_miss_queue_peek(const cache *c) {
+    return c->mq_len ? &c->mq[c->mq_head] : NULL;
+}
+
+void cache_miss_queue_pop(cache *c) {
+    if (!c->mq_len) return;
+    c->mq_head = (c->mq_head + 1) % c->mq_cap;
+    c->mq_len--;
+}
+
+uint32_t cache_miss_queue_length(const cache *c) { return c->mq_len; }
+uint32_t cache_max_waiters(const cache *c) { return c->g.mshr_max_merge; }
+uint32_t cache_mshr_used(const cache *c) { return c->mshr_used; }
+
+uint32_t cache_set_of(const cache *c, uint64_t addr) { return set_index(c, line_addr_of(c, addr)); }
+
+const cache_line *cache_line_at(const cache *c, uint32_t set, uint32_t way) {
+    if (set >= c->g.nsets || way >= c->g.assoc) return NULL;
+    return &c->lines[(size_t)set * c->g.assoc + way];
+}
+
+const cache_line *cache_probe(const cache *c, uint64_t addr) {
+    uint64_t la = line_addr_of(c, addr);
+    uint32_t set = set_index(c, la);
+    for (uint32_t w = 0; w < c->g.assoc; w++) {
+        const cache_line *l = cache_line_at(c, set, w);
+        if (l->allocated && l->line_addr == la) return l;
+    }
+    return NULL;
+}
+
+void cache_set_writeback_type(cache *c, mem_access_type type) { c->writeback_type = (uint8_t)type; }
+
+void cache_set_evict_hook(cache *c, cache_evict_hook fn, void *ctx) {
+    c->hook = fn;
+    c->hook_ctx = ctx;
+}
+
+uint32_t cache_invalidate_all(cache *c) {
+    uint32_t dropped_dirty = 0;
+    for (uint32_t s = 0; s < c->g.nsets; s++) {
+        for (uint32_t w = 0; w < c->g.assoc; w++) {
+            cache_line *l = line_ptr(c, s, w);
+            if (!l->allocated || l->pending) continue;
+            dropped_dirty += l->dirty != 0;
+            if (c->pol->on_evict) c->pol->on_evict(c->pol_state, s, w, l);
+            memset(l, 0, sizeof *l);
+        }
+    }
+    return dropped_dirty;
+}
+
+const cache_geometry *cache_geom(const cache *c) { return &c->g; }
+const cache_counters *cache_stats(const cache *c) { return &c->ctr; }
+
+uint64_t cache_total(const cache *c, cache_outcome o) {
+    uint64_t sum = 0;
+    for (int t = 0; t < MEM_ACCESS_TYPE_COUNT; t++) sum += c->ctr.access[t][o];
+    return sum;
+}
+
+uint64_t cache_total_accesses(const cache *c) {
+    return cache_total(c, CACHE_HIT) + cache_total(c, CACHE_HIT_RESERVED) + cache_total(c, CACHE_MISS);
+}
+
+const char *cache_outcome_name(cache_outcome o) {
+    static const char *const names[CACHE_OUTCOME_COUNT] = {"HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL"};
+    return o < CACHE_OUTCOME_COUNT ? names[o] : "?";
+}
+
+const char *cache_fail_name(cache_fail_reason f) {
+    static const char *const names[CACHE_FAIL_COUNT] = {"NONE", "LINE_ALLOC_FAIL", "MSHR_ENTRY_FAIL",
+                                                        "MSHR_MERGE_FAIL", "MISS_QUEUE_FULL"};
+    return f < CACHE_FAIL_COUNT ? names[f] : "?";
+}
+
+cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t errlen) {
+    const cache_policy_ops *pol = cache_policy_find(g->policy);
+    if (!pol) {
+        if (err) snprintf(err, errlen, "%s: unknown replacement policy '%s'", name, g->policy);
+        return NULL;
+    }
+    if (!g->nsets || !g->assoc || g->assoc > 64 || g->line_size < MEM_SECTOR_SIZE ||
+        g->line_size > MEM_SECTOR_SIZE * MEM_MAX_SECTORS || (g->line_size & (g->line_size - 1)) ||
+        !g->mshr_entries || !g->mshr_max_merge || !g->miss_queue_size) {
+        if (err) snprintf(err, errlen, "%s: invalid cache geometry", name);
+        return NULL;
+    }
+    cache *c = calloc(1, sizeof *c);
+    if (!c) goto oom;
+    c->g = *g;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->pol = pol;
+    c->writeback_type = MEM_L1_WRBK_ACC;
+    c->line_shift = log2_u32(g->line_size);
+    c->set_bits = log2_u32(g->nsets);
+    c->full_mask = (uint8_t)((1u << (g->line_size / MEM_SECTOR_SIZE)) - 1);
+    c->mq_cap = g->miss_queue_size + g->mshr_entries + 2;
+    c->lines = calloc((size_t)g->nsets * g->assoc, sizeof *c->lines);
+    c->mshr = calloc(g->mshr_entries, sizeof *c->mshr);
+    c->waiters = calloc((size_t)g->mshr_entries * g->mshr_max_merge, sizeof *c->waiters);
+    c->mq = calloc(c->mq_cap, sizeof *c->mq);
+    if (!c->lines || !c->mshr || !c->waiters || !c->mq) goto oom;
+    c->pol_state = pol->create ? pol->create(g) : NULL;
+    if (pol->create && !c->pol_state) goto oom;
+    return c;
+oom:
+    if (err) snprintf(err, errlen, "%s: out of memory", name);
+    cache_destroy(c);
+    return NULL;
+}
+
+void cache_destroy(cache *c) {
+    if (!c) return;
+    if (c->pol && c->pol->destroy && c->pol_state) c->pol->destroy(c->pol_state);
+    free(c->lines);
+    free(c->mshr);
+    free(c->waiters);
+    free(c->mq);
+    free(c);
+}

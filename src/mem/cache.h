@@ -1,0 +1,202 @@
+/* A generic set-associative cache model with MSHRs and a miss queue: the L1D,
+ * each L2 slice, the constant and instruction caches are all instances of it.
+ *
+ * Timing is the caller's business: the cache answers an access at once with an
+ * outcome, queues the requests it needs from the level below in its miss queue,
+ * and is told by cache_fill() when data comes back.
+ *
+ *   outcome = cache_access(c, &req, now, &why);
+ *     CACHE_HIT            data present (reads) / write done
+ *     CACHE_HIT_RESERVED   "pending hit": the line is being fetched; the request
+ *                          was merged into its MSHR entry and returns at the fill
+ *     CACHE_MISS           a fetch (and maybe a write-back) was queued; reads wait
+ *                          in the MSHR and return at the fill
+ *     CACHE_RESERVATION_FAIL  nothing changed; `why` says which resource was
+ *                          missing.  The request is NOT kept: retry it later.
+ *   while ((out = cache_miss_queue_peek(c))) { send *out below; cache_miss_queue_pop(c); }
+ *   n = cache_fill(c, &reply, now, woken, cache_max_waiters(c));  // wake n requests
+ *
+ * Writes never wait in an MSHR except with fetch-on-write; they complete at the
+ * access (HIT or MISS) once the write policy has done what it does.
+ *
+ * Replacement is a plug-in (src/mem/policy/, one file per policy behind
+ * cache_policy_ops, found by name): the cache never looks at a policy's name.
+ * Everything is preallocated at creation: an access or fill never allocates.
+ */
+#ifndef LOCSIM_MEM_CACHE_H
+#define LOCSIM_MEM_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem/mem_req.h"
+
+/* ---- geometry and policies (GPGPU-Sim's cache configuration string) ---- */
+
+typedef enum {
+    CACHE_WRITE_READ_ONLY = 0,  /* 'R': writes are not expected; treated as write-evict */
+    CACHE_WRITE_BACK,           /* 'B' */
+    CACHE_WRITE_THROUGH,        /* 'T' */
+    CACHE_WRITE_EVICT,          /* 'E': a write hit invalidates the line; the write goes below */
+} cache_write_policy;
+
+typedef enum {
+    CACHE_ALLOC_ON_MISS = 0,    /* 'm': reserve the victim line when the miss is sent */
+    CACHE_ALLOC_ON_FILL,        /* 'f': pick the victim only when the data arrives */
+} cache_alloc_policy;
+
+typedef enum {
+    CACHE_NO_WRITE_ALLOCATE = 0, /* 'N': a write miss is forwarded below, nothing allocated */
+    CACHE_WRITE_ALLOCATE,        /* 'W' and 'L': allocate and write the sectors (no fetch) */
+    CACHE_FETCH_ON_WRITE,        /* 'F': fetch the line, then write it */
+} cache_write_alloc_policy;
+
+typedef enum {
+    CACHE_INDEX_LINEAR = 0,     /* 'L': set = line number mod sets */
+    CACHE_INDEX_XOR,            /* 'H': line number XOR-folded into the index (sets: power of 2) */
+} cache_index_fn;
+
+typedef struct cache_geometry {
+    bool sectored;              /* 'S': fetch only missing 32 B sectors; 'N': whole lines */
+    uint32_t nsets, line_size, assoc;
+    char repl;                  /* replacement letter of the string (L, F) */
+    char policy[32];            /* replacement policy name, e.g. "lru" (letter or override) */
+    uint8_t write_global;       /* cache_write_policy for global (and every non-local) space */
+    uint8_t write_local;        /* cache_write_policy for local space ('L' = local B, global T) */
+    uint8_t alloc;              /* cache_alloc_policy */
+    uint8_t write_alloc;        /* cache_write_alloc_policy */
+    uint8_t index;              /* cache_index_fn */
+    char mshr_kind;             /* A (associative), S (sector), F/T (texture FIFO: parsed only) */
+    uint32_t mshr_entries;      /* lines that may be in flight */
+    uint32_t mshr_max_merge;    /* requests one MSHR entry can hold (the first included) */
+    uint32_t miss_queue_size;   /* requests waiting to go below */
+    uint32_t result_fifo_size;  /* texture caches only (parsed, unused) */
+    uint32_t data_port_width;   /* bytes per cycle (0 = not given) */
+    char text[160];             /* the string as given, for config dumps */
+} cache_geometry;
+
+/* Parse "<N|S>:<nsets>:<line>:<assoc>,<repl>:<wr>:<alloc>:<wr_alloc>[:<idx>],
+ *        <mshr>:<entries>:<max_merge>,<miss_queue>[:<fifo>][,<data_port_width>]"
+ * (the N|S prefix and the index letter may be omitted, as in GPGPU-Sim 3.x).
+ * Returns 0, or -1 with a message saying what was expected in err. */
+int cache_geometry_parse(const char *text, cache_geometry *g, char *err, size_t errlen);
+
+static inline uint32_t cache_size_bytes(const cache_geometry *g) {
+    return g->nsets * g->line_size * g->assoc;
+}
+
+/* ---- one line of the tag array ---- */
+
+typedef struct cache_line {
+    uint64_t line_addr;   /* address / line_size, meaningful when allocated */
+    uint8_t allocated;    /* 1: the line holds line_addr (valid and/or being fetched) */
+    uint8_t valid;        /* sectors holding data */
+    uint8_t dirty;        /* sectors modified (write-back) */
+    uint8_t pending;      /* sectors being fetched: the line is reserved while non-zero */
+    uint16_t sm, warp;    /* who allocated it (CCWS's victim tags need the warp) */
+    uint32_t pc;          /* PC of the allocating access */
+} cache_line;
+
+/* ---- replacement policy plug-in ---- */
+
+/* One policy instance per cache.  Hooks may be NULL when a policy does not care.
+ * `candidates` has bit w set for each way that may be evicted (allocated, nothing
+ * pending); invalid ways are used before the policy is asked. */
+typedef struct cache_policy_ops {
+    const char *name;
+    const char *help;
+    void *(*create)(const cache_geometry *g);   /* NULL: out of memory */
+    void (*destroy)(void *st);
+    void (*on_hit)(void *st, uint32_t set, uint32_t way, const mem_req *r, uint64_t now);
+    void (*on_insert)(void *st, uint32_t set, uint32_t way, const mem_req *r, uint64_t now);
+    void (*on_evict)(void *st, uint32_t set, uint32_t way, const cache_line *line);
+    /* A way from candidates, or -1 to refuse (the access fails to reserve a line). */
+    int (*find_victim)(void *st, uint32_t set, uint64_t candidates, const mem_req *r, uint64_t now);
+} cache_policy_ops;
+
+/* The registry (src/mem/policy/registry.c): NULL for an unknown name. */
+const cache_policy_ops *cache_policy_find(const char *name);
+/* The i-th registered policy, NULL past the end (for help texts). */
+const cache_policy_ops *cache_policy_at(uint32_t i);
+
+/* ---- the cache ---- */
+
+typedef enum {
+    CACHE_HIT = 0,
+    CACHE_HIT_RESERVED,
+    CACHE_MISS,
+    CACHE_RESERVATION_FAIL,
+    CACHE_OUTCOME_COUNT
+} cache_outcome;
+
+typedef enum {
+    CACHE_FAIL_NONE = 0,
+    CACHE_FAIL_LINE_ALLOC,   /* every way of the set is reserved (or the policy refused) */
+    CACHE_FAIL_MSHR_ENTRY,   /* no free MSHR entry */
+    CACHE_FAIL_MSHR_MERGE,   /* the line's MSHR entry already holds max_merge requests */
+    CACHE_FAIL_MISS_QUEUE,   /* no room in the miss queue */
+    CACHE_FAIL_COUNT
+} cache_fail_reason;
+
+typedef struct cache_counters {
+    uint64_t access[MEM_ACCESS_TYPE_COUNT][CACHE_OUTCOME_COUNT];
+    uint64_t fail[CACHE_FAIL_COUNT];
+    uint64_t sector_misses;   /* misses on a present line (part of CACHE_MISS) */
+    uint64_t fills;           /* cache_fill calls */
+    uint64_t evictions;       /* valid lines replaced */
+    uint64_t writebacks;      /* dirty lines sent below */
+    uint64_t forwarded_writes;/* writes sent below (write-through, evict, no-allocate) */
+} cache_counters;
+
+typedef struct cache cache;
+
+/* Called with every line about to be evicted (before it is overwritten). */
+typedef void (*cache_evict_hook)(void *ctx, const cache_line *line, const mem_req *cause);
+
+/* name prefixes error messages ("L1D", "L2[3]").  NULL + err on a bad geometry
+ * or an unknown policy. */
+cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t errlen);
+void cache_destroy(cache *c);
+
+cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_reason *why);
+
+/* Requests for the level below, oldest first: fetches, forwarded writes, write-backs. */
+const mem_req *cache_miss_queue_peek(const cache *c);
+void cache_miss_queue_pop(cache *c);
+uint32_t cache_miss_queue_length(const cache *c);
+
+/* Data for reply->addr's line arrived (the sectors in reply->sector_mask).
+ * Writes the requests it completes, oldest first, into woken[0..n) and returns n;
+ * cap must be at least cache_max_waiters(c).  Returns -1 if no MSHR entry waits
+ * for that line (a caller bug). */
+int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uint32_t cap);
+uint32_t cache_max_waiters(const cache *c);
+
+/* MSHR entries in use (lines in flight). */
+uint32_t cache_mshr_used(const cache *c);
+
+/* The line holding addr, or NULL (no side effects: for tests and analyses). */
+const cache_line *cache_probe(const cache *c, uint64_t addr);
+uint32_t cache_set_of(const cache *c, uint64_t addr);
+const cache_line *cache_line_at(const cache *c, uint32_t set, uint32_t way);
+
+void cache_set_evict_hook(cache *c, cache_evict_hook fn, void *ctx);
+/* Type given to write-backs of dirty lines (default MEM_L1_WRBK_ACC; L2 slices
+ * set MEM_L2_WRBK_ACC). */
+void cache_set_writeback_type(cache *c, mem_access_type type);
+
+/* Drop every line that has no fetch in flight (a kernel-boundary L1 invalidate);
+ * dirty data is discarded.  Returns the number of dirty lines dropped. */
+uint32_t cache_invalidate_all(cache *c);
+
+const cache_geometry *cache_geom(const cache *c);
+const cache_counters *cache_stats(const cache *c);
+/* Sums over access types (reservation fails are not accesses). */
+uint64_t cache_total(const cache *c, cache_outcome o);
+uint64_t cache_total_accesses(const cache *c);
+
+const char *cache_outcome_name(cache_outcome o);   /* "HIT", "HIT_RESERVED", ... */
+const char *cache_fail_name(cache_fail_reason f);  /* "LINE_ALLOC_FAIL", ... */
+
+#endif

@@ -1,0 +1,86 @@
+/* A memory request as it travels through the timing model's memory hierarchy:
+ * LD/ST unit -> L1D -> interconnect -> L2 slice -> DRAM channel and back.
+ *
+ * Requests are small plain structs passed and queued BY VALUE: every queue in
+ * src/mem/ is a preallocated ring of mem_req, so the memory system never
+ * allocates per access and never depends on pointer identity.  The field `tag`
+ * is the requester's cookie (e.g. the LD/ST unit's slot for the warp access);
+ * the memory system copies it through untouched.
+ */
+#ifndef LOCSIM_MEM_REQ_H
+#define LOCSIM_MEM_REQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Access types, named as GPGPU-Sim names them in its cache statistics. */
+typedef enum {
+    MEM_GLOBAL_ACC_R = 0,
+    MEM_LOCAL_ACC_R,
+    MEM_CONST_ACC_R,
+    MEM_TEXTURE_ACC_R,
+    MEM_GLOBAL_ACC_W,
+    MEM_LOCAL_ACC_W,
+    MEM_L1_WRBK_ACC,   /* dirty line written back by an L1 */
+    MEM_L2_WRBK_ACC,   /* dirty line written back by an L2 slice */
+    MEM_INST_ACC_R,
+    MEM_ACCESS_TYPE_COUNT
+} mem_access_type;
+
+/* Sectors are 32 bytes: a 128 B line has 4, and sector_mask bit i covers bytes
+ * [32i, 32i + 32) of the line.  Lines up to 256 B (8 sectors) are supported. */
+#define MEM_SECTOR_SIZE 32u
+#define MEM_MAX_SECTORS 8u
+
+/* Size of the control part of an interconnect packet (address, ids), as in
+ * GPGPU-Sim: a read request is header only, a write carries its data. */
+#define MEM_PACKET_HEADER_BYTES 8u
+
+/* Flag bits. */
+#define MEM_REQ_ATOMIC 0x01u   /* read-modify-write (counted as a write by nobody yet) */
+#define MEM_REQ_REPLY  0x02u   /* travelling back towards the SM */
+
+typedef struct mem_req {
+    uint64_t addr;          /* byte address (caches use the line / sectors containing it) */
+    uint64_t tag;           /* requester's cookie, copied through untouched */
+    uint64_t issue_cycle;   /* core cycle the request left the SM (latency statistics) */
+    uint32_t pc;            /* PC of the instruction that made it (policies use it) */
+    uint16_t size;          /* bytes of data moved (write data, or read data returned) */
+    uint16_t sm;            /* requesting SM (routes the reply) */
+    uint16_t warp;          /* requesting warp, SM-local id */
+    uint8_t  type;          /* mem_access_type */
+    uint8_t  sector_mask;   /* sectors of the line touched; never 0 */
+    uint8_t  flags;         /* MEM_REQ_* */
+    uint8_t  pad_[3];
+} mem_req;
+
+static inline bool mem_access_is_write(uint8_t type) {
+    return type == MEM_GLOBAL_ACC_W || type == MEM_LOCAL_ACC_W ||
+           type == MEM_L1_WRBK_ACC || type == MEM_L2_WRBK_ACC;
+}
+
+static inline bool mem_access_is_writeback(uint8_t type) {
+    return type == MEM_L1_WRBK_ACC || type == MEM_L2_WRBK_ACC;
+}
+
+static inline bool mem_access_is_local(uint8_t type) {
+    return type == MEM_LOCAL_ACC_R || type == MEM_LOCAL_ACC_W;
+}
+
+/* GPGPU-Sim's spelling of each access type ("GLOBAL_ACC_R", ...). */
+const char *mem_access_type_name(uint8_t type);
+
+/* Sector mask of the bytes [addr, addr + size) inside the line of line_size
+ * bytes that contains addr (bytes past the end of the line are ignored). */
+uint8_t mem_sector_mask(uint64_t addr, uint32_t size, uint32_t line_size);
+
+/* Number of sectors set in a mask. */
+static inline uint32_t mem_sector_count(uint8_t mask) {
+    return (uint32_t)__builtin_popcount(mask);
+}
+
+/* Bytes an interconnect packet for this request occupies: requests carry write
+ * data, replies carry read data; everything has a header. */
+uint32_t mem_packet_bytes(const mem_req *r);
+
+#endif

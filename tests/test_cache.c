@@ -1,0 +1,432 @@
+/* The generic cache: geometry strings, replacement order, MSHR merging,
+ * reservation failures, sectors, write policies.  Expected values are worked
+ * out by hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mem/cache.h"
+
+static mem_req req(uint64_t addr, uint8_t type, uint8_t sectors, uint64_t tag) {
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    r.addr = addr;
+    r.type = type;
+    r.sector_mask = sectors;
+    r.size = (uint16_t)(mem_sector_count(sectors) * MEM_SECTOR_SIZE);
+    r.tag = tag;
+    r.warp = (uint16_t)tag;
+    return r;
+}
+
+static cache *make(const char *geometry) {
+    cache_geometry g;
+    char err[256];
+    int rc = cache_geometry_parse(geometry, &g, err, sizeof err);
+    if (rc) print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    cache *c = cache_create(&g, "test", err, sizeof err);
+    assert_non_null(c);
+    return c;
+}
+
+/* Answer the oldest queued fetch as the level below would; returns woken count. */
+static int serve_one(cache *c, mem_req *woken, uint32_t cap) {
+    const mem_req *out = cache_miss_queue_peek(c);
+    assert_non_null(out);
+    mem_req reply = *out;
+    cache_miss_queue_pop(c);
+    return cache_fill(c, &reply, 0, woken, cap);
+}
+
+static cache_outcome read_line(cache *c, uint64_t addr, uint64_t tag) {
+    mem_req r = req(addr, MEM_GLOBAL_ACC_R, 0xF, tag);
+    return cache_access(c, &r, 0, NULL);
+}
+
+/* ---- geometry strings ---- */
+
+static void test_parse_fermi_l1(void **state) {
+    (void)state;
+    cache_geometry g;
+    char err[256];
+    assert_int_equal(cache_geometry_parse("N:32:128:4,L:L:m:N:H,A:32:8,8", &g, err, sizeof err), 0);
+    assert_false(g.sectored);
+    assert_int_equal(g.nsets, 32);
+    assert_int_equal(g.line_size, 128);
+    assert_int_equal(g.assoc, 4);
+    assert_int_equal(cache_size_bytes(&g), 16384);
+    assert_string_equal(g.policy, "lru");
+    assert_int_equal(g.write_global, CACHE_WRITE_THROUGH);   /* 'L': global write-through */
+    assert_int_equal(g.write_local, CACHE_WRITE_BACK);       /*       local write-back */
+    assert_int_equal(g.alloc, CACHE_ALLOC_ON_MISS);
+    assert_int_equal(g.write_alloc, CACHE_NO_WRITE_ALLOCATE);
+    assert_int_equal(g.index, CACHE_INDEX_XOR);
+    assert_int_equal(g.mshr_kind, 'A');
+    assert_int_equal(g.mshr_entries, 32);
+    assert_int_equal(g.mshr_max_merge, 8);
+    assert_int_equal(g.miss_queue_size, 8);
+}
+
+static void test_parse_l2_and_3x_forms(void **state) {
+    (void)state;
+    cache_geometry g;
+    char err[256];
+    assert_int_equal(cache_geometry_parse("N:64:128:8,L:B:m:W:L,A:32:4,4:0,32", &g, err, sizeof err), 0);
+    assert_int_equal(cache_size_bytes(&g), 65536);
+    assert_int_equal(g.write_global, CACHE_WRITE_BACK);
+    assert_int_equal(g.write_alloc, CACHE_WRITE_ALLOCATE);
+    assert_int_equal(g.miss_queue_size, 4);
+    assert_int_equal(g.data_port_width, 32);
+    /* GPGPU-Sim 3.x form: no N|S prefix, no index letter. */
+    assert_int_equal(cache_geometry_parse("32:128:4,F:E:f:N,A:16:2,4", &g, err, sizeof err), 0);
+    assert_int_equal(g.nsets, 32);
+    assert_string_equal(g.policy, "fifo");
+    assert_int_equal(g.write_global, CACHE_WRITE_EVICT);
+    assert_int_equal(g.alloc, CACHE_ALLOC_ON_FILL);
+    assert_int_equal(g.index, CACHE_INDEX_LINEAR);
+    assert_int_equal(cache_geometry_parse("S:32:128:4,L:L:m:N:H,A:32:8,8", &g, err, sizeof err), 0);
+    assert_true(g.sectored);
+}
+
+static void expect_parse_error(const char *text, const char *fragment) {
+    cache_geometry g;
+    char err[256] = "";
+    assert_int_equal(cache_geometry_parse(text, &g, err, sizeof err), -1);
+    if (!strstr(err, fragment)) print_error("'%s' -> '%s' (wanted '%s')\n", text, err, fragment);
+    assert_non_null(strstr(err, fragment));
+}
+
+static void test_parse_errors(void **state) {
+    (void)state;
+    expect_parse_error("N:32:100:4,L:L:m:N:H,A:32:8,8", "line size '100'");
+    expect_parse_error("N:32:128:0,L:L:m:N:H,A:32:8,8", "associativity '0'");
+    expect_parse_error("N:32:128:4,L:L:m:N:H,A:32:8", "expected 4 or 5");
+    expect_parse_error("N:32:128:4,Q:L:m:N:H,A:32:8,8", "replacement 'Q'");
+    expect_parse_error("N:32:128:4,L:X:m:N:H,A:32:8,8", "write policy 'X'");
+    expect_parse_error("N:32:128:4,L:L:z:N:H,A:32:8,8", "allocation policy 'z'");
+    expect_parse_error("N:32:128:4,L:L:m:N:H,A:0:8,8", "MSHR entries '0'");
+    expect_parse_error("N:30:128:4,L:L:m:N:H,A:32:8,8", "power-of-two number of sets");
+    expect_parse_error("N:32:128:4,L:L:m:N:H,A:32:8,x", "miss queue size 'x'");
+    expect_parse_error("X:32:128:4,L:L:m:N:H,A:32:8,8", "N (normal) or S (sectored)");
+    expect_parse_error("", "empty");
+}
+
+/* ---- replacement ---- */
+
+/* One set, 4 ways: A B C D fill it; touching A makes B the LRU line, then C. */
+static void test_lru_victim_order(void **state) {
+    (void)state;
+    cache *c = make("N:1:128:4,L:R:m:N:L,A:8:4,8");
+    mem_req woken[4];
+    const uint64_t A = 0x000, B = 0x080, C = 0x100, D = 0x180, E = 0x200, F = 0x280;
+    uint64_t lines[4] = {A, B, C, D};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(read_line(c, lines[i], (uint64_t)i), CACHE_MISS);
+        assert_int_equal(serve_one(c, woken, 4), 1);
+    }
+    assert_int_equal(read_line(c, A, 9), CACHE_HIT);
+    assert_int_equal(read_line(c, E, 10), CACHE_MISS);   /* evicts B */
+    assert_null(cache_probe(c, B));
+    assert_non_null(cache_probe(c, A));
+    assert_int_equal(serve_one(c, woken, 4), 1);
+    assert_int_equal(read_line(c, F, 11), CACHE_MISS);   /* evicts C */
+    assert_null(cache_probe(c, C));
+    assert_non_null(cache_probe(c, D));
+    assert_int_equal(cache_stats(c)->evictions, 2);
+    cache_destroy(c);
+}
+
+/* Same sequence with FIFO: the hit on A does not save it. */
+static void test_fifo_victim_order(void **state) {
+    (void)state;
+    cache *c = make("N:1:128:4,F:R:m:N:L,A:8:4,8");
+    mem_req woken[4];
+    for (uint64_t i = 0; i < 4; i++) {
+        assert_int_equal(read_line(c, i * 128, i), CACHE_MISS);
+        assert_int_equal(serve_one(c, woken, 4), 1);
+    }
+    assert_int_equal(read_line(c, 0, 9), CACHE_HIT);
+    assert_int_equal(read_line(c, 4 * 128, 10), CACHE_MISS);
+    assert_null(cache_probe(c, 0));
+    assert_non_null(cache_probe(c, 128));
+    cache_destroy(c);
+}
+
+/* Fermi L1D (16 KB, 4-way, 32 sets): an 8 KB array is 64 lines, 2 per set, so the
+ * second pass hits 64 times.  A 32 KB array (8 lines per set, cyclic) thrashes LRU:
+ * every access of the second pass misses too. */
+static void run_two_passes(cache *c, uint32_t bytes) {
+    mem_req woken[8];
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint64_t a = 0x10000; a < 0x10000 + bytes; a += 128) {
+            if (read_line(c, a, 0) == CACHE_MISS) assert_int_equal(serve_one(c, woken, 8), 1);
+        }
+    }
+}
+
+static void test_8kb_rereads_hit(void **state) {
+    (void)state;
+    cache *c = make("N:32:128:4,L:L:m:N:H,A:32:8,8");
+    run_two_passes(c, 8192);
+    assert_int_equal(cache_total(c, CACHE_MISS), 64);
+    assert_int_equal(cache_total(c, CACHE_HIT), 64);
+    assert_int_equal(cache_stats(c)->evictions, 0);
+    cache_destroy(c);
+
+    c = make("N:32:128:4,L:L:m:N:H,A:32:8,8");
+    run_two_passes(c, 32768);
+    assert_int_equal(cache_total(c, CACHE_MISS), 512);
+    assert_int_equal(cache_total(c, CACHE_HIT), 0);
+    cache_destroy(c);
+}
+
+/* ---- MSHRs ---- */
+
+/* Four warps read one line before it arrives: 1 miss + 3 pending hits, one fetch,
+ * and the fill wakes all four in arrival order.  With max_merge 4, a fifth
+ * request cannot merge and is refused (MSHR merge fail), not dropped. */
+static void test_mshr_merge_pending_hits(void **state) {
+    (void)state;
+    cache *c = make("N:32:128:4,L:L:m:N:L,A:4:4,8");
+    assert_int_equal(read_line(c, 0x4000, 0), CACHE_MISS);
+    for (uint64_t w = 1; w < 4; w++) assert_int_equal(read_line(c, 0x4000 + 4 * w, w), CACHE_HIT_RESERVED);
+    cache_fail_reason why;
+    mem_req r = req(0x4000, MEM_GLOBAL_ACC_R, 0x1, 4);
+    assert_int_equal(cache_access(c, &r, 0, &why), CACHE_RESERVATION_FAIL);
+    assert_int_equal(why, CACHE_FAIL_MSHR_MERGE);
+    assert_int_equal(cache_miss_queue_length(c), 1);
+    assert_int_equal(cache_total(c, CACHE_HIT_RESERVED), 3);
+    assert_int_equal(cache_stats(c)->fail[CACHE_FAIL_MSHR_MERGE], 1);
+
+    mem_req woken[4];
+    assert_int_equal(serve_one(c, woken, 4), 4);
+    for (uint64_t w = 0; w < 4; w++) assert_int_equal(woken[w].tag, w);
+    assert_int_equal(cache_mshr_used(c), 0);
+    /* The refused request, retried, now hits. */
+    assert_int_equal(cache_access(c, &r, 0, &why), CACHE_HIT);
+    cache_destroy(c);
+}
+
+/* Two MSHR entries: the third distinct miss is refused until a fill frees an
+ * entry; after the retry every request comes back exactly once. */
+static void test_mshr_full_then_retry(void **state) {
+    (void)state;
+    cache *c = make("N:32:128:4,L:L:m:N:L,A:2:8,8");
+    cache_fail_reason why;
+    mem_req x = req(0x0000, MEM_GLOBAL_ACC_R, 0xF, 100);
+    mem_req y = req(0x1000, MEM_GLOBAL_ACC_R, 0xF, 101);
+    mem_req z = req(0x2000, MEM_GLOBAL_ACC_R, 0xF, 102);
+    assert_int_equal(cache_access(c, &x, 0, &why), CACHE_MISS);
+    assert_int_equal(cache_access(c, &y, 0, &why), CACHE_MISS);
+    assert_int_equal(cache_access(c, &z, 0, &why), CACHE_RESERVATION_FAIL);
+    assert_int_equal(why, CACHE_FAIL_MSHR_ENTRY);
+    assert_int_equal(cache_access(c, &z, 0, &why), CACHE_RESERVATION_FAIL);
+    assert_int_equal(cache_stats(c)->fail[CACHE_FAIL_MSHR_ENTRY], 2);
+
+    mem_req woken[8];
+    uint64_t returned[3];
+    int nret = 0;
+    assert_int_equal(serve_one(c, woken, 8), 1);   /* x */
+    returned[nret++] = woken[0].tag;
+    assert_int_equal(cache_access(c, &z, 0, &why), CACHE_MISS);
+    assert_int_equal(serve_one(c, woken, 8), 1);   /* y */
+    returned[nret++] = woken[0].tag;
+    assert_int_equal(serve_one(c, woken, 8), 1);   /* z */
+    returned[nret++] = woken[0].tag;
+    assert_int_equal(returned[0], 100);
+    assert_int_equal(returned[1], 101);
+    assert_int_equal(returned[2], 102);
+    assert_int_equal(cache_total(c, CACHE_MISS), 3);
+    assert_int_equal(cache_total(c, CACHE_RESERVATION_FAIL), 2);
+    assert_int_equal(cache_total_accesses(c), 3);   /* failed tries are not accesses */
+    assert_null(cache_miss_queue_peek(c));
+    cache_destroy(c);
+}
+
+static void test_miss_queue_and_line_reservation_fails(void **state) {
+    (void)state;
+    cache_fail_reason why;
+    /* Miss queue of 1: the second miss waits until the first fetch is sent. */
+    cache *c = make("N:32:128:4,L:L:m:N:L,A:8:8,1");
+    assert_int_equal(read_line(c, 0x0000, 0), CACHE_MISS);
+    mem_req y = req(0x1000, MEM_GLOBAL_ACC_R, 0xF, 1);
+    assert_int_equal(cache_access(c, &y, 0, &why), CACHE_RESERVATION_FAIL);
+    assert_int_equal(why, CACHE_FAIL_MISS_QUEUE);
+    cache_miss_queue_pop(c);
+    assert_int_equal(cache_access(c, &y, 0, &why), CACHE_MISS);
+    cache_destroy(c);
+
+    /* One set, two ways, both reserved by misses in flight: a third line cannot
+     * reserve a way (allocate-on-miss). */
+    c = make("N:1:128:2,L:R:m:N:L,A:8:8,8");
+    assert_int_equal(read_line(c, 0x000, 0), CACHE_MISS);
+    assert_int_equal(read_line(c, 0x080, 1), CACHE_MISS);
+    mem_req z = req(0x100, MEM_GLOBAL_ACC_R, 0xF, 2);
+    assert_int_equal(cache_access(c, &z, 0, &why), CACHE_RESERVATION_FAIL);
+    assert_int_equal(why, CACHE_FAIL_LINE_ALLOC);
+    mem_req woken[8];
+    assert_int_equal(serve_one(c, woken, 8), 1);
+    assert_int_equal(cache_access(c, &z, 0, &why), CACHE_MISS);   /* evicts line 0x000 */
+    assert_null(cache_probe(c, 0x000));
+    cache_destroy(c);
+}
+
+/* Allocate-on-fill: the old line stays usable until the new data arrives. */
+static void test_allocate_on_fill(void **state) {
+    (void)state;
+    cache *c = make("N:1:128:1,L:R:f:N:L,A:8:8,8");
+    mem_req woken[8];
+    assert_int_equal(read_line(c, 0x000, 0), CACHE_MISS);
+    assert_int_equal(serve_one(c, woken, 8), 1);
+    assert_int_equal(read_line(c, 0x080, 1), CACHE_MISS);
+    assert_int_equal(read_line(c, 0x000, 2), CACHE_HIT);     /* still there */
+    assert_int_equal(serve_one(c, woken, 8), 1);
+    assert_null(cache_probe(c, 0x000));
+    assert_non_null(cache_probe(c, 0x080));
+    cache_destroy(c);
+}
+
+/* ---- sectors ---- */
+
+static void test_sectored_fetches_missing_sectors_only(void **state) {
+    (void)state;
+    cache *c = make("S:32:128:4,L:L:m:N:L,A:32:8,8");
+    mem_req woken[8];
+    mem_req r0 = req(0x8000, MEM_GLOBAL_ACC_R, 0x1, 0);
+    assert_int_equal(cache_access(c, &r0, 0, NULL), CACHE_MISS);
+    const mem_req *f = cache_miss_queue_peek(c);
+    assert_int_equal(f->sector_mask, 0x1);
+    assert_int_equal(f->size, 32);
+    assert_int_equal(f->addr, 0x8000);
+    assert_int_equal(serve_one(c, woken, 8), 1);
+
+    /* Sectors 0-1: sector 0 is present, only sector 1 is fetched (a sector miss). */
+    mem_req r01 = req(0x8000, MEM_GLOBAL_ACC_R, 0x3, 1);
+    assert_int_equal(cache_access(c, &r01, 0, NULL), CACHE_MISS);
+    assert_int_equal(cache_miss_queue_peek(c)->sector_mask, 0x2);
+    assert_int_equal(cache_stats(c)->sector_misses, 1);
+    mem_req r1 = req(0x8020, MEM_GLOBAL_ACC_R, 0x2, 2);
+    assert_int_equal(cache_access(c, &r1, 0, NULL), CACHE_HIT_RESERVED);
+    assert_int_equal(serve_one(c, woken, 8), 2);
+    assert_int_equal(woken[0].tag, 1);
+    assert_int_equal(woken[1].tag, 2);
+    assert_int_equal(cache_probe(c, 0x8000)->valid, 0x3);
+    assert_int_equal(cache_access(c, &r01, 0, NULL), CACHE_HIT);
+    cache_destroy(c);
+
+    /* The same first access in a non-sectored cache fetches the whole line. */
+    c = make("N:32:128:4,L:L:m:N:L,A:32:8,8");
+    assert_int_equal(cache_access(c, &r0, 0, NULL), CACHE_MISS);
+    assert_int_equal(cache_miss_queue_peek(c)->sector_mask, 0xF);
+    assert_int_equal(cache_miss_queue_peek(c)->size, 128);
+    cache_destroy(c);
+}
+
+/* ---- write policies ---- */
+
+static void test_fermi_l1_write_policies(void **state) {
+    (void)state;
+    /* 'L': global write-through (no allocate), local write-back. */
+    cache *c = make("N:32:128:4,L:L:m:N:L,A:32:8,8");
+    mem_req woken[8];
+    assert_int_equal(read_line(c, 0x0, 0), CACHE_MISS);
+    assert_int_equal(serve_one(c, woken, 8), 1);
+    mem_req gw = req(0x0, MEM_GLOBAL_ACC_W, 0x1, 1);
+    assert_int_equal(cache_access(c, &gw, 0, NULL), CACHE_HIT);
+    assert_int_equal(cache_miss_queue_peek(c)->type, MEM_GLOBAL_ACC_W);   /* written through */
+    assert_int_equal(cache_probe(c, 0x0)->dirty, 0);
+    cache_miss_queue_pop(c);
+    mem_req gw_miss = req(0x1000, MEM_GLOBAL_ACC_W, 0x1, 2);
+    assert_int_equal(cache_access(c, &gw_miss, 0, NULL), CACHE_MISS);
+    assert_null(cache_probe(c, 0x1000));                                   /* no allocate */
+    cache_miss_queue_pop(c);
+    /* A local write hit stays in the cache, dirty, and sends nothing. */
+    mem_req lr = req(0x2000, MEM_LOCAL_ACC_R, 0xF, 3);
+    assert_int_equal(cache_access(c, &lr, 0, NULL), CACHE_MISS);
+    assert_int_equal(serve_one(c, woken, 8), 1);
+    mem_req lw = req(0x2000, MEM_LOCAL_ACC_W, 0x4, 4);
+    assert_int_equal(cache_access(c, &lw, 0, NULL), CACHE_HIT);
+    assert_int_equal(cache_miss_queue_length(c), 0);
+    assert_int_equal(cache_probe(c, 0x2000)->dirty, 0x4);
+    cache_destroy(c);
+}
+
+static void test_write_evict(void **state) {
+    (void)state;
+    cache *c = make("N:32:128:4,L:E:m:N:L,A:32:8,8");
+    mem_req woken[8];
+    assert_int_equal(read_line(c, 0x0, 0), CACHE_MISS);
+    assert_int_equal(serve_one(c, woken, 8), 1);
+    mem_req w = req(0x0, MEM_GLOBAL_ACC_W, 0x1, 1);
+    assert_int_equal(cache_access(c, &w, 0, NULL), CACHE_HIT);
+    assert_null(cache_probe(c, 0x0));              /* evicted by the write */
+    assert_int_equal(cache_miss_queue_peek(c)->type, MEM_GLOBAL_ACC_W);
+    assert_int_equal(cache_stats(c)->forwarded_writes, 1);
+    cache_destroy(c);
+}
+
+/* L2-style write-back + write-allocate: a write miss allocates a dirty line
+ * without fetching; evicting it sends a write-back of exactly the dirty sectors. */
+static void test_write_back_allocate_and_writeback(void **state) {
+    (void)state;
+    cache *c = make("N:1:128:1,L:B:m:W:L,A:8:8,8");
+    cache_set_writeback_type(c, MEM_L2_WRBK_ACC);
+    mem_req w = req(0x100, MEM_GLOBAL_ACC_W, 0x6, 1);
+    assert_int_equal(cache_access(c, &w, 0, NULL), CACHE_MISS);
+    assert_int_equal(cache_miss_queue_length(c), 0);            /* nothing fetched */
+    assert_int_equal(cache_probe(c, 0x100)->dirty, 0x6);
+    mem_req r = req(0x100, MEM_GLOBAL_ACC_R, 0x2, 2);
+    assert_int_equal(cache_access(c, &r, 0, NULL), CACHE_HIT);  /* written sectors are valid */
+    mem_req other = req(0x200, MEM_GLOBAL_ACC_R, 0xF, 3);
+    assert_int_equal(cache_access(c, &other, 0, NULL), CACHE_MISS);
+    const mem_req *wb = cache_miss_queue_peek(c);
+    assert_int_equal(wb->type, MEM_L2_WRBK_ACC);
+    assert_int_equal(wb->addr, 0x100);
+    assert_int_equal(wb->sector_mask, 0x6);
+    assert_int_equal(wb->size, 64);
+    cache_miss_queue_pop(c);
+    assert_int_equal(cache_miss_queue_peek(c)->type, MEM_GLOBAL_ACC_R);
+    assert_int_equal(cache_stats(c)->writebacks, 1);
+    cache_destroy(c);
+}
+
+static void test_fill_without_mshr_is_refused(void **state) {
+    (void)state;
+    cache *c = make("N:32:128:4,L:L:m:N:L,A:8:8,8");
+    mem_req woken[8];
+    mem_req stray = req(0x4000, MEM_GLOBAL_ACC_R, 0xF, 0);
+    assert_int_equal(cache_fill(c, &stray, 0, woken, 8), -1);
+    char err[128];
+    cache_geometry g = *cache_geom(c);
+    snprintf(g.policy, sizeof g.policy, "no_such_policy");
+    assert_null(cache_create(&g, "L1D", err, sizeof err));
+    assert_non_null(strstr(err, "unknown replacement policy 'no_such_policy'"));
+    cache_destroy(c);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_fermi_l1),
+        cmocka_unit_test(test_parse_l2_and_3x_forms),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_lru_victim_order),
+        cmocka_unit_test(test_fifo_victim_order),
+        cmocka_unit_test(test_8kb_rereads_hit),
+        cmocka_unit_test(test_mshr_merge_pending_hits),
+        cmocka_unit_test(test_mshr_full_then_retry),
+        cmocka_unit_test(test_miss_queue_and_line_reservation_fails),
+        cmocka_unit_test(test_allocate_on_fill),
+        cmocka_unit_test(test_sectored_fetches_missing_sectors_only),
+        cmocka_unit_test(test_fermi_l1_write_policies),
+        cmocka_unit_test(test_write_evict),
+        cmocka_unit_test(test_write_back_allocate_and_writeback),
+        cmocka_unit_test(test_fill_without_mshr_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
