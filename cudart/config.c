@@ -1,0 +1,102 @@
+/* Device selection from the environment (see config.h). */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void cr_free_words(char **words) {
+    if (!words) return;
+    for (char **w = words; *w; w++) free(*w);
+    free(words);
+}
+
+/* Append the word in buf[0..len) to *words. */
+static int push_word(char ***words, int *n, const char *buf, size_t len) {
+    char **grown = realloc(*words, (size_t)(*n + 2) * sizeof **words);
+    if (!grown) return -1;
+    *words = grown;
+    char *w = malloc(len + 1);
+    if (!w) return -1;
+    memcpy(w, buf, len);
+    w[len] = 0;
+    grown[(*n)++] = w;
+    grown[*n] = NULL;
+    return 0;
+}
+
+char **cr_split_words(const char *s, int *count, char *err, size_t errlen) {
+    char **words = calloc(1, sizeof *words);
+    int n = 0;
+    size_t cap = strlen(s) + 1, len = 0;
+    char *buf = malloc(cap);
+    if (!words || !buf) goto oom;
+    const char *p = s;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+        if (!*p) break;
+        len = 0;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+            if (*p == '"' || *p == '\'') {
+                char q = *p++;
+                while (*p && *p != q) buf[len++] = *p++;
+                if (!*p) {
+                    fail(err, errlen, "LOCSIM_OPTIONS: unterminated %c quote in \"%s\"", q, s);
+                    free(buf);
+                    cr_free_words(words);
+                    return NULL;
+                }
+                p++;
+            } else {
+                buf[len++] = *p++;
+            }
+        }
+        if (push_word(&words, &n, buf, len) != 0) goto oom;
+    }
+    free(buf);
+    *count = n;
+    return words;
+oom:
+    free(buf);
+    cr_free_words(words);
+    fail(err, errlen, "out of memory reading LOCSIM_OPTIONS");
+    return NULL;
+}
+
+static const char *env_or_empty(const char *name) {
+    const char *v = getenv(name);
+    return v ? v : "";
+}
+
+int cr_config_from_env(locsim_config **cfg, locsim_mode *mode, char *name, size_t namelen, char *err,
+                       size_t errlen) {
+    *cfg = NULL;
+    const char *m = env_or_empty("LOCSIM_MODE");
+    if (!*m || strcmp(m, "functional") == 0) {
+        *mode = LOCSIM_MODE_FUNCTIONAL;
+    } else if (strcmp(m, "timing") == 0) {
+        *mode = LOCSIM_MODE_TIMING;
+    } else {
+        return fail(err, errlen, "LOCSIM_MODE=%s: expected functional or timing", m);
+    }
+    const char *config = env_or_empty("LOCSIM_CONFIG");
+    const char *options = env_or_empty("LOCSIM_OPTIONS");
+    snprintf(name, namelen, "%s", *config ? config : "default");
+    /* The configuration parser (src/sim) has no public entry point yet: until it
+     * does, only the default GPU can be simulated, and asking for another one is an
+     * error rather than a silent substitution. */
+    if (*config || *options)
+        return fail(err, errlen, "LOCSIM_CONFIG/LOCSIM_OPTIONS given (%s%s%s) but this build can only "
+                    "simulate the default configuration", config, *config && *options ? " " : "", options);
+    return 0;
+}

@@ -1,0 +1,185 @@
+/* Fatbinary parsing: see fatbin.h for the layout. */
+#include "fatbin.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#define FATBIN_HEADER_SIZE 16u
+#define ENTRY_MIN_HEADER 0x40u
+
+/* Little-endian field readers (the host and the fatbin are both little-endian;
+ * memcpy keeps unaligned reads defined). */
+static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, sizeof v); return v; }
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof v); return v; }
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, sizeof v); return v; }
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen) vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const void *fatbin_from_wrapper(const void *wrapper, char *err, size_t errlen) {
+    if (!wrapper) {
+        fail(err, errlen, "fatbinary wrapper is NULL");
+        return NULL;
+    }
+    const uint8_t *w = wrapper;
+    uint32_t magic = rd32(w), version = rd32(w + 4);
+    if (magic != FATBIN_WRAPPER_MAGIC) {
+        fail(err, errlen, "fatbinary wrapper: magic 0x%08x, expected 0x%08x", magic, FATBIN_WRAPPER_MAGIC);
+        return NULL;
+    }
+    /* Version 1 is what each translation unit registers; version 2 (relocatable
+     * device code linking) also points at its fatbin in the same field. */
+    if (version != 1 && version != 2) {
+        fail(err, errlen, "fatbinary wrapper: version %u, expected 1 or 2", version);
+        return NULL;
+    }
+    const void *blob = (const void *)(uintptr_t)rd64(w + 8);
+    if (!blob) fail(err, errlen, "fatbinary wrapper: NULL fatbin pointer");
+    return blob;
+}
+
+/* Decode one entry header at p (avail bytes left in the fatbin). Returns the entry's
+ * total size (header + payload) or 0 on error. */
+static uint64_t parse_entry(const uint8_t *p, uint64_t avail, fatbin_entry *e, char *err, size_t errlen) {
+    if (avail < ENTRY_MIN_HEADER) {
+        fail(err, errlen, "fatbin entry header truncated: %llu bytes left, expected at least %u",
+             (unsigned long long)avail, ENTRY_MIN_HEADER);
+        return 0;
+    }
+    uint32_t hdr = rd32(p + 4);
+    uint64_t payload = rd64(p + 8);
+    if (hdr < ENTRY_MIN_HEADER || hdr > avail) {
+        fail(err, errlen, "fatbin entry header size %u, expected %u..%llu", hdr, ENTRY_MIN_HEADER,
+             (unsigned long long)avail);
+        return 0;
+    }
+    if (payload > avail - hdr) {
+        fail(err, errlen, "fatbin entry payload of %llu bytes overruns the fatbin (%llu bytes left)",
+             (unsigned long long)payload, (unsigned long long)(avail - hdr));
+        return 0;
+    }
+    e->kind = rd16(p);
+    e->ver_minor = rd16(p + 0x18);
+    e->ver_major = rd16(p + 0x1a);
+    e->sm = rd32(p + 0x1c);
+    e->flags = rd32(p + 0x28);
+    e->uncompressed_size = rd64(p + 0x38);
+    e->payload = p + hdr;
+    e->payload_size = payload;
+    return hdr + payload;
+}
+
+int fatbin_parse(const void *blob, size_t avail, fatbin_info *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    if (!blob) return fail(err, errlen, "fatbin pointer is NULL");
+    if (avail < FATBIN_HEADER_SIZE)
+        return fail(err, errlen, "fatbin truncated: %zu bytes, expected a %u-byte header", avail, FATBIN_HEADER_SIZE);
+    const uint8_t *b = blob;
+    uint32_t magic = rd32(b);
+    uint16_t hdr = rd16(b + 6);
+    uint64_t size = rd64(b + 8);
+    if (magic != FATBIN_MAGIC) return fail(err, errlen, "fatbin magic 0x%08x, expected 0x%08x", magic, FATBIN_MAGIC);
+    if (hdr < FATBIN_HEADER_SIZE || hdr > avail)
+        return fail(err, errlen, "fatbin header size %u, expected %u..%zu", hdr, FATBIN_HEADER_SIZE, avail);
+    if (size > avail - hdr)
+        return fail(err, errlen, "fatbin says %llu bytes of entries, only %zu available", (unsigned long long)size,
+                    avail - hdr);
+    out->total_size = hdr + size;
+    const uint8_t *p = b + hdr;
+    uint64_t left = size;
+    while (left > 0) {
+        if (out->count == FATBIN_MAX_ENTRIES)
+            return fail(err, errlen, "fatbin has more than %d entries", FATBIN_MAX_ENTRIES);
+        uint64_t used = parse_entry(p, left, &out->entries[out->count], err, errlen);
+        if (used == 0) return -1;
+        out->count++;
+        p += used;
+        left -= used;
+    }
+    return 0;
+}
+
+int fatbin_pick_ptx(const fatbin_info *info) {
+    int best = -1;
+    for (int i = 0; i < info->count; i++) {
+        const fatbin_entry *e = &info->entries[i];
+        if (e->kind != FATBIN_KIND_PTX) continue;
+        if (best < 0 || e->sm < info->entries[best].sm) best = i;
+    }
+    return best;
+}
+
+int fatbin_count_kind(const fatbin_info *info, uint16_t kind) {
+    int n = 0;
+    for (int i = 0; i < info->count; i++) n += info->entries[i].kind == kind;
+    return n;
+}
+
+/* Copy n bytes of text into a fresh NUL-terminated buffer, cut at the first NUL
+ * (payloads are padded with zeros). */
+static char *dup_text(const uint8_t *src, size_t n, size_t *len) {
+    size_t used = strnlen((const char *)src, n);
+    char *s = malloc(used + 1);
+    if (!s) return NULL;
+    memcpy(s, src, used);
+    s[used] = 0;
+    *len = used;
+    return s;
+}
+
+static char *decompress_zstd(const fatbin_entry *e, size_t *len, char *err, size_t errlen) {
+    size_t frame = ZSTD_findFrameCompressedSize(e->payload, e->payload_size);
+    if (ZSTD_isError(frame)) {
+        fail(err, errlen, "compressed PTX (sm_%u): not a valid zstd frame (%s)", e->sm, ZSTD_getErrorName(frame));
+        return NULL;
+    }
+    unsigned long long expect = ZSTD_getFrameContentSize(e->payload, frame);
+    if (expect == ZSTD_CONTENTSIZE_UNKNOWN || expect == ZSTD_CONTENTSIZE_ERROR) expect = e->uncompressed_size;
+    if (expect == 0 || expect > (1ull << 32)) {
+        fail(err, errlen, "compressed PTX (sm_%u): implausible uncompressed size %llu", e->sm, expect);
+        return NULL;
+    }
+    uint8_t *buf = malloc((size_t)expect);
+    if (!buf) {
+        fail(err, errlen, "out of memory decompressing %llu bytes of PTX", expect);
+        return NULL;
+    }
+    size_t got = ZSTD_decompress(buf, (size_t)expect, e->payload, frame);
+    if (ZSTD_isError(got)) {
+        fail(err, errlen, "compressed PTX (sm_%u): zstd says %s", e->sm, ZSTD_getErrorName(got));
+        free(buf);
+        return NULL;
+    }
+    char *text = dup_text(buf, got, len);
+    free(buf);
+    if (!text) fail(err, errlen, "out of memory copying PTX");
+    return text;
+}
+
+char *fatbin_ptx_text(const fatbin_entry *e, size_t *len, char *err, size_t errlen) {
+    static const uint8_t zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+    if (e->kind != FATBIN_KIND_PTX) {
+        fail(err, errlen, "fatbin entry of kind %u is not PTX", e->kind);
+        return NULL;
+    }
+    int is_zstd = (e->flags & FATBIN_FLAG_ZSTD) ||
+                  (e->payload_size >= 4 && memcmp(e->payload, zstd_magic, 4) == 0);
+    if (is_zstd) return decompress_zstd(e, len, err, errlen);
+    if (e->flags & FATBIN_FLAG_LZ) {
+        fail(err, errlen, "PTX (sm_%u) uses an older nvcc's fatbin compression, which locsim cannot read; "
+             "rebuild with nvcc 13 or add --no-compress", e->sm);
+        return NULL;
+    }
+    char *text = dup_text(e->payload, e->payload_size, len);
+    if (!text) fail(err, errlen, "out of memory copying PTX");
+    return text;
+}

@@ -1,0 +1,125 @@
+/* locsim-fatbin: list or extract the device code of an nvcc-built binary.
+ *
+ * This toolkit ships no cuobjdump, so this is how a user (and the tests) can see the
+ * PTX that libcudart replacement will load:
+ *   locsim-fatbin --list ./app     one line per fatbin entry
+ *   locsim-fatbin ./app            the PTX the runtime would load, for each fatbin
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatbin.h"
+
+static unsigned char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL) {
+            if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+                free(buf);
+                buf = NULL;
+            } else {
+                *size = (size_t)n;
+            }
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Find section `name` of a 64-bit ELF image; 0 on success. */
+static int find_section(const unsigned char *img, size_t size, const char *name, size_t *off, size_t *len) {
+    Elf64_Ehdr eh;
+    if (size < sizeof eh || memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64) return -1;
+    memcpy(&eh, img, sizeof eh);
+    if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
+        (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum || eh.e_shstrndx >= eh.e_shnum)
+        return -1;
+    Elf64_Shdr strtab;
+    memcpy(&strtab, img + eh.e_shoff + (size_t)eh.e_shstrndx * sizeof strtab, sizeof strtab);
+    if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset) return -1;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        Elf64_Shdr sh;
+        memcpy(&sh, img + eh.e_shoff + (size_t)i * sizeof sh, sizeof sh);
+        if (sh.sh_name >= strtab.sh_size) continue;
+        const char *sname = (const char *)img + strtab.sh_offset + sh.sh_name;
+        size_t maxlen = strtab.sh_size - sh.sh_name;
+        if (strnlen(sname, maxlen) == strlen(name) && strncmp(sname, name, maxlen) == 0) {
+            if (sh.sh_type == SHT_NOBITS || sh.sh_offset > size || sh.sh_size > size - sh.sh_offset) return -1;
+            *off = sh.sh_offset;
+            *len = sh.sh_size;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static const char *kind_name(uint16_t kind) {
+    return kind == FATBIN_KIND_PTX ? "ptx" : kind == FATBIN_KIND_CUBIN ? "cubin" : "other";
+}
+
+static int print_fatbin(const fatbin_info *fb, int index, int list) {
+    if (list) {
+        printf("fatbin %d: %d entries\n", index, fb->count);
+        for (int i = 0; i < fb->count; i++) {
+            const fatbin_entry *e = &fb->entries[i];
+            printf("  %-5s sm_%u version %u.%u flags 0x%x size %llu%s\n", kind_name(e->kind), e->sm, e->ver_major,
+                   e->ver_minor, e->flags, (unsigned long long)e->payload_size,
+                   (e->flags & FATBIN_FLAG_ZSTD) ? " (zstd)" : "");
+        }
+        return 0;
+    }
+    int pick = fatbin_pick_ptx(fb);
+    if (pick < 0) return 0;
+    char err[256];
+    size_t len;
+    char *text = fatbin_ptx_text(&fb->entries[pick], &len, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "locsim-fatbin: fatbin %d: %s\n", index, err);
+        return -1;
+    }
+    fwrite(text, 1, len, stdout);
+    free(text);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int list = argc == 3 && strcmp(argv[1], "--list") == 0;
+    if (argc != 2 + list) {
+        fprintf(stderr, "usage: locsim-fatbin [--list] BINARY\n");
+        return 2;
+    }
+    const char *path = argv[1 + list];
+    size_t size = 0;
+    unsigned char *img = read_file(path, &size);
+    if (!img) {
+        fprintf(stderr, "locsim-fatbin: cannot read %s\n", path);
+        return 1;
+    }
+    size_t off, len;
+    if (find_section(img, size, ".nv_fatbin", &off, &len) != 0) {
+        fprintf(stderr, "locsim-fatbin: %s: not a 64-bit ELF with a .nv_fatbin section\n", path);
+        free(img);
+        return 1;
+    }
+    /* The section holds fatbins back to back, each 8-byte aligned. */
+    int status = 0, index = 0;
+    size_t pos = 0;
+    while (pos + 16 <= len && status == 0) {
+        fatbin_info fb;
+        char err[256];
+        if (fatbin_parse(img + off + pos, len - pos, &fb, err, sizeof err) != 0) {
+            fprintf(stderr, "locsim-fatbin: %s: fatbin at section offset %zu: %s\n", path, pos, err);
+            status = -1;
+            break;
+        }
+        status = print_fatbin(&fb, index++, list);
+        pos += (fb.total_size + 7) & ~(uint64_t)7;
+    }
+    free(img);
+    return status ? 1 : 0;
+}

@@ -1,0 +1,190 @@
+/* Global state of the runtime replacement: the lock, the device, error codes. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "cudart.h"
+
+cr_state cr;
+
+/* One lock for the whole runtime: host threads may call it concurrently, and the
+ * simulator is single-threaded.  Recursive because public entry points call each
+ * other (cudaMemcpyAsync -> cudaMemcpy). */
+static pthread_mutex_t cr_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void cr_lock(void) { pthread_mutex_lock(&cr_mutex); }
+void cr_unlock(void) { pthread_mutex_unlock(&cr_mutex); }
+
+const char *cr_program_name(void) {
+    extern char *program_invocation_name;  /* glibc: argv[0] */
+    return program_invocation_name && *program_invocation_name ? program_invocation_name : "program";
+}
+
+void cr_warn(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout);  /* keep the program's output and ours in order on a terminal */
+    fputs("locsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cr_die(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout);
+    fputs("locsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+locsim_device *cr_device(void) {
+    if (cr.dev) return cr.dev;
+    locsim_config *cfg = NULL;
+    char err[1024];
+    if (cr_config_from_env(&cfg, &cr.mode, cr.config_name, sizeof cr.config_name, err, sizeof err) != 0)
+        cr_die("%s", err);
+    locsim_status st = locsim_device_create(cfg, cr.mode, &cr.dev);
+    if (st != LOCSIM_OK)
+        cr_die("cannot create the simulated GPU (config %s, %s mode): %s", cr.config_name,
+               cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional", locsim_status_name(st));
+    cr_devinfo_init(&cr.info, cr.dev);
+    cr_load_modules();
+    return cr.dev;
+}
+
+cudaError_t cr_enter(void) {
+    cr_lock();
+    if (cr.unloading) return cudaErrorCudartUnloading;
+    if (cr.sticky_error != cudaSuccess) return cr.sticky_error;
+    cr_device();
+    return cudaSuccess;
+}
+
+cudaError_t cr_leave(cudaError_t e) {
+    if (e != cudaSuccess && e != cudaErrorNotReady) cr.last_error = e;
+    cr_unlock();
+    return e;
+}
+
+cudaError_t cr_from_status(locsim_status s) {
+    switch (s) {
+    case LOCSIM_OK: return cudaSuccess;
+    case LOCSIM_ERR_INVALID: return cudaErrorInvalidValue;
+    case LOCSIM_ERR_PARSE: return cudaErrorInvalidPtx;
+    case LOCSIM_ERR_UNSUPPORTED: return cudaErrorInvalidPtx;
+    case LOCSIM_ERR_NOT_FOUND: return cudaErrorInvalidSymbol;
+    case LOCSIM_ERR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+    case LOCSIM_ERR_LAUNCH: return cudaErrorInvalidConfiguration;
+    case LOCSIM_ERR_KERNEL_FAULT: return cudaErrorIllegalAddress;
+    case LOCSIM_ERR_DEADLOCK: return cudaErrorLaunchFailure;
+    case LOCSIM_ERR_CONFIG: return cudaErrorInvalidValue;
+    case LOCSIM_ERR_IO: return cudaErrorUnknown;
+    }
+    return cudaErrorUnknown;
+}
+
+/* ---- error names and strings (the real runtime's wording, so programs that print
+ * cudaGetErrorString see what they would on a GPU) ---- */
+typedef struct {
+    cudaError_t code;
+    const char *name;
+    const char *text;
+} error_desc;
+
+static const error_desc error_table[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+     "no kernel image is available for execution on the device"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
+    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+static const error_desc *find_error(cudaError_t e) {
+    for (size_t i = 0; i < sizeof error_table / sizeof *error_table; i++)
+        if (error_table[i].code == e) return &error_table[i];
+    return NULL;
+}
+
+const char *cudaGetErrorString(cudaError_t e) {
+    const error_desc *d = find_error(e);
+    return d ? d->text : "unrecognized error code";
+}
+
+const char *cudaGetErrorName(cudaError_t e) {
+    const error_desc *d = find_error(e);
+    return d ? d->name : "cudaErrorUnknown";
+}
+
+/* Non-sticky errors are returned once and cleared; a sticky error (a kernel fault
+ * has corrupted the context) stays until cudaDeviceReset, as on a GPU. */
+cudaError_t cudaGetLastError(void) {
+    cr_lock();
+    cudaError_t e = cr.last_error;
+    cr.last_error = cudaSuccess;
+    if (cr.sticky_error != cudaSuccess) e = cr.sticky_error;
+    cr_unlock();
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) {
+    cr_lock();
+    cudaError_t e = cr.sticky_error != cudaSuccess ? cr.sticky_error : cr.last_error;
+    cr_unlock();
+    return e;
+}
+
+void cr_unsupported(const char *name) {
+    cr_die("unsupported CUDA runtime call %s (%s uses a part of the CUDA runtime locsim does not implement)",
+           name, cr_program_name());
+}
+
+/* At exit: report, then release everything so leak checkers stay quiet. */
+__attribute__((destructor)) static void cr_fini(void) {
+    cr_lock();
+    if (!cr.unloading) {
+        cr.unloading = 1;
+        cr_stats_report();
+        cr_release_regions();
+        cr_release_modules();
+        if (cr.dev) locsim_device_destroy(cr.dev);
+        cr.dev = NULL;
+        cr_free_registrations();
+        cr_stats_free();
+    }
+    cr_unlock();
+}

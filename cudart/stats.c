@@ -1,0 +1,160 @@
+/* Statistics of the program's kernels, reported when it exits: per kernel (in the
+ * order kernels were first launched) and in total.  They go to stderr, or as JSON to
+ * the file named by LOCSIM_JSON, so the program's own stdout is left as it would be
+ * on a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart.h"
+
+typedef struct {
+    char *name;
+    uint64_t launches;
+    uint64_t thread_insns;   /* gpu_sim_insn */
+    uint64_t warp_insns;
+    uint64_t cycles;         /* gpu_sim_cycle (timing mode) */
+} kernel_stats;
+
+static kernel_stats *table;
+static int nkernels, cap_kernels;
+static uint64_t cycles_before_reset;  /* simulated cycles of devices reset away */
+
+static kernel_stats *stats_for(const char *name) {
+    for (int i = 0; i < nkernels; i++)
+        if (strcmp(table[i].name, name) == 0) return &table[i];
+    if (nkernels == cap_kernels) {
+        int ncap = cap_kernels ? cap_kernels * 2 : 16;
+        kernel_stats *t = realloc(table, (size_t)ncap * sizeof *t);
+        if (!t) return NULL;
+        table = t;
+        cap_kernels = ncap;
+    }
+    kernel_stats *k = &table[nkernels];
+    memset(k, 0, sizeof *k);
+    k->name = strdup(name);
+    if (!k->name) return NULL;
+    nkernels++;
+    return k;
+}
+
+void cr_stats_record(const char *kernel, const locsim_counters *before, const locsim_counters *after) {
+    kernel_stats *k = stats_for(kernel);
+    if (!k) return;
+    k->launches++;
+    k->thread_insns += after->thread_insns - before->thread_insns;
+    k->warp_insns += after->warp_insns - before->warp_insns;
+    k->cycles += after->cycles - before->cycles;
+}
+
+void cr_stats_fold_device(void) {
+    if (!cr.dev) return;
+    locsim_counters c;
+    locsim_get_counters(cr.dev, &c);
+    cycles_before_reset += c.cycles;
+}
+
+double cr_sim_time_ms(void) {
+    uint64_t cycles = cycles_before_reset;
+    if (cr.dev) {
+        locsim_counters c;
+        locsim_get_counters(cr.dev, &c);
+        cycles += c.cycles;
+    }
+    return cr.info.clock_khz ? (double)cycles / cr.info.clock_khz : 0.0;
+}
+
+static kernel_stats totals(void) {
+    kernel_stats t = {0};
+    for (int i = 0; i < nkernels; i++) {
+        t.launches += table[i].launches;
+        t.thread_insns += table[i].thread_insns;
+        t.warp_insns += table[i].warp_insns;
+        t.cycles += table[i].cycles;
+    }
+    return t;
+}
+
+static const char *mode_name(void) { return cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional"; }
+
+static void print_row(FILE *f, const char *name, const kernel_stats *k, int timing) {
+    fprintf(f, "locsim: %-40s %8llu %14llu %12llu", name, (unsigned long long)k->launches,
+            (unsigned long long)k->thread_insns, (unsigned long long)k->warp_insns);
+    if (timing) {
+        double ipc = k->cycles ? (double)k->thread_insns / (double)k->cycles : 0.0;
+        fprintf(f, " %14llu %9.2f", (unsigned long long)k->cycles, ipc);
+    }
+    fputc('\n', f);
+}
+
+static void report_text(FILE *f) {
+    int timing = cr.mode == LOCSIM_MODE_TIMING;
+    fprintf(f, "locsim: ---- %s on %s (%s mode) ----\n", cr_program_name(), cr.config_name, mode_name());
+    fprintf(f, "locsim: %-40s %8s %14s %12s", "kernel", "launches", "gpu_sim_insn", "warp_insns");
+    if (timing) fprintf(f, " %14s %9s", "gpu_sim_cycle", "gpu_ipc");
+    fputc('\n', f);
+    for (int i = 0; i < nkernels; i++) print_row(f, table[i].name, &table[i], timing);
+    kernel_stats t = totals();
+    print_row(f, "total", &t, timing);
+}
+
+/* A JSON string: kernel names are mangled C++ identifiers, but escape anyway. */
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_counts(FILE *f, const kernel_stats *k) {
+    fprintf(f, "\"launches\": %llu, \"gpu_sim_insn\": %llu, \"warp_insns\": %llu, \"gpu_sim_cycle\": %llu",
+            (unsigned long long)k->launches, (unsigned long long)k->thread_insns, (unsigned long long)k->warp_insns,
+            (unsigned long long)k->cycles);
+}
+
+static void report_json(FILE *f) {
+    fprintf(f, "{\n  \"program\": ");
+    json_string(f, cr_program_name());
+    fprintf(f, ",\n  \"config\": ");
+    json_string(f, cr.config_name);
+    fprintf(f, ",\n  \"mode\": \"%s\",\n  \"kernels\": [", mode_name());
+    for (int i = 0; i < nkernels; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, table[i].name);
+        fprintf(f, ", ");
+        json_counts(f, &table[i]);
+        fputc('}', f);
+    }
+    kernel_stats t = totals();
+    fprintf(f, "%s],\n  \"total\": {", nkernels ? "\n  " : "");
+    json_counts(f, &t);
+    fprintf(f, "}\n}\n");
+}
+
+void cr_stats_report(void) {
+    const char *json = getenv("LOCSIM_JSON");
+    if (json && *json) {
+        FILE *f = fopen(json, "w");
+        if (!f) {
+            cr_warn("cannot write statistics to %s (LOCSIM_JSON); printing them here", json);
+        } else {
+            report_json(f);
+            if (fclose(f) == 0) return;
+            cr_warn("error writing statistics to %s (LOCSIM_JSON)", json);
+            return;
+        }
+    }
+    fflush(stdout);
+    report_text(stderr);
+}
+
+void cr_stats_free(void) {
+    for (int i = 0; i < nkernels; i++) free(table[i].name);
+    free(table);
+    table = NULL;
+    nkernels = cap_kernels = 0;
+}
