@@ -1,0 +1,88 @@
+/* lavamd on locsim: the same run as kernel.cu's main(), through the locsim API. */
+#include <stdlib.h>
+
+#include "ref.h"
+#include "workload.h"
+
+/* Record a failed locsim call and jump to the cleanup code. */
+#define TRY(call)                                        \
+    do {                                                 \
+        locsim_status st_ = (call);                      \
+        if (st_ != LOCSIM_OK) {                          \
+            result = wl_error(ctx, st_, #call);          \
+            goto out;                                    \
+        }                                                \
+    } while (0)
+
+static const char *const component_names[4] = {"potential", "force.x", "force.y", "force.z"};
+
+static wl_result run(wl_ctx *ctx) {
+    if (ctx->size > LAVAMD_MAX_SIZE) {
+        snprintf(ctx->detail, sizeof ctx->detail, "lavamd: --size %u is too large (max %u)", ctx->size,
+                 LAVAMD_MAX_SIZE);
+        return WL_ERROR;
+    }
+    wl_result result = WL_ERROR;
+    uint32_t b1 = lavamd_boxes1d(ctx->size), nboxes = b1 * b1 * b1, npar = nboxes * LAVAMD_PAR;
+    locsim_module *mod = NULL;
+    locsim_dptr d_particles = 0, d_forces = 0, d_count = 0, d_list = 0;
+    lavamd_particle *p = (lavamd_particle *)malloc(npar * sizeof(lavamd_particle));
+    float *got = (float *)malloc(npar * 4 * sizeof(float));
+    double *want = (double *)malloc(npar * 4 * sizeof(double)), *tol = (double *)malloc(npar * 4 * sizeof(double));
+    int *count = (int *)malloc(nboxes * sizeof(int)), *list = (int *)malloc(nboxes * LAVAMD_MAX_NBRS * sizeof(int));
+    if (!p || !got || !want || !tol || !count || !list) {
+        snprintf(ctx->detail, sizeof ctx->detail, "lavamd: out of host memory");
+        goto out;
+    }
+    lavamd_gen(b1, ctx->seed, p);
+    lavamd_neighbours(b1, count, list);
+    lavamd_ref(b1, p, count, list, want, tol);
+
+    mod = wl_load_module(ctx);
+    if (!mod) goto out;
+    locsim_kernel *k;
+    TRY(locsim_module_get_kernel(mod, "lavamd_forces", &k));
+    TRY(locsim_malloc(ctx->dev, &d_particles, npar * sizeof(lavamd_particle)));
+    TRY(locsim_malloc(ctx->dev, &d_forces, npar * sizeof(lavamd_force)));
+    TRY(locsim_malloc(ctx->dev, &d_count, nboxes * sizeof(int)));
+    TRY(locsim_malloc(ctx->dev, &d_list, nboxes * LAVAMD_MAX_NBRS * sizeof(int)));
+    TRY(locsim_memcpy_htod(ctx->dev, d_particles, p, npar * sizeof(lavamd_particle)));
+    TRY(locsim_memcpy_htod(ctx->dev, d_count, count, nboxes * sizeof(int)));
+    TRY(locsim_memcpy_htod(ctx->dev, d_list, list, nboxes * LAVAMD_MAX_NBRS * sizeof(int)));
+
+    float a2 = LAVAMD_A2, cutoff2 = LAVAMD_CUTOFF2;
+    void *args[] = {&d_particles, &d_count, &d_list, &d_forces, &a2, &cutoff2};
+    locsim_dim3 grid = {nboxes, 1, 1}, block = {LAVAMD_BLOCK, 1, 1};
+    TRY(locsim_launch(k, grid, block, 0, args, 6));
+    TRY(locsim_memcpy_dtoh(ctx->dev, got, d_forces, npar * sizeof(lavamd_force)));
+
+    uint32_t bad = lavamd_first_mismatch(npar * 4, got, want, tol);
+    if (bad < npar * 4)
+        result = wl_fail(ctx, "particle %u %s = %.9g, expected %.9g (tolerance %.3g)", bad / 4,
+                         component_names[bad % 4], (double)got[bad], want[bad], tol[bad]);
+    else
+        result = WL_PASS;
+
+out:
+    if (d_list) locsim_free(ctx->dev, d_list);
+    if (d_count) locsim_free(ctx->dev, d_count);
+    if (d_forces) locsim_free(ctx->dev, d_forces);
+    if (d_particles) locsim_free(ctx->dev, d_particles);
+    if (mod) locsim_module_unload(mod);
+    free(p);
+    free(got);
+    free(want);
+    free(tol);
+    free(count);
+    free(list);
+    return result;
+}
+
+const workload wl_lavamd = {
+    "lavamd",
+    "lavaMD-style particle forces over neighbour boxes (shared staging, per-thread cutoff list in local "
+    "memory, expf); --size S: (S+1)^3 boxes of 24 particles",
+    LAVAMD_DEFAULT_SIZE,
+    {1, 2},
+    run,
+};
