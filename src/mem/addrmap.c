@@ -1,0 +1,150 @@
+/* Address mapping (see addrmap.h for the string syntax and the hashes). */
+#include <ctype.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/addrmap.h"
+
+static bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+static uint32_t bits_in(uint64_t m) { return (uint32_t)__builtin_popcountll(m); }
+
+/* Gather the address bits selected by mask into the low bits of the result. */
+static uint64_t gather(uint64_t addr, uint64_t mask) {
+    uint64_t out = 0;
+    uint32_t k = 0;
+    while (mask) {
+        uint64_t low = mask & (~mask + 1);
+        if (addr & low) out |= 1ull << k;
+        k++;
+        mask &= mask - 1;
+    }
+    return out;
+}
+
+static uint32_t fold8(uint32_t v) {
+    uint32_t h = 0;
+    while (v) {
+        h ^= v & 0xff;
+        v >>= 8;
+    }
+    return h;
+}
+
+static int parse_mask(addrmap *m, const char *s, char *err, size_t errlen) {
+    char letters[65];
+    size_t n = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '.') continue;
+        if (!strchr("0DBRCS", *p)) {
+            snprintf(err, errlen, "address mapping '%s': '%c' is not one of 0 D B R C S", s, *p);
+            return -1;
+        }
+        if (n == 64) {
+            snprintf(err, errlen, "address mapping '%s': more than 64 bits", s);
+            return -1;
+        }
+        letters[n++] = *p;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bit = 1ull << (n - 1 - i);
+        switch (letters[i]) {
+        case 'D': m->chan_mask |= bit; break;
+        case 'B': m->bank_mask |= bit; break;
+        case 'R': m->row_mask |= bit; break;
+        case 'C': case 'S': m->col_mask |= bit; break;
+        default: break;
+        }
+    }
+    return 0;
+}
+
+static int check_fields(addrmap *m, const char *text, char *err, size_t errlen) {
+    const addrmap_config *c = &m->cfg;
+    uint32_t bank_bits = bits_in(m->bank_mask);
+    if ((1ull << bank_bits) != c->nbanks) {
+        snprintf(err, errlen, "address mapping '%s' has %u bank bits (%llu banks) but the DRAM has nbk=%u",
+                 text, bank_bits, 1ull << bank_bits, c->nbanks);
+        return -1;
+    }
+    m->row_bits = bits_in(m->row_mask);
+    if (m->row_bits == 0 || m->row_bits > 32 || bits_in(m->col_mask) > 32) {
+        snprintf(err, errlen, "address mapping '%s' needs 1 to 32 row bits and at most 32 column bits", text);
+        return -1;
+    }
+    uint32_t chan_bits = bits_in(m->chan_mask);
+    if (m->dramid_bit >= 0 && chan_bits) {
+        snprintf(err, errlen, "address mapping '%s': use either dramid@ or D bits, not both", text);
+        return -1;
+    }
+    if (m->dramid_bit < 0 && (1ull << chan_bits) != c->n_channels) {
+        snprintf(err, errlen, "address mapping '%s' has %u channel (D) bits but there are %u channels%s", text,
+                 chan_bits, c->n_channels, is_pow2(c->n_channels) ? "" : " (use dramid@<bit>; for that)");
+        return -1;
+    }
+    if (!is_pow2(c->n_sub_per_channel) || c->n_sub_per_channel > c->nbanks) {
+        snprintf(err, errlen, "%u L2 slices per channel: expected a power of two no larger than the %u banks",
+                 c->n_sub_per_channel, c->nbanks);
+        return -1;
+    }
+    return 0;
+}
+
+int addrmap_init(addrmap *m, const addrmap_config *cfg, char *err, size_t errlen) {
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    if (!cfg->n_channels) {
+        snprintf(err, errlen, "address mapping: no memory channels");
+        return -1;
+    }
+    const char *text = cfg->mapping[0] ? cfg->mapping : ADDRMAP_GTX480_DEFAULT;
+    const char *mask = text;
+    m->dramid_bit = -1;
+    if (strncmp(text, "dramid@", 7) == 0) {
+        char *end;
+        errno = 0;
+        long k = strtol(text + 7, &end, 10);
+        if (!isdigit((unsigned char)text[7]) || *end != ';' || errno || k < 0 || k > 40) {
+            snprintf(err, errlen, "address mapping '%s': expected dramid@<bit 0..40>; before the mask", text);
+            return -1;
+        }
+        m->dramid_bit = (int)k;
+        mask = end + 1;
+    }
+    if (parse_mask(m, mask, err, errlen)) return -1;
+    if (m->dramid_bit >= 0 && (m->bank_mask | m->row_mask | m->col_mask) >> 58) {
+        snprintf(err, errlen, "address mapping '%s': bits above 57 cannot be used with dramid@", text);
+        return -1;
+    }
+    return check_fields(m, text, err, errlen);
+}
+
+void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out) {
+    const addrmap_config *c = &m->cfg;
+    uint64_t local = addr;
+    uint32_t chan;
+    if (m->dramid_bit >= 0) {
+        uint64_t low = addr & ((1ull << m->dramid_bit) - 1);
+        uint64_t high = addr >> m->dramid_bit;
+        chan = (uint32_t)(high % c->n_channels);
+        local = (high / c->n_channels) << m->dramid_bit | low;
+    } else {
+        chan = (uint32_t)gather(addr, m->chan_mask);
+    }
+    uint32_t bank = (uint32_t)gather(local, m->bank_mask);
+    uint32_t row = (uint32_t)gather(local, m->row_mask);
+    uint32_t col = (uint32_t)gather(local, m->col_mask);
+    if (c->channel_hash && c->n_channels > 1) {
+        uint32_t h = fold8(row);
+        chan = is_pow2(c->n_channels) ? chan ^ (h & (c->n_channels - 1)) : (chan + h) % c->n_channels;
+    }
+    if (c->bank_hash) bank ^= row & (c->nbanks - 1);
+    out->channel = chan;
+    out->bank = bank;
+    out->row = row;
+    out->col = col;
+    out->slice = chan * c->n_sub_per_channel + (bank & (c->n_sub_per_channel - 1));
+}

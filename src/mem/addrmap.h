@@ -1,0 +1,63 @@
+/* Address mapping: a device address -> (memory channel, L2 slice, DRAM bank,
+ * row, column).
+ *
+ * The mapping string uses GPGPU-Sim's -gpgpu_mem_addr_mapping syntax:
+ *   [dramid@<K>;]<mask>
+ * <mask> gives one letter per address bit, most significant first (dots are
+ * ignored; shorter masks are right-aligned): D channel, B bank, R row, C and S
+ * column, 0 unused.  Letters of one kind are gathered in order, lowest address
+ * bit -> lowest field bit.  With "dramid@K;" (and no D bits) the channel is
+ * taken by division, which allows channel counts that are not powers of two:
+ *   channel = (addr >> K) % channels,  then the channel-local address
+ *   ((addr >> K) / channels) << K | (addr & (2^K - 1)) is decoded by the mask.
+ * Example (GTX480, 6 channels, 16 banks): consecutive 256 B chunks go to
+ * consecutive channels; inside a channel, bank bit 0 is local bit 8, so the two
+ * L2 slices of a channel alternate every 256 B.
+ *
+ * Optional hashing (both keep the mapping one-to-one):
+ *   channel_hash: channel ^= fold(row) for power-of-two channel counts,
+ *                 channel = (channel + fold(row)) % channels otherwise
+ *                 (fold = XOR of the row's 8-bit chunks);
+ *   bank_hash:    bank ^= row mod banks (permutation-based interleaving).
+ * L2 slice: channel * slices_per_channel + (bank mod slices_per_channel).
+ */
+#ifndef LOCSIM_MEM_ADDRMAP_H
+#define LOCSIM_MEM_ADDRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* GPGPU-Sim's GTX480 mapping (6 channels, 16 banks, 4 KB of a row per bank). */
+#define ADDRMAP_GTX480_DEFAULT \
+    "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS"
+
+typedef struct addrmap_config {
+    uint32_t n_channels;          /* -gpgpu_n_mem */
+    uint32_t n_sub_per_channel;   /* -gpgpu_n_sub_partition_per_mchannel (power of two) */
+    uint32_t nbanks;              /* nbk of the DRAM timing */
+    char mapping[256];            /* -gpgpu_mem_addr_mapping ("" = ADDRMAP_GTX480_DEFAULT) */
+    uint8_t channel_hash;         /* -gpgpu_memory_partition_indexing: 0 linear, 1 hashed */
+    uint8_t bank_hash;            /* -dram_bnk_indexing_policy: 0 linear, 1 XOR */
+} addrmap_config;
+
+typedef struct addr_loc {
+    uint32_t channel;    /* memory channel (DRAM controller) */
+    uint32_t slice;      /* global L2 slice (sub-partition) index */
+    uint32_t bank, row, col;
+} addr_loc;
+
+typedef struct addrmap {
+    addrmap_config cfg;
+    int dramid_bit;                          /* -1: channel from D bits */
+    uint64_t chan_mask, bank_mask, row_mask, col_mask;
+    uint32_t row_bits;
+} addrmap;
+
+/* 0, or -1 with err saying what in the mapping is wrong. */
+int addrmap_init(addrmap *m, const addrmap_config *cfg, char *err, size_t errlen);
+void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out);
+
+/* Total L2 slices (channels x slices per channel). */
+static inline uint32_t addrmap_slices(const addrmap *m) { return m->cfg.n_channels * m->cfg.n_sub_per_channel; }
+
+#endif

@@ -1,0 +1,389 @@
+/* DRAM channel: bank state machines, command timing, request queue and return
+ * queue.  See dram.h for the timing rules.  All times are DRAM cycles. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/dram.h"
+
+typedef struct {
+    int32_t cur;          /* slot being served, DRAM_NONE if free */
+    int64_t open_row;     /* -1: precharged */
+    uint64_t act_ok;      /* earliest ACT (tRP after PRE, tRC after ACT) */
+    uint64_t col_ok;      /* earliest RD/WR (tRCD after ACT) */
+    uint64_t pre_ok;      /* earliest PRE (tRAS, tWR, tRTP) */
+} dram_bank;
+
+typedef struct {
+    mem_req req;
+    uint64_t done, seq;
+} dram_return;
+
+struct dram {
+    dram_config cfg;
+    char name[32];
+    const dram_sched_ops *sched;
+    void *sched_state;
+    dram_queue q;
+    dram_bank *banks;
+    uint64_t *group_col_ok;    /* per bank group: tCCDL */
+    uint64_t now, next_seq;
+    uint64_t act_ok_any;       /* tRRD */
+    uint64_t col_ok_any;       /* tCCD */
+    uint64_t bus_free;         /* end of the last data burst */
+    uint64_t wr_data_end;      /* end of the last write burst (tCDLR) */
+    bool last_burst_read;
+    bool had_write;            /* wr_data_end is meaningful */
+    uint32_t rr;               /* next bank to look at for a command */
+    dram_return *ret;          /* sorted by (done, seq) */
+    uint32_t ret_len;
+    uint32_t burst, atom, banks_per_group;
+    dram_counters ctr;
+};
+
+/* ---- timing string ---- */
+
+typedef struct {
+    const char *key;
+    size_t offset;
+} timing_key;
+
+#define TK(k, f) {k, offsetof(dram_timing, f)}
+static const timing_key timing_keys[] = {
+    TK("nbk", nbk),   TK("CCD", tCCD), TK("RRD", tRRD),   TK("RCD", tRCD), TK("RAS", tRAS),
+    TK("RP", tRP),    TK("RC", tRC),   TK("CL", tCL),     TK("WL", tWL),   TK("CDLR", tCDLR),
+    TK("WR", tWR),    TK("nbkgrp", nbkgrp), TK("CCDL", tCCDL), TK("RTPL", tRTPL),
+};
+#undef TK
+#define NKEYS (sizeof timing_keys / sizeof timing_keys[0])
+
+int dram_timing_parse(const char *text, dram_timing *t, char *err, size_t errlen) {
+    char buf[512];
+    size_t n = 0;
+    for (const char *p = text; *p; p++) {   /* drop whitespace: GPGPU-Sim files wrap this string */
+        if (isspace((unsigned char)*p)) continue;
+        if (n + 1 >= sizeof buf) {
+            snprintf(err, errlen, "DRAM timing string too long");
+            return -1;
+        }
+        buf[n++] = *p;
+    }
+    buf[n] = '\0';
+    dram_timing parsed = *t;
+    bool seen[NKEYS] = {false};
+    for (char *item = strtok(buf, ":"); item; item = strtok(NULL, ":")) {
+        char *eq = strchr(item, '=');
+        if (!eq) {
+            snprintf(err, errlen, "DRAM timing item '%s' must be <key>=<cycles>", item);
+            return -1;
+        }
+        *eq = '\0';
+        size_t k = 0;
+        while (k < NKEYS && strcmp(timing_keys[k].key, item) != 0) k++;
+        if (k == NKEYS) {
+            snprintf(err, errlen,
+                     "unknown DRAM timing key '%s' (expected nbk CCD RRD RCD RAS RP RC CL WL CDLR WR nbkgrp CCDL RTPL)",
+                     item);
+            return -1;
+        }
+        if (seen[k]) {
+            snprintf(err, errlen, "DRAM timing key '%s' given twice", item);
+            return -1;
+        }
+        seen[k] = true;
+        const char *v = eq + 1;
+        char *end;
+        errno = 0;
+        unsigned long val = strtoul(v, &end, 10);
+        if (!isdigit((unsigned char)*v) || *end || errno || val > 100000) {
+            snprintf(err, errlen, "DRAM timing %s='%s': expected a number of cycles in [0, 100000]", item, v);
+            return -1;
+        }
+        *(uint32_t *)((char *)&parsed + timing_keys[k].offset) = (uint32_t)val;
+    }
+    if (parsed.nbk < 1 || parsed.nbk > 64) {
+        snprintf(err, errlen, "DRAM timing nbk=%u: expected 1..64 banks", parsed.nbk);
+        return -1;
+    }
+    if (parsed.nbkgrp < 1 || parsed.nbk % parsed.nbkgrp) {
+        snprintf(err, errlen, "DRAM timing nbkgrp=%u: expected a divisor of nbk=%u", parsed.nbkgrp, parsed.nbk);
+        return -1;
+    }
+    if (parsed.tCCD < 1) {
+        snprintf(err, errlen, "DRAM timing CCD=0: expected at least 1 cycle");
+        return -1;
+    }
+    *t = parsed;
+    return 0;
+}
+
+void dram_timing_format(const dram_timing *t, char *buf, size_t n) {
+    snprintf(buf, n, "nbk=%u:CCD=%u:RRD=%u:RCD=%u:RAS=%u:RP=%u:RC=%u:CL=%u:WL=%u:CDLR=%u:WR=%u:nbkgrp=%u:CCDL=%u:RTPL=%u",
+             t->nbk, t->tCCD, t->tRRD, t->tRCD, t->tRAS, t->tRP, t->tRC, t->tCL, t->tWL, t->tCDLR, t->tWR,
+             t->nbkgrp, t->tCCDL, t->tRTPL);
+}
+
+/* ---- queue lists ---- */
+
+static void list_append(dram_queue *q, int32_t s) {
+    dram_request *e = &q->slots[s];
+    e->prev = q->newest;
+    e->next = DRAM_NONE;
+    if (q->newest != DRAM_NONE) q->slots[q->newest].next = s;
+    else q->oldest = s;
+    q->newest = s;
+    e->bank_prev = q->bank_newest[e->bank];
+    e->bank_next = DRAM_NONE;
+    if (e->bank_prev != DRAM_NONE) q->slots[e->bank_prev].bank_next = s;
+    else q->bank_oldest[e->bank] = s;
+    q->bank_newest[e->bank] = s;
+}
+
+static void list_unlink(dram_queue *q, int32_t s) {
+    dram_request *e = &q->slots[s];
+    if (e->prev != DRAM_NONE) q->slots[e->prev].next = e->next;
+    else q->oldest = e->next;
+    if (e->next != DRAM_NONE) q->slots[e->next].prev = e->prev;
+    else q->newest = e->prev;
+    if (e->bank_prev != DRAM_NONE) q->slots[e->bank_prev].bank_next = e->bank_next;
+    else q->bank_oldest[e->bank] = e->bank_next;
+    if (e->bank_next != DRAM_NONE) q->slots[e->bank_next].bank_prev = e->bank_prev;
+    else q->bank_newest[e->bank] = e->bank_prev;
+    e->prev = e->next = e->bank_prev = e->bank_next = DRAM_NONE;
+}
+
+static int32_t free_slot(const dram_queue *q) {
+    for (uint32_t i = 0; i < q->capacity; i++)
+        if (!q->slots[i].used) return (int32_t)i;
+    return DRAM_NONE;
+}
+
+/* ---- public API ---- */
+
+bool dram_can_accept(const dram *d) { return d->q.length < d->q.capacity; }
+
+int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t col) {
+    int32_t s = dram_can_accept(d) ? free_slot(&d->q) : DRAM_NONE;
+    if (s == DRAM_NONE || bank >= d->cfg.t.nbk) {
+        d->ctr.push_fails++;
+        return -1;
+    }
+    dram_request *e = &d->q.slots[s];
+    memset(e, 0, sizeof *e);
+    e->req = *r;
+    e->arrival = d->now;
+    e->seq = d->next_seq++;
+    e->bank = bank;
+    e->row = row;
+    e->col = col;
+    uint32_t bytes = r->size ? r->size : 1;
+    e->columns_left = (bytes + d->atom - 1) / d->atom;
+    e->used = 1;
+    list_append(&d->q, s);
+    d->q.length++;
+    if (d->q.length > d->ctr.queue_max) d->ctr.queue_max = d->q.length;
+    if (d->sched->on_arrival) d->sched->on_arrival(d->sched_state, &d->q, s, d->now);
+    return 0;
+}
+
+/* Give every free bank its next request. */
+static void assign_banks(dram *d) {
+    for (uint32_t b = 0; b < d->cfg.t.nbk; b++) {
+        dram_bank *bk = &d->banks[b];
+        if (bk->cur != DRAM_NONE || d->q.bank_oldest[b] == DRAM_NONE) continue;
+        int32_t s = d->sched->pick(d->sched_state, &d->q, b, bk->open_row, d->now);
+        if (s == DRAM_NONE) continue;
+        dram_request *e = &d->q.slots[s];
+        if (!e->used || e->in_service || e->bank != b) continue;   /* a buggy scheduler: ignore */
+        list_unlink(&d->q, s);
+        e->in_service = 1;
+        bk->cur = s;
+        if (bk->open_row == (int64_t)e->row) d->ctr.row_hits++;
+        else d->ctr.row_misses++;
+    }
+}
+
+static void return_insert(dram *d, const mem_req *r, uint64_t done, uint64_t seq) {
+    uint32_t i = d->ret_len;
+    while (i > 0 && (d->ret[i - 1].done > done || (d->ret[i - 1].done == done && d->ret[i - 1].seq > seq))) {
+        d->ret[i] = d->ret[i - 1];
+        i--;
+    }
+    d->ret[i].req = *r;
+    d->ret[i].done = done;
+    d->ret[i].seq = seq;
+    d->ret_len++;
+}
+
+static bool column_ready(const dram *d, const dram_bank *bk, uint32_t bank, bool write) {
+    uint64_t t = d->now;
+    if (t < bk->col_ok || t < d->col_ok_any || t < d->group_col_ok[bank / d->banks_per_group]) return false;
+    if (d->ret_len >= d->cfg.return_queue_size) return false;
+    if (write) {
+        uint64_t bus = d->bus_free + (d->last_burst_read ? 1 : 0);   /* one cycle read->write turnaround */
+        return t + d->cfg.t.tWL >= bus;
+    }
+    if (d->had_write && t < d->wr_data_end + d->cfg.t.tCDLR) return false;
+    return t + d->cfg.t.tCL >= d->bus_free;
+}
+
+static void issue_column(dram *d, dram_bank *bk, uint32_t bank) {
+    dram_request *e = &d->q.slots[bk->cur];
+    bool write = mem_access_is_write(e->req.type);
+    const dram_timing *t = &d->cfg.t;
+    uint64_t now = d->now;
+    uint64_t data_start = now + (write ? t->tWL : t->tCL);
+    uint64_t data_end = data_start + d->burst;
+    d->bus_free = data_end;
+    d->last_burst_read = !write;
+    d->col_ok_any = now + t->tCCD;
+    uint32_t ccdl = t->tCCDL > t->tCCD ? t->tCCDL : t->tCCD;
+    d->group_col_ok[bank / d->banks_per_group] = now + ccdl;
+    if (write) {
+        d->wr_data_end = data_end;
+        d->had_write = true;
+        uint64_t pre = data_end + t->tWR;
+        if (pre > bk->pre_ok) bk->pre_ok = pre;
+    } else {
+        uint64_t pre = now + (t->tRTPL > d->burst ? t->tRTPL : d->burst);
+        if (pre > bk->pre_ok) bk->pre_ok = pre;
+    }
+    d->ctr.column_cmds++;
+    d->ctr.data_bus_cycles += d->burst;
+    if (--e->columns_left) return;
+    /* Last burst of the request: it completes when its data has moved. */
+    if (write) {
+        d->ctr.writes++;
+        d->ctr.write_bytes += e->req.size;
+    } else {
+        d->ctr.reads++;
+        d->ctr.read_bytes += e->req.size;
+    }
+    d->ctr.latency_sum += data_end - e->arrival;
+    return_insert(d, &e->req, data_end, e->seq);
+    e->used = 0;
+    d->q.length--;
+    bk->cur = DRAM_NONE;
+}
+
+/* Try to issue the next command bank b needs.  true if one was issued. */
+static bool try_issue(dram *d, uint32_t b) {
+    dram_bank *bk = &d->banks[b];
+    if (bk->cur == DRAM_NONE) return false;
+    const dram_request *e = &d->q.slots[bk->cur];
+    const dram_timing *t = &d->cfg.t;
+    uint64_t now = d->now;
+    if (bk->open_row == (int64_t)e->row) {
+        if (!column_ready(d, bk, b, mem_access_is_write(e->req.type))) return false;
+        issue_column(d, bk, b);
+        return true;
+    }
+    if (bk->open_row >= 0) {                       /* row conflict: precharge */
+        if (now < bk->pre_ok) return false;
+        bk->open_row = -1;
+        if (now + t->tRP > bk->act_ok) bk->act_ok = now + t->tRP;
+        d->ctr.precharges++;
+        return true;
+    }
+    if (now < bk->act_ok || now < d->act_ok_any) return false;
+    bk->open_row = e->row;                          /* activate */
+    bk->col_ok = now + t->tRCD;
+    bk->act_ok = now + t->tRC;
+    if (now + t->tRAS > bk->pre_ok) bk->pre_ok = now + t->tRAS;
+    d->act_ok_any = now + t->tRRD;
+    d->ctr.activates++;
+    return true;
+}
+
+void dram_cycle(dram *d) {
+    assign_banks(d);
+    uint32_t nbk = d->cfg.t.nbk;
+    for (uint32_t i = 0; i < nbk; i++) {            /* one command per cycle, banks in turn */
+        uint32_t b = (d->rr + i) % nbk;
+        if (try_issue(d, b)) {
+            d->rr = (b + 1) % nbk;
+            break;
+        }
+    }
+    for (uint32_t b = 0; b < nbk; b++) d->ctr.bank_busy_cycles += d->banks[b].cur != DRAM_NONE;
+    d->ctr.queue_occupancy_sum += d->q.length;
+    d->ctr.cycles++;
+    d->now++;
+}
+
+int dram_pop(dram *d, mem_req *out) {
+    if (!d->ret_len || d->ret[0].done > d->now) return -1;
+    *out = d->ret[0].req;
+    d->ret_len--;
+    memmove(d->ret, d->ret + 1, d->ret_len * sizeof *d->ret);
+    return 0;
+}
+
+bool dram_idle(const dram *d) { return d->q.length == 0 && d->ret_len == 0; }
+
+void dram_skip_idle(dram *d, uint64_t n) {
+    d->now += n;
+    d->ctr.cycles += n;
+}
+
+uint64_t dram_now(const dram *d) { return d->now; }
+const dram_counters *dram_stats(const dram *d) { return &d->ctr; }
+const dram_config *dram_cfg(const dram *d) { return &d->cfg; }
+
+dram *dram_create(const dram_config *cfg, const char *name, char *err, size_t errlen) {
+    const dram_sched_ops *sched = dram_sched_find(cfg->scheduler);
+    if (!sched) {
+        snprintf(err, errlen, "%s: unknown DRAM scheduler '%s'", name, cfg->scheduler);
+        return NULL;
+    }
+    if (!cfg->t.nbk || !cfg->t.nbkgrp || cfg->t.nbk % cfg->t.nbkgrp || !cfg->bus_width || !cfg->chips ||
+        !cfg->burst_length || !cfg->freq_ratio || !cfg->queue_size || !cfg->return_queue_size) {
+        snprintf(err, errlen, "%s: invalid DRAM configuration", name);
+        return NULL;
+    }
+    dram *d = calloc(1, sizeof *d);
+    if (!d) goto oom;
+    d->cfg = *cfg;
+    snprintf(d->name, sizeof d->name, "%s", name);
+    d->sched = sched;
+    d->burst = dram_burst_cycles(cfg);
+    d->atom = dram_atom_bytes(cfg);
+    d->banks_per_group = cfg->t.nbk / cfg->t.nbkgrp;
+    d->q.capacity = cfg->queue_size;
+    d->q.nbanks = cfg->t.nbk;
+    d->q.oldest = d->q.newest = DRAM_NONE;
+    d->q.slots = calloc(cfg->queue_size, sizeof *d->q.slots);
+    d->q.bank_oldest = malloc(cfg->t.nbk * sizeof *d->q.bank_oldest);
+    d->q.bank_newest = malloc(cfg->t.nbk * sizeof *d->q.bank_newest);
+    d->banks = calloc(cfg->t.nbk, sizeof *d->banks);
+    d->group_col_ok = calloc(cfg->t.nbkgrp, sizeof *d->group_col_ok);
+    d->ret = calloc(cfg->return_queue_size + 1, sizeof *d->ret);
+    if (!d->q.slots || !d->q.bank_oldest || !d->q.bank_newest || !d->banks || !d->group_col_ok || !d->ret)
+        goto oom;
+    for (uint32_t b = 0; b < cfg->t.nbk; b++) {
+        d->q.bank_oldest[b] = d->q.bank_newest[b] = DRAM_NONE;
+        d->banks[b].cur = DRAM_NONE;
+        d->banks[b].open_row = -1;
+    }
+    d->sched_state = sched->create ? sched->create(cfg) : NULL;
+    if (sched->create && !d->sched_state) goto oom;
+    return d;
+oom:
+    snprintf(err, errlen, "%s: out of memory", name);
+    dram_destroy(d);
+    return NULL;
+}
+
+void dram_destroy(dram *d) {
+    if (!d) return;
+    if (d->sched && d->sched->destroy && d->sched_state) d->sched->destroy(d->sched_state);
+    free(d->q.slots);
+    free(d->q.bank_oldest);
+    free(d->q.bank_newest);
+    free(d->banks);
+    free(d->group_col_ok);
+    free(d->ret);
+    free(d);
+}

@@ -1,0 +1,160 @@
+/* Address mapping: the GTX480 string decoded by hand, D-bit mappings, the
+ * hashes (one-to-one, and how they spread a power-of-two stride), errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mem/addrmap.h"
+
+static addrmap gtx480(uint8_t chan_hash, uint8_t bank_hash) {
+    addrmap_config c = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16,
+                        .channel_hash = chan_hash, .bank_hash = bank_hash};
+    addrmap m;
+    char err[256];
+    int rc = addrmap_init(&m, &c, err, sizeof err);
+    if (rc) print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    return m;
+}
+
+static addr_loc at(const addrmap *m, uint64_t a) {
+    addr_loc l;
+    addrmap_decode(m, a, &l);
+    return l;
+}
+
+/* dramid@8 with 6 channels: address bits 8+ are divided by 6; the quotient,
+ * shifted back to bit 8, is decoded with ...RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS. */
+static void test_gtx480_decode_by_hand(void **state) {
+    (void)state;
+    addrmap m = gtx480(0, 0);
+    addr_loc l = at(&m, 0x0);
+    assert_int_equal(l.channel, 0);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.row, 0);
+    assert_int_equal(l.col, 0);
+    l = at(&m, 0x100);          /* 256 B further: next channel */
+    assert_int_equal(l.channel, 1);
+    assert_int_equal(l.slice, 2);
+    assert_int_equal(l.bank, 0);
+    l = at(&m, 0x5ff);          /* (0x5ff >> 8) = 5: channel 5, local 0xff: column 255 */
+    assert_int_equal(l.channel, 5);
+    assert_int_equal(l.col, 0xff);
+    l = at(&m, 0x600);          /* quotient 1: local 0x100 = bank bit 0 -> bank 1, slice 1 */
+    assert_int_equal(l.channel, 0);
+    assert_int_equal(l.bank, 1);
+    assert_int_equal(l.slice, 1);
+    l = at(&m, 0xc00);          /* local 0x200: column bit 9 is column field bit 8 */
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.col, 0x100);
+    l = at(&m, 0x2000ull * 6);  /* local 0x2000: bit 13 is bank field bit 1 */
+    assert_int_equal(l.bank, 2);
+    l = at(&m, 0x10000ull * 6); /* local 0x10000: row 1 */
+    assert_int_equal(l.channel, 0);
+    assert_int_equal(l.row, 1);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.col, 0);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every 128 B line of 6 MB decodes to a distinct (channel, bank, row, col),
+ * with and without hashing. */
+static void test_mapping_is_one_to_one(void **state) {
+    (void)state;
+    enum { N = 6 * 1024 * 1024 / 128 };
+    uint64_t *keys = malloc(N * sizeof *keys);
+    for (int hash = 0; hash < 2; hash++) {
+        addrmap m = gtx480((uint8_t)hash, (uint8_t)hash);
+        for (uint64_t i = 0; i < N; i++) {
+            addr_loc l = at(&m, i * 128);
+            assert_true(l.channel < 6 && l.bank < 16 && l.slice < 12);
+            keys[i] = (uint64_t)l.channel << 60 | (uint64_t)l.bank << 54 | (uint64_t)l.row << 20 | l.col;
+        }
+        qsort(keys, N, sizeof *keys, cmp_u64);
+        for (uint64_t i = 1; i < N; i++) assert_true(keys[i] != keys[i - 1]);
+    }
+    free(keys);
+}
+
+/* A stride of one channel-0 row (6 x 64 KB): linearly every access lands in
+ * channel 0, bank 0.  Hashed, access i goes to channel i mod 6 and bank i mod 16,
+ * so 64 accesses use lcm(6, 16) = 48 distinct (channel, bank) pairs. */
+static void test_hash_spreads_row_stride(void **state) {
+    (void)state;
+    for (int hash = 0; hash < 2; hash++) {
+        addrmap m = gtx480((uint8_t)hash, (uint8_t)hash);
+        uint8_t seen[6][16];
+        memset(seen, 0, sizeof seen);
+        int distinct = 0;
+        for (uint64_t i = 0; i < 64; i++) {
+            addr_loc l = at(&m, i * 6 * 0x10000ull);
+            assert_int_equal(l.row, i);
+            if (hash) {
+                assert_int_equal(l.channel, i % 6);
+                assert_int_equal(l.bank, i % 16);
+            }
+            if (!seen[l.channel][l.bank]++) distinct++;
+        }
+        assert_int_equal(distinct, hash ? 48 : 1);
+    }
+}
+
+/* Power-of-two channels with D bits: 4 channels at bits 8-9, 8 banks at 10-12. */
+static void test_dbit_mapping(void **state) {
+    (void)state;
+    addrmap_config c = {.n_channels = 4, .n_sub_per_channel = 1, .nbanks = 8};
+    snprintf(c.mapping, sizeof c.mapping, "RRRRRRRR.RRRBBBDD.CCCCCCCC");
+    addrmap m;
+    char err[256];
+    assert_int_equal(addrmap_init(&m, &c, err, sizeof err), 0);
+    addr_loc l = at(&m, 0x300 | 0x1c00 | 0x2000 | 0x7f);
+    assert_int_equal(l.channel, 3);
+    assert_int_equal(l.bank, 7);
+    assert_int_equal(l.row, 1);
+    assert_int_equal(l.col, 0x7f);
+    assert_int_equal(l.slice, 3);
+    c.channel_hash = 1;       /* XOR for power-of-two channel counts: 3 ^ fold(row 1) = 2 */
+    assert_int_equal(addrmap_init(&m, &c, err, sizeof err), 0);
+    assert_int_equal(at(&m, 0x300 | 0x2000).channel, 2);
+}
+
+static void expect_error(addrmap_config c, const char *mapping, const char *fragment) {
+    addrmap m;
+    char err[256] = "";
+    snprintf(c.mapping, sizeof c.mapping, "%s", mapping);
+    assert_int_equal(addrmap_init(&m, &c, err, sizeof err), -1);
+    if (!strstr(err, fragment)) print_error("'%s' -> '%s'\n", mapping, err);
+    assert_non_null(strstr(err, fragment));
+}
+
+static void test_mapping_errors(void **state) {
+    (void)state;
+    addrmap_config c = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16};
+    expect_error(c, "dramid@8;RRRRRRRR.BBBCCCC0.CCSSSSSS", "3 bank bits (8 banks) but the DRAM has nbk=16");
+    expect_error(c, "dramid@8;RRRRRRRR.BBBCCCCB.CXSSSSSS", "'X' is not one of");
+    expect_error(c, "RRRRRRRR.BBBCCCCB.CCSSSSSS", "0 channel (D) bits but there are 6 channels");
+    expect_error(c, "dramid@x;RRRRRRRR.BBBCCCCB.CCSSSSSS", "dramid@<bit");
+    c.n_sub_per_channel = 3;
+    expect_error(c, "", "3 L2 slices per channel");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gtx480_decode_by_hand),
+        cmocka_unit_test(test_mapping_is_one_to_one),
+        cmocka_unit_test(test_hash_spreads_row_stride),
+        cmocka_unit_test(test_dbit_mapping),
+        cmocka_unit_test(test_mapping_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,322 @@
+/* DRAM channel timing and scheduling.  Timings are the GTX480 GDDR5 numbers
+ * (tRCD=12 tCL=12 tRP=12 tRAS=28 tRC=40 tRRD=6 tCCD=2 tWL=4 tCDLR=5 tWR=12) with an
+ * 8 B channel (2 chips x 4 B), burst length 8, 4 beats per command cycle: one
+ * column command moves 64 B and holds the data bus 8/4 = 2 cycles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mem/addrmap.h"
+#include "mem/dram.h"
+
+enum { RCD = 12, CL = 12, RP = 12, BURST = 2, CCD = 2 };
+
+static dram_config gtx480_cfg(const char *sched) {
+    dram_config c;
+    memset(&c, 0, sizeof c);
+    char err[256];
+    assert_int_equal(dram_timing_parse("nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:"
+                                       "nbkgrp=1:CCDL=0:RTPL=0", &c.t, err, sizeof err), 0);
+    c.bus_width = 4;
+    c.chips = 2;
+    c.burst_length = 8;
+    c.freq_ratio = 4;
+    c.queue_size = 16;
+    c.return_queue_size = 116;
+    snprintf(c.scheduler, sizeof c.scheduler, "%s", sched);
+    return c;
+}
+
+static dram *make(const dram_config *c) {
+    char err[256];
+    dram *d = dram_create(c, "test", err, sizeof err);
+    if (!d) print_error("%s\n", err);
+    assert_non_null(d);
+    return d;
+}
+
+static mem_req rd(uint64_t tag, uint16_t size) {
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    r.type = MEM_GLOBAL_ACC_R;
+    r.size = size;
+    r.tag = tag;
+    return r;
+}
+
+static void push(dram *d, uint64_t tag, uint8_t type, uint16_t size, uint32_t bank, uint32_t row) {
+    mem_req r = rd(tag, size);
+    r.type = type;
+    assert_int_equal(dram_push(d, &r, bank, row, 0), 0);
+}
+
+/* Cycle until n requests came back; done_at[tag] = cycle count at their pop,
+ * order[] = tags in completion order. */
+static void run(dram *d, int n, uint64_t *done_at, uint64_t *order) {
+    int got = 0;
+    for (int guard = 0; got < n && guard < 100000; guard++) {
+        dram_cycle(d);
+        mem_req r;
+        while (dram_pop(d, &r) == 0) {
+            done_at[r.tag] = dram_now(d);
+            if (order) order[got] = r.tag;
+            got++;
+        }
+    }
+    assert_int_equal(got, n);
+}
+
+static void idle_until(dram *d, uint64_t cycle) {
+    while (dram_now(d) < cycle) dram_cycle(d);
+}
+
+static void test_timing_string(void **state) {
+    (void)state;
+    dram_timing t;
+    memset(&t, 0, sizeof t);
+    char err[256];
+    /* GPGPU-Sim files wrap the string over two lines. */
+    assert_int_equal(dram_timing_parse("nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n      CL=12:WL=4:CDLR=5:"
+                                       "WR=12:nbkgrp=4:CCDL=3:RTPL=2", &t, err, sizeof err), 0);
+    assert_int_equal(t.nbk, 16);
+    assert_int_equal(t.tRAS, 28);
+    assert_int_equal(t.tCL, 12);
+    assert_int_equal(t.nbkgrp, 4);
+    assert_int_equal(t.tRTPL, 2);
+    char buf[256];
+    dram_timing_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2");
+    assert_int_equal(dram_timing_parse("nbk=16:tCL=12", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown DRAM timing key 'tCL'"));
+    assert_int_equal(dram_timing_parse("CL=twelve", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "CL='twelve'"));
+    assert_int_equal(dram_timing_parse("nbk=16:nbkgrp=3", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "nbkgrp=3"));
+}
+
+/* Idle bank: ACT at 0, RD at tRCD, data tCL later for one burst: 12+12+2 = 26.
+ * A second read to the same row queued behind it issues tCCD after the first
+ * (RD at 14) and completes at 28.  A later read to the open row sees tCL+burst = 14;
+ * a read to another row of the bank, once tRAS/tRC are long past, pays
+ * tRP+tRCD+tCL+burst = 38. */
+static void test_read_latencies(void **state) {
+    (void)state;
+    dram_config c = gtx480_cfg("frfcfs");
+    dram *d = make(&c);
+    uint64_t done[8] = {0};
+    push(d, 0, MEM_GLOBAL_ACC_R, 64, 3, 7);
+    push(d, 1, MEM_GLOBAL_ACC_R, 64, 3, 7);
+    run(d, 2, done, NULL);
+    assert_int_equal(done[0], RCD + CL + BURST);
+    assert_int_equal(done[1], RCD + CCD + CL + BURST);
+
+    idle_until(d, 40);
+    push(d, 2, MEM_GLOBAL_ACC_R, 64, 3, 7);
+    run(d, 1, done, NULL);
+    assert_int_equal(done[2] - 40, CL + BURST);
+
+    idle_until(d, 100);
+    push(d, 3, MEM_GLOBAL_ACC_R, 64, 3, 8);
+    run(d, 1, done, NULL);
+    assert_int_equal(done[3] - 100, RP + RCD + CL + BURST);
+    const dram_counters *k = dram_stats(d);
+    assert_int_equal(k->activates, 2);
+    assert_int_equal(k->precharges, 1);
+    assert_int_equal(k->row_hits, 2);
+    assert_int_equal(k->row_misses, 2);
+    assert_int_equal(k->reads, 4);
+    dram_destroy(d);
+}
+
+/* A 128 B request needs two 64 B bursts: RD at 12 and 14, done at 14+12+2 = 28. */
+static void test_two_bursts(void **state) {
+    (void)state;
+    dram_config c = gtx480_cfg("frfcfs");
+    dram *d = make(&c);
+    uint64_t done[1];
+    push(d, 0, MEM_GLOBAL_ACC_R, 128, 0, 0);
+    run(d, 1, done, NULL);
+    assert_int_equal(done[0], 28);
+    assert_int_equal(dram_stats(d)->column_cmds, 2);
+    assert_int_equal(dram_stats(d)->data_bus_cycles, 4);
+    dram_destroy(d);
+}
+
+/* A row conflict right after the first access: PRE waits for tRAS or tRC.
+ * RAS=28 RP=5 RC=40: PRE at 28, ACT at max(28+5, 0+40) = 40, RD 52, done 66.
+ * RAS=30 RP=12 RC=20: PRE at 30, ACT at 42, RD 54, done 68. */
+static void test_tras_trc(void **state) {
+    (void)state;
+    static const char *const timings[2] = {"RAS=28:RP=5:RC=40", "RAS=30:RP=12:RC=20"};
+    static const uint64_t expect[2] = {66, 68};
+    for (int i = 0; i < 2; i++) {
+        dram_config c = gtx480_cfg("frfcfs");
+        char err[256];
+        assert_int_equal(dram_timing_parse(timings[i], &c.t, err, sizeof err), 0);
+        dram *d = make(&c);
+        uint64_t done[2];
+        push(d, 0, MEM_GLOBAL_ACC_R, 64, 0, 0);
+        push(d, 1, MEM_GLOBAL_ACC_R, 64, 0, 1);
+        run(d, 2, done, NULL);
+        assert_int_equal(done[0], 26);
+        assert_int_equal(done[1], expect[i]);
+        dram_destroy(d);
+    }
+}
+
+/* Two banks: the second ACT waits tRRD=6: RD at 12 and 18, done at 26 and 32. */
+static void test_trrd(void **state) {
+    (void)state;
+    dram_config c = gtx480_cfg("frfcfs");
+    dram *d = make(&c);
+    uint64_t done[2];
+    push(d, 0, MEM_GLOBAL_ACC_R, 64, 0, 0);
+    push(d, 1, MEM_GLOBAL_ACC_R, 64, 1, 0);
+    run(d, 2, done, NULL);
+    assert_int_equal(done[0], 26);
+    assert_int_equal(done[1], 32);
+    dram_destroy(d);
+}
+
+/* Write then read of the same row: WR at 12, data 16..18 (done 18); the read
+ * waits tCDLR=5 after the write data: RD at 23, done 37. */
+static void test_write_to_read(void **state) {
+    (void)state;
+    dram_config c = gtx480_cfg("frfcfs");
+    dram *d = make(&c);
+    uint64_t done[2];
+    push(d, 0, MEM_GLOBAL_ACC_W, 64, 0, 0);
+    push(d, 1, MEM_GLOBAL_ACC_R, 64, 0, 0);
+    run(d, 2, done, NULL);
+    assert_int_equal(done[0], 18);
+    assert_int_equal(done[1], 37);
+    assert_int_equal(dram_stats(d)->writes, 1);
+    assert_int_equal(dram_stats(d)->write_bytes, 64);
+    dram_destroy(d);
+}
+
+/* A (row 0) opens the row; B (row 1, older) and C (row 0, younger) wait.
+ * FR-FCFS serves C first: RD at 14, done 28; then B: PRE at 28 (tRAS), ACT 40,
+ * RD 52, done 66.  FIFO serves B first (66), then C must reopen row 0: PRE at
+ * 68 (tRAS after the ACT at 40), ACT at 80, RD 92, done 106. */
+static void test_frfcfs_vs_fifo(void **state) {
+    (void)state;
+    static const char *const scheds[2] = {"frfcfs", "fifo"};
+    for (int i = 0; i < 2; i++) {
+        dram_config c = gtx480_cfg(scheds[i]);
+        dram *d = make(&c);
+        uint64_t done[3], order[3];
+        push(d, 0, MEM_GLOBAL_ACC_R, 64, 0, 0);
+        push(d, 1, MEM_GLOBAL_ACC_R, 64, 0, 1);
+        push(d, 2, MEM_GLOBAL_ACC_R, 64, 0, 0);
+        run(d, 3, done, order);
+        assert_int_equal(order[0], 0);
+        assert_int_equal(done[0], 26);
+        if (i == 0) {
+            assert_int_equal(order[1], 2);
+            assert_int_equal(done[2], 28);
+            assert_int_equal(done[1], 66);
+            assert_int_equal(dram_stats(d)->row_hits, 1);
+        } else {
+            assert_int_equal(order[1], 1);
+            assert_int_equal(done[1], 66);
+            assert_int_equal(done[2], 106);
+            assert_int_equal(dram_stats(d)->row_hits, 0);
+        }
+        dram_destroy(d);
+    }
+}
+
+static void test_queue_backpressure(void **state) {
+    (void)state;
+    dram_config c = gtx480_cfg("frfcfs");
+    dram *d = make(&c);
+    for (uint64_t i = 0; i < 16; i++) push(d, i, MEM_GLOBAL_ACC_R, 64, (uint32_t)(i % 16), 0);
+    assert_false(dram_can_accept(d));
+    mem_req r = rd(16, 64);
+    assert_int_equal(dram_push(d, &r, 0, 0, 0), -1);
+    assert_int_equal(dram_stats(d)->push_fails, 1);
+    uint64_t done[17];
+    run(d, 16, done, NULL);          /* all 16 come back; the refused one can retry */
+    assert_int_equal(dram_push(d, &r, 0, 0, 0), 0);
+    run(d, 1, done, NULL);
+    assert_true(dram_idle(d));
+    dram_destroy(d);
+
+    char err[256];
+    c.scheduler[0] = 'x';
+    assert_null(dram_create(&c, "DRAM[0]", err, sizeof err));
+    assert_non_null(strstr(err, "unknown DRAM scheduler"));
+}
+
+/* Channel 0 of the GTX480 mapping: a row of a bank holds 4 KB of the channel's
+ * addresses (12 column bits) = 32 lines, so 128 B lines in address order open
+ * each row once: 31 of 32 requests hit, 4096 lines -> 128 misses, rate 0.96875.  Lines at random over 1 GB almost never share a row. */
+static double row_hit_rate(int sequential) {
+    addrmap_config ac = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16};
+    addrmap m;
+    char err[256];
+    assert_int_equal(addrmap_init(&m, &ac, err, sizeof err), 0);
+    dram_config c = gtx480_cfg("frfcfs");
+    dram *d = make(&c);
+    uint64_t x = 12345, line = 0;
+    int sent = 0, got = 0;
+    while (got < 4096) {
+        while (sent < 4096 && dram_can_accept(d)) {
+            uint64_t addr;
+            if (sequential) {
+                addr = line++ * 128;
+            } else {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                addr = (x >> 34) * 128 % (1ull << 30);
+            }
+            addr_loc l;
+            addrmap_decode(&m, addr, &l);
+            if (l.channel != 0) continue;
+            mem_req r = rd((uint64_t)sent, 128);
+            r.addr = addr;
+            assert_int_equal(dram_push(d, &r, l.bank, l.row, l.col), 0);
+            sent++;
+        }
+        dram_cycle(d);
+        mem_req r;
+        while (dram_pop(d, &r) == 0) got++;
+    }
+    const dram_counters *k = dram_stats(d);
+    double rate = (double)k->row_hits / (double)(k->row_hits + k->row_misses);
+    print_message("%s: row hits %llu misses %llu rate %.4f, %llu cycles\n", sequential ? "sequential" : "random",
+                  (unsigned long long)k->row_hits, (unsigned long long)k->row_misses, rate,
+                  (unsigned long long)k->cycles);
+    if (sequential) {
+        assert_int_equal(k->row_hits, 3968);
+        assert_int_equal(k->row_misses, 128);
+    }
+    dram_destroy(d);
+    return rate;
+}
+
+static void test_row_hit_rate_sequential_vs_random(void **state) {
+    (void)state;
+    assert_true(row_hit_rate(1) == 0.96875);
+    assert_true(row_hit_rate(0) < 0.02);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_timing_string),
+        cmocka_unit_test(test_read_latencies),
+        cmocka_unit_test(test_two_bursts),
+        cmocka_unit_test(test_tras_trc),
+        cmocka_unit_test(test_trrd),
+        cmocka_unit_test(test_write_to_read),
+        cmocka_unit_test(test_frfcfs_vs_fifo),
+        cmocka_unit_test(test_queue_backpressure),
+        cmocka_unit_test(test_row_hit_rate_sequential_vs_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
