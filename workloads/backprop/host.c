@@ -38,7 +38,7 @@ static wl_result bp_simulate(wl_ctx *ctx, locsim_module *mod, bp_net *net, float
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "bp_adjust_weights", &adjust));
     locsim_dim3 grid = { (uint32_t)tiles, 1, 1 };
     locsim_dim3 block = { BP_HIDDEN, BP_TILE, 1 };
-    float eta = BP_ETA, momentum = BP_MOMENTUM;
+    float eta = bp_input_eta(n), momentum = BP_MOMENTUM;
     void *forward_args[] = { &d->input, &d->w, &d->partial, &n };
     void *adjust_args[] = { &d->input, &d->delta, &d->w, &d->oldw, &n, &eta, &momentum };
     for (int s = 0; s < BP_STEPS; s++) {

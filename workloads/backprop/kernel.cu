@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
         CUDA_CHECK(cudaMemcpy(partial, d_partial, per_step * sizeof(float), cudaMemcpyDeviceToHost));
         bp_host_step(&net, partial, net.targets[s]);
         CUDA_CHECK(cudaMemcpy(d_delta, net.hidden_delta, BP_HIDDEN * sizeof(float), cudaMemcpyHostToDevice));
-        bp_adjust_weights<<<tiles, block>>>(d_input, d_delta, d_w, d_oldw, n, BP_ETA, BP_MOMENTUM);
+        bp_adjust_weights<<<tiles, block>>>(d_input, d_delta, d_w, d_oldw, n, bp_input_eta(n), BP_MOMENTUM);
         CUDA_CHECK(cudaGetLastError());
     }
     CUDA_CHECK(cudaDeviceSynchronize());

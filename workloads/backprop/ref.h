@@ -62,7 +62,10 @@ static inline int bp_generate(bp_net *net, uint32_t size, uint64_t seed) {
     if (!net->inputs || !net->w || !net->oldw) { bp_free(net); return -1; }
     for (size_t k = 0; k < (size_t)BP_STEPS * n; k++) net->inputs[k] = wl_rng_float(&r);
     for (int s = 0; s < BP_STEPS; s++) net->targets[s] = wl_rng_below(&r, 2) ? 0.9f : 0.1f;
-    for (size_t k = 0; k < nw; k++) net->w[k] = 0.1f * wl_rng_float(&r) - 0.05f;
+    /* weights in [-a, a) with a = 2/sqrt(n_in): hidden sums of order 1, so the
+     * sigmoids do not saturate and the updates are not lost in rounding */
+    float a = (float)(2.0 / sqrt((double)n));
+    for (size_t k = 0; k < nw; k++) net->w[k] = a * (2.0f * wl_rng_float(&r) - 1.0f);
     for (int j = 0; j < BP_HIDDEN; j++) {
         net->hidden_bias[j] = 0.1f * wl_rng_float(&r) - 0.05f;
         net->w_out[j] = 2.0f * wl_rng_float(&r) - 1.0f;
@@ -71,6 +74,11 @@ static inline int bp_generate(bp_net *net, uint32_t size, uint64_t seed) {
     net->out_bias = 0.2f * wl_rng_float(&r) - 0.1f;
     return 0;
 }
+
+/* Learning rate of the input->hidden weights: BP_ETA scaled by 1/sqrt(fan-in), so
+ * that one step moves a hidden sum by O(0.1) whatever n_in (with the bare BP_ETA,
+ * tens of thousands of inputs would saturate every sigmoid after one step). */
+static inline float bp_input_eta(int32_t n_in) { return (float)(BP_ETA / sqrt((double)n_in)); }
 
 static inline float bp_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
@@ -118,10 +126,11 @@ static inline void bp_forward_reference(const bp_net *net, const float *input, f
 
 /* bp_adjust_weights, in the kernel's operation order. */
 static inline void bp_adjust_reference(bp_net *net, const float *input) {
+    float eta = bp_input_eta(net->n_in);
     for (int32_t i = 0; i < net->n_in; i++) {
         for (int j = 0; j < BP_HIDDEN; j++) {
             size_t k = (size_t)i * BP_HIDDEN + j;
-            float dw = fmaf(BP_ETA * net->hidden_delta[j], input[i], BP_MOMENTUM * net->oldw[k]);
+            float dw = fmaf(eta * net->hidden_delta[j], input[i], BP_MOMENTUM * net->oldw[k]);
             net->w[k] += dw;
             net->oldw[k] = dw;
         }
