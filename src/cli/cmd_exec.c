@@ -1,0 +1,252 @@
+/* locsim exec: run an unmodified CUDA program on the simulator.
+ *
+ *   locsim exec [--config NAME|FILE] [--functional] [-option value ...] [--json FILE] -- ./app args...
+ *
+ * The program must be built with `nvcc -cudart shared` (it then loads libcudart.so.13
+ * at start-up).  We put the directory holding locsim's replacement library (built
+ * next to this binary, in cudart/) first on LD_LIBRARY_PATH, describe the simulated
+ * GPU in LOCSIM_* environment variables, run the program and exit with its status
+ * (128+n when a signal n killed it, as a shell reports it).  The library prints the
+ * statistics at exit, to stderr or the --json file, so the program's stdout is
+ * untouched.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+#define CUDART_SONAME "libcudart.so.13"
+
+static void exec_usage(FILE *out) {
+    fprintf(out,
+            "usage: locsim exec [--config NAME|FILE] [--functional] [-option value ...] [--json FILE] -- ./app args...\n"
+            "  Runs a CUDA program built with `nvcc -cudart shared` (and with PTX, e.g. -arch=compute_75)\n"
+            "  on the simulated GPU, unmodified.  Per-kernel and total statistics are printed to stderr\n"
+            "  at exit (or written to FILE with --json); the exit status is the program's.\n"
+            "  --config NAME|FILE   GPU configuration (default: the default configuration)\n"
+            "  --functional         functional simulation only (no timing model)\n"
+            "  -option value        override one configuration option (see locsim --help-options)\n"
+            "  --json FILE          write the statistics to FILE as JSON\n");
+}
+
+typedef struct {
+    const char *config;
+    const char *json;
+    int functional;
+    char *options;        /* "-opt value -opt value", each word single-quoted */
+    char **program_argv;  /* points into argv */
+} exec_options;
+
+/* Append word to the options string, quoted so the library splits it back exactly. */
+static int append_option_word(char **options, const char *word) {
+    if (strchr(word, '\'')) {
+        fprintf(stderr, "locsim exec: option value %s contains a single quote, which is not supported\n", word);
+        return -1;
+    }
+    size_t old = *options ? strlen(*options) : 0;
+    char *s = realloc(*options, old + strlen(word) + 4);
+    if (!s) return -1;
+    sprintf(s + old, "%s'%s'", old ? " " : "", word);
+    *options = s;
+    return 0;
+}
+
+static int parse_exec_options(int argc, char **argv, exec_options *o) {
+    memset(o, 0, sizeof *o);
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (a[0] != '-') break;  /* the program itself (the "--" is optional) */
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            exec_usage(stdout);
+            exit(0);
+        }
+        if (!strcmp(a, "--functional")) {
+            o->functional = 1;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "locsim exec: %s needs a value\n", a);
+            return -1;
+        }
+        if (!strcmp(a, "--config")) {
+            o->config = argv[++i];
+        } else if (!strcmp(a, "--json")) {
+            o->json = argv[++i];
+        } else if (a[1] == '-') {
+            fprintf(stderr, "locsim exec: unknown option '%s'\n", a);
+            return -1;
+        } else {
+            if (append_option_word(&o->options, a) || append_option_word(&o->options, argv[++i])) return -1;
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "locsim exec: no program given\n");
+        exec_usage(stderr);
+        return -1;
+    }
+    o->program_argv = argv + i;
+    return 0;
+}
+
+/* Directory of the running locsim binary. */
+static int self_dir(char *dir, size_t size) {
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) return -1;
+    path[n] = 0;
+    char *slash = strrchr(path, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    if ((size_t)snprintf(dir, size, "%s", path) >= size) return -1;
+    return 0;
+}
+
+/* Where our libcudart.so.13 is: <dir of locsim>/cudart/ (the build tree), or
+ * <dir of locsim>/../lib/locsim/ (an installed tree). */
+static int find_cudart_dir(char *out, size_t size) {
+    char self[PATH_MAX], lib[PATH_MAX + 64];
+    if (self_dir(self, sizeof self) != 0) {
+        fprintf(stderr, "locsim exec: cannot find the locsim binary's own path\n");
+        return -1;
+    }
+    const char *candidates[] = {"cudart", "../lib/locsim"};
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        snprintf(lib, sizeof lib, "%s/%s/%s", self, candidates[i], CUDART_SONAME);
+        if (access(lib, R_OK) == 0) {
+            snprintf(out, size, "%s/%s", self, candidates[i]);
+            return 0;
+        }
+    }
+    fprintf(stderr, "locsim exec: cannot find %s in %s/cudart/; build it (target locsim_cudart)\n", CUDART_SONAME,
+            self);
+    return -1;
+}
+
+/* Prepend dir to the colon-separated list in environment variable var. */
+static int prepend_env_path(const char *var, const char *dir) {
+    const char *old = getenv(var);
+    size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (!v) return -1;
+    snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+    int rc = setenv(var, v, 1);
+    free(v);
+    return rc;
+}
+
+/* A path that still means the same after the program changes directory. */
+static int set_path_env(const char *var, const char *path) {
+    if (path[0] == '/') return setenv(var, path, 1);
+    char cwd[PATH_MAX], abs[2 * PATH_MAX + 2];
+    if (!getcwd(cwd, sizeof cwd)) return -1;
+    snprintf(abs, sizeof abs, "%s/%s", cwd, path);
+    return setenv(var, abs, 1);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+/* A sanitizer build's libcudart.so.13 needs the AddressSanitizer runtime loaded
+ * first, which an uninstrumented CUDA program does not do: preload the one this
+ * locsim binary runs with. */
+static int find_asan(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    if (info->dlpi_name && strstr(info->dlpi_name, "libasan.so")) {
+        snprintf(data, PATH_MAX, "%s", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+
+static int setup_sanitizer_env(void) {
+    char asan[PATH_MAX] = "";
+    dl_iterate_phdr(find_asan, asan);
+    if (!*asan) return 0;
+    if (prepend_env_path("LD_PRELOAD", asan) != 0) return -1;
+    /* The program is not ours: do not fail it for leaks in its own code. */
+    const char *opts = getenv("ASAN_OPTIONS");
+    if (!opts || !strstr(opts, "detect_leaks")) {
+        char v[1024];
+        snprintf(v, sizeof v, "%s%sdetect_leaks=0", opts ? opts : "", opts && *opts ? ":" : "");
+        return setenv("ASAN_OPTIONS", v, 1);
+    }
+    return 0;
+}
+#else
+static int setup_sanitizer_env(void) { return 0; }
+#endif
+
+static int setup_env(const exec_options *o, const char *cudart_dir) {
+    int rc = prepend_env_path("LD_LIBRARY_PATH", cudart_dir);
+    rc |= setenv("LOCSIM_MODE", o->functional ? "functional" : "timing", 1);
+    if (o->config) {
+        struct stat st;
+        int is_file = strchr(o->config, '/') || stat(o->config, &st) == 0;
+        rc |= is_file ? set_path_env("LOCSIM_CONFIG", o->config) : setenv("LOCSIM_CONFIG", o->config, 1);
+    } else {
+        rc |= unsetenv("LOCSIM_CONFIG");
+    }
+    rc |= o->options ? setenv("LOCSIM_OPTIONS", o->options, 1) : unsetenv("LOCSIM_OPTIONS");
+    rc |= o->json ? set_path_env("LOCSIM_JSON", o->json) : unsetenv("LOCSIM_JSON");
+    rc |= setup_sanitizer_env();
+    if (rc != 0) fprintf(stderr, "locsim exec: cannot set up the program's environment: %s\n", strerror(errno));
+    return rc ? -1 : 0;
+}
+
+/* Run argv[0] and wait; returns the status a shell would report. */
+static int run_and_wait(char **argv) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "locsim exec: fork failed: %s\n", strerror(errno));
+        return 127;
+    }
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "locsim exec: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    /* Like system(): a ^C at the terminal is for the program, which decides. */
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    int status = 0;
+    pid_t got;
+    do {
+        got = waitpid(pid, &status, 0);
+    } while (got < 0 && errno == EINTR);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (got < 0) {
+        fprintf(stderr, "locsim exec: waiting for %s failed: %s\n", argv[0], strerror(errno));
+        return 127;
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return 127;
+}
+
+int cmd_exec(int argc, char **argv) {
+    exec_options o;
+    char cudart_dir[PATH_MAX];
+    if (parse_exec_options(argc, argv, &o) != 0) {
+        free(o.options);
+        return 2;
+    }
+    int rc = 2;
+    if (find_cudart_dir(cudart_dir, sizeof cudart_dir) == 0 && setup_env(&o, cudart_dir) == 0)
+        rc = run_and_wait(o.program_argv);
+    free(o.options);
+    return rc;
+}

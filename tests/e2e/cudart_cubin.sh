@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# A binary whose fatbinary holds only cubins (SASS) cannot run: the message says how
+# to rebuild with PTX.  -arch=sm_75 embeds PTX too (nvcc adds compute_75), so it runs.
+set -euo pipefail
+source "$2/tests/cudart/common.sh"
+# build() passes -arch=compute_75; these need their own target flags
+"$NVCC" -cudart shared -gencode arch=compute_75,code=sm_75 -I"$SRC/tests/cudart" \
+  -o "$WORK/cubin_only" "$SRC/tests/cudart/constant.cu"
+"$BUILD/cudart/locsim-fatbin" --list "$WORK/cubin_only" | grep -q 'ptx ' && fail "expected no PTX in the cubin-only build"
+run cubin_only --functional
+[ "$status" != 0 ] || { show cubin_only; fail "cubin-only binary ran"; }
+grep -q "locsim: .*cubin_only contains no PTX for its kernels.*rebuild with PTX, e.g. -arch=compute_75 or -gencode arch=compute_75,code=compute_75" \
+  "$WORK/cubin_only.err" || { show cubin_only; fail "no rebuild-with-PTX message"; }
+[ ! -s "$WORK/cubin_only.out" ] || { show cubin_only; fail "program ran before the error"; }
+
+"$NVCC" -cudart shared -arch=sm_75 -I"$SRC/tests/cudart" -o "$WORK/sm75" "$SRC/tests/cudart/constant.cu"
+run sm75 --functional
+[ "$status" = 0 ] && grep -q '^PASS$' "$WORK/sm75.out" || { show sm75; fail "-arch=sm_75 build (cubin + PTX) did not run"; }
+echo "PASS: cubin-only refused with a rebuild hint; -arch=sm_75 runs from its PTX"

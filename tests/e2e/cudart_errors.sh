@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Errors as a real GPU reports them: a launch with too many threads per block gives
+# cudaErrorInvalidConfiguration from cudaGetLastError, once; API misuse its error
+# codes; a kernel fault is sticky; an unsupported runtime call names itself.
+set -euo pipefail
+source "$2/tests/cudart/common.sh"
+build errors "$SRC/tests/cudart/errors.cu"
+
+run errors --functional
+[ "$status" = 0 ] || { show errors; fail "errors exited with $status"; }
+diff "$SRC/tests/cudart/errors.expected" "$WORK/errors.out" || { show errors; fail "errors: output differs (< expected, > got)"; }
+
+# a kernel fault: reported on stderr (kernel, thread, address), sticky afterwards
+run errors --functional -- fault
+[ "$status" = 3 ] || { show errors; fail "fault run exited with $status, expected the program's 3"; }
+cat > "$WORK/fault.expected" <<'OUT'
+synchronize: cudaErrorIllegalAddress (an illegal memory access was encountered)
+memcpy after fault: cudaErrorIllegalAddress (an illegal memory access was encountered)
+get last error: cudaErrorIllegalAddress (an illegal memory access was encountered)
+get last error again: cudaErrorIllegalAddress (an illegal memory access was encountered)
+OUT
+diff "$WORK/fault.expected" "$WORK/errors.out" || { show errors; fail "fault: output differs"; }
+grep -q 'locsim: kernel _Z9store_farPi failed' "$WORK/errors.err" || { show errors; fail "fault not reported on stderr"; }
+
+# a runtime call locsim does not implement: named, non-zero exit
+run errors --functional -- unsupported
+[ "$status" != 0 ] || { show errors; fail "unsupported call did not fail"; }
+grep -q 'locsim: unsupported CUDA runtime call cudaGraphCreate' "$WORK/errors.err" || { show errors; fail "unsupported call not named"; }
+grep -q 'not reached' "$WORK/errors.out" && fail "program continued after an unsupported call"
+echo "PASS: launch errors, API errors, sticky fault, unsupported call"
