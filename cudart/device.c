@@ -131,71 +131,53 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     return cr_leave(cudaSuccess);
 }
 
-/* cudaDeviceAttr values used below (driver_types.h, CUDA 13). */
-enum {
-    ATTR_MAX_THREADS_PER_BLOCK = 1, ATTR_MAX_BLOCK_DIM_X = 2, ATTR_MAX_BLOCK_DIM_Y = 3, ATTR_MAX_BLOCK_DIM_Z = 4,
-    ATTR_MAX_GRID_DIM_X = 5, ATTR_MAX_GRID_DIM_Y = 6, ATTR_MAX_GRID_DIM_Z = 7, ATTR_MAX_SHARED_PER_BLOCK = 8,
-    ATTR_TOTAL_CONSTANT_MEMORY = 9, ATTR_WARP_SIZE = 10, ATTR_MAX_PITCH = 11, ATTR_MAX_REGISTERS_PER_BLOCK = 12,
-    ATTR_CLOCK_RATE = 13, ATTR_TEXTURE_ALIGNMENT = 14, ATTR_GPU_OVERLAP = 15, ATTR_MULTIPROCESSOR_COUNT = 16,
-    ATTR_KERNEL_EXEC_TIMEOUT = 17, ATTR_INTEGRATED = 18, ATTR_CAN_MAP_HOST_MEMORY = 19, ATTR_COMPUTE_MODE = 20,
-    ATTR_CONCURRENT_KERNELS = 31, ATTR_ECC_ENABLED = 32, ATTR_PCI_BUS_ID = 33, ATTR_PCI_DEVICE_ID = 34,
-    ATTR_MEMORY_CLOCK_RATE = 36, ATTR_GLOBAL_MEMORY_BUS_WIDTH = 37, ATTR_L2_CACHE_SIZE = 38,
-    ATTR_MAX_THREADS_PER_SM = 39, ATTR_ASYNC_ENGINE_COUNT = 40, ATTR_UNIFIED_ADDRESSING = 41,
-    ATTR_PCI_DOMAIN_ID = 50, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76, ATTR_STREAM_PRIORITIES = 78,
-    ATTR_GLOBAL_L1_CACHE = 79, ATTR_LOCAL_L1_CACHE = 80, ATTR_MAX_SHARED_PER_SM = 81,
-    ATTR_MAX_REGISTERS_PER_SM = 82, ATTR_MANAGED_MEMORY = 83, ATTR_MULTI_GPU_BOARD = 84,
-    ATTR_HOST_NATIVE_ATOMIC = 86, ATTR_SINGLE_TO_DOUBLE_PERF_RATIO = 87, ATTR_PAGEABLE_MEMORY_ACCESS = 88,
-    ATTR_CONCURRENT_MANAGED_ACCESS = 89, ATTR_COMPUTE_PREEMPTION = 90, ATTR_COOPERATIVE_LAUNCH = 95,
-    ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97, ATTR_MAX_BLOCKS_PER_SM = 106, ATTR_RESERVED_SHARED_PER_BLOCK = 111,
-    ATTR_MEMORY_POOLS_SUPPORTED = 115, ATTR_NUMA_CONFIG = 130, ATTR_NUMA_ID = 131, ATTR_HOST_NUMA_ID = 134
-};
 
 /* Value of one attribute; -1 in *known when we do not model it. */
 static int attribute_value(int attr, int *known) {
     const cr_devinfo *d = &cr.info;
     *known = 1;
     switch (attr) {
-    case ATTR_MAX_THREADS_PER_BLOCK: return d->max_threads_per_block;
-    case ATTR_MAX_BLOCK_DIM_X: return d->max_block_dim[0];
-    case ATTR_MAX_BLOCK_DIM_Y: return d->max_block_dim[1];
-    case ATTR_MAX_BLOCK_DIM_Z: return d->max_block_dim[2];
-    case ATTR_MAX_GRID_DIM_X: return d->max_grid_dim[0];
-    case ATTR_MAX_GRID_DIM_Y: return d->max_grid_dim[1];
-    case ATTR_MAX_GRID_DIM_Z: return d->max_grid_dim[2];
-    case ATTR_MAX_SHARED_PER_BLOCK: return (int)d->smem_per_block;
-    case ATTR_TOTAL_CONSTANT_MEMORY: return (int)d->const_mem;
-    case ATTR_WARP_SIZE: return d->warp_size;
-    case ATTR_MAX_PITCH: return 0x7fffffff;
-    case ATTR_MAX_REGISTERS_PER_BLOCK: return d->regs_per_block;
-    case ATTR_CLOCK_RATE: return d->clock_khz;
-    case ATTR_TEXTURE_ALIGNMENT: return 512;
-    case ATTR_GPU_OVERLAP: return 1;
-    case ATTR_MULTIPROCESSOR_COUNT: return d->sms;
-    case ATTR_CAN_MAP_HOST_MEMORY: return 1;
-    case ATTR_CONCURRENT_KERNELS: return 1;
-    case ATTR_MEMORY_CLOCK_RATE: return d->mem_clock_khz;
-    case ATTR_GLOBAL_MEMORY_BUS_WIDTH: return d->mem_bus_width;
-    case ATTR_L2_CACHE_SIZE: return d->l2_bytes;
-    case ATTR_MAX_THREADS_PER_SM: return d->max_threads_per_sm;
-    case ATTR_ASYNC_ENGINE_COUNT: return 1;
-    case ATTR_UNIFIED_ADDRESSING: return 1;
-    case ATTR_CC_MAJOR: return d->cc_major;
-    case ATTR_CC_MINOR: return d->cc_minor;
-    case ATTR_GLOBAL_L1_CACHE: return 1;
-    case ATTR_LOCAL_L1_CACHE: return 1;
-    case ATTR_MAX_SHARED_PER_SM: return (int)d->smem_per_sm;
-    case ATTR_MAX_REGISTERS_PER_SM: return d->regs_per_sm;
-    case ATTR_MANAGED_MEMORY: return 1;
-    case ATTR_SINGLE_TO_DOUBLE_PERF_RATIO: return 2;
-    case ATTR_MAX_SHARED_PER_BLOCK_OPTIN: return (int)d->smem_per_sm;
-    case ATTR_MAX_BLOCKS_PER_SM: return d->max_blocks_per_sm;
-    case ATTR_NUMA_ID: return -1;
-    case ATTR_HOST_NUMA_ID: return -1;
-    case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED: case ATTR_COMPUTE_MODE: case ATTR_ECC_ENABLED:
-    case ATTR_PCI_BUS_ID: case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_STREAM_PRIORITIES:
-    case ATTR_MULTI_GPU_BOARD: case ATTR_HOST_NATIVE_ATOMIC: case ATTR_PAGEABLE_MEMORY_ACCESS:
-    case ATTR_CONCURRENT_MANAGED_ACCESS: case ATTR_COMPUTE_PREEMPTION: case ATTR_COOPERATIVE_LAUNCH:
-    case ATTR_RESERVED_SHARED_PER_BLOCK: case ATTR_MEMORY_POOLS_SUPPORTED: case ATTR_NUMA_CONFIG:
+    case cudaDevAttrMaxThreadsPerBlock: return d->max_threads_per_block;
+    case cudaDevAttrMaxBlockDimX: return d->max_block_dim[0];
+    case cudaDevAttrMaxBlockDimY: return d->max_block_dim[1];
+    case cudaDevAttrMaxBlockDimZ: return d->max_block_dim[2];
+    case cudaDevAttrMaxGridDimX: return d->max_grid_dim[0];
+    case cudaDevAttrMaxGridDimY: return d->max_grid_dim[1];
+    case cudaDevAttrMaxGridDimZ: return d->max_grid_dim[2];
+    case cudaDevAttrMaxSharedMemoryPerBlock: return (int)d->smem_per_block;
+    case cudaDevAttrTotalConstantMemory: return (int)d->const_mem;
+    case cudaDevAttrWarpSize: return d->warp_size;
+    case cudaDevAttrMaxPitch: return 0x7fffffff;
+    case cudaDevAttrMaxRegistersPerBlock: return d->regs_per_block;
+    case cudaDevAttrClockRate: return d->clock_khz;
+    case cudaDevAttrTextureAlignment: return 512;
+    case cudaDevAttrGpuOverlap: return 1;
+    case cudaDevAttrMultiProcessorCount: return d->sms;
+    case cudaDevAttrCanMapHostMemory: return 1;
+    case cudaDevAttrConcurrentKernels: return 1;
+    case cudaDevAttrMemoryClockRate: return d->mem_clock_khz;
+    case cudaDevAttrGlobalMemoryBusWidth: return d->mem_bus_width;
+    case cudaDevAttrL2CacheSize: return d->l2_bytes;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: return d->max_threads_per_sm;
+    case cudaDevAttrAsyncEngineCount: return 1;
+    case cudaDevAttrUnifiedAddressing: return 1;
+    case cudaDevAttrComputeCapabilityMajor: return d->cc_major;
+    case cudaDevAttrComputeCapabilityMinor: return d->cc_minor;
+    case cudaDevAttrGlobalL1CacheSupported: return 1;
+    case cudaDevAttrLocalL1CacheSupported: return 1;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return (int)d->smem_per_sm;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: return d->regs_per_sm;
+    case cudaDevAttrManagedMemory: return 1;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: return 2;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return (int)d->smem_per_sm;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: return d->max_blocks_per_sm;
+    case cudaDevAttrNumaId: return -1;
+    case cudaDevAttrHostNumaId: return -1;
+    case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated: case cudaDevAttrComputeMode: case cudaDevAttrEccEnabled:
+    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: case cudaDevAttrStreamPrioritiesSupported:
+    case cudaDevAttrIsMultiGpuBoard: case cudaDevAttrHostNativeAtomicSupported: case cudaDevAttrPageableMemoryAccess:
+    case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrComputePreemptionSupported: case cudaDevAttrCooperativeLaunch:
+    case cudaDevAttrReservedSharedMemoryPerBlock: case cudaDevAttrMemoryPoolsSupported: case cudaDevAttrNumaConfig:
         return 0;
     }
     *known = 0;

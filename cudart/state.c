@@ -52,6 +52,12 @@ locsim_device *cr_device(void) {
     if (cr_config_from_env(&cfg, &cr.mode, cr.config_name, sizeof cr.config_name, err, sizeof err) != 0)
         cr_die("%s", err);
     locsim_status st = locsim_device_create(cfg, cr.mode, &cr.dev);
+    if (st == LOCSIM_ERR_CONFIG && cr.mode == LOCSIM_MODE_TIMING) {
+        /* As `locsim run` does while the cycle-level model is not built in. */
+        cr_warn("timing mode is not available in this build; running functional simulation");
+        cr.mode = LOCSIM_MODE_FUNCTIONAL;
+        st = locsim_device_create(cfg, cr.mode, &cr.dev);
+    }
     if (st != LOCSIM_OK)
         cr_die("cannot create the simulated GPU (config %s, %s mode): %s", cr.config_name,
                cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional", locsim_status_name(st));
