@@ -1,0 +1,398 @@
+/* The LD/ST unit of an SM: coalescing, shared-memory banks, the L1 data and
+ * constant caches, memory slots (in-flight memory instructions) and the queue of
+ * requests that bypass the L1.
+ *
+ * One warp memory instruction at a time occupies the unit (as in GPGPU-Sim):
+ *  - shared memory: the unit is busy for the bank-conflict degree (cycles = the
+ *    most distinct 4-byte words any of the 32 banks must deliver; lanes reading
+ *    the same word are served by one broadcast; atomics serialise every lane of a
+ *    bank); data visible smem_latency + degree - 1 cycles after issue.
+ *  - ld.param: fixed param_latency.
+ *  - global / local / const: the lanes' addresses are coalesced into one request
+ *    per cache line touched (first-touch order of the lanes; sector mask of the
+ *    32 B sectors used, so a sectored L1 fetches only those); the unit sends one
+ *    request per cycle to the L1D / constant cache.  A reservation fail (no line,
+ *    MSHR or miss-queue room) stalls the unit and the same request is retried the
+ *    next cycle: nothing is dropped.  Loads complete when the last line's data is
+ *    back (hits after l1_latency; misses one cycle after the fill).
+ *  - atomics, and global accesses when the L1D does not cache global data, bypass
+ *    the L1: they wait in the bypass queue and go to the L2 (atomics execute there).
+ *    Global stores through the L1 follow its write policy (write-evict /
+ *    write-through); local ones are written back.
+ *
+ * Local memory: GPGPU-Sim interleaves local memory word by word across hardware
+ * threads so that a warp's accesses to one local variable coalesce.  Here byte
+ * `off` of the thread in hardware slot t (= warp slot x 32 + lane) of SM s maps to
+ *   SM_LOCAL_BASE + (off / 4) x (4 x total_sms x max_threads)
+ *                 + (s x max_threads + t) x 4 + off % 4
+ * (an 8- or 16-byte local access is split into its words).  The same slot reuses
+ * the same addresses across CTAs, like a hardware thread context.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+uint64_t sm_local_address(const sm_config *c, uint32_t sm_id, uint32_t slot, uint64_t offset) {
+    uint64_t threads = (uint64_t)c->total_sms * c->max_threads;
+    uint64_t thread = (uint64_t)sm_id * c->max_threads + slot;
+    return SM_LOCAL_BASE + (offset / 4) * 4 * threads + thread * 4 + offset % 4;
+}
+
+/* ---- setup ---- */
+
+static void on_l1_evict(void *ctx, const cache_line *line, const mem_req *cause) {
+    (void)cause;
+    sm *s = ctx;
+    s->c.sched->l1_evict(s->sched_state, line->warp, line->line_addr, s->last_cycle);
+}
+
+int ldst_init(sm *s, char *err, size_t errlen) {
+    char name[32], why[256];
+    uint32_t max_warps = s->c.max_threads / s->c.warp_size;
+    if (s->c.has_l1d) {
+        snprintf(name, sizeof name, "L1D[%u]", s->id);
+        s->l1d = cache_create(&s->c.l1d, name, why, sizeof why);
+        if (!s->l1d) {
+            snprintf(err, errlen, "-gpgpu_cache:dl1: %s", why);
+            return -1;
+        }
+        if (s->c.sched->l1_evict) cache_set_evict_hook(s->l1d, on_l1_evict, s);
+    }
+    snprintf(name, sizeof name, "L1C[%u]", s->id);
+    s->l1c = cache_create(&s->c.l1c, name, why, sizeof why);
+    if (!s->l1c) {
+        snprintf(err, errlen, "-gpgpu_const_cache:l1: %s", why);
+        return -1;
+    }
+    s->woken_cap = cache_max_waiters(s->l1c);
+    if (s->l1d && cache_max_waiters(s->l1d) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1d);
+    s->woken = calloc(s->woken_cap, sizeof *s->woken);
+    s->bypass.cap = s->c.bypass_queue ? s->c.bypass_queue : 8;
+    s->bypass.q = calloc(s->bypass.cap, sizeof *s->bypass.q);
+    s->nslots = max_warps * (s->c.load_slots_per_warp ? s->c.load_slots_per_warp : 1);
+    s->slots = calloc(s->nslots, sizeof *s->slots);
+    if (!s->woken || !s->bypass.q || !s->slots) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void ldst_free(sm *s) {
+    cache_destroy(s->l1d);
+    cache_destroy(s->l1c);
+    free(s->woken);
+    free(s->bypass.q);
+    free(s->slots);
+}
+
+void ldst_kernel_begin(sm *s) {
+    if (s->l1d) cache_invalidate_all(s->l1d);
+    cache_invalidate_all(s->l1c);
+    memset(&s->ldst, 0, sizeof s->ldst);
+    memset(s->slots, 0, s->nslots * sizeof *s->slots);
+    for (uint32_t i = 0; i < s->nslots; i++) s->slots[i].next_free = i + 1 < s->nslots ? (int32_t)(i + 1) : -1;
+    s->free_slot = 0;
+}
+
+int32_t ldst_slot_alloc(sm *s, uint32_t w) {
+    int32_t i = s->free_slot;
+    if (i < 0) return -1;
+    mem_slot *m = &s->slots[i];
+    s->free_slot = m->next_free;
+    memset(m, 0, sizeof *m);
+    m->used = 1;
+    m->warp = w;
+    return i;
+}
+
+int ldst_can_accept(const sm *s, uint32_t w, uint64_t now) {
+    return !s->ldst.busy && s->ldst.free_at <= now && s->free_slot >= 0 &&
+           s->warps[w].mem_pending < s->c.load_slots_per_warp;
+}
+
+int ldst_has_work(const sm *s) {
+    return s->ldst.busy || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
+           cache_miss_queue_length(s->l1c);
+}
+
+/* ---- completion ---- */
+
+static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
+    mem_slot *m = &s->slots[i];
+    if (!m->all_sent || m->outstanding) return;
+    sm_warp *W = &s->warps[m->warp];
+    uint64_t t = max_u64(m->data_ready, now + 1);
+    for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = t;
+    W->sb_max = max_u64(W->sb_max, t);
+    W->mem_pending--;
+    uint32_t cta_slot = W->cta_slot;
+    s->ctas[cta_slot].inflight--;
+    m->used = 0;
+    m->next_free = s->free_slot;
+    s->free_slot = (int32_t)i;
+    if (W->next && (W->wait_mem || W->drain)) sm_warp_recheck(s, m->warp);
+    if (now < s->wake_at) s->wake_at = now;
+    sm_cta_check_retire(s, cta_slot, now);
+}
+
+static void slot_answered(sm *s, uint64_t tag, uint64_t now) {
+    uint64_t i = tag & TAG_SLOT_MASK;
+    if (i >= s->nslots || !s->slots[i].used || !s->slots[i].outstanding) return; /* not ours: ignore */
+    s->slots[i].outstanding--;
+    slot_maybe_done(s, (uint32_t)i, now);
+}
+
+void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
+    s->st.replies_in++;
+    if (now < s->wake_at) s->wake_at = now;
+    if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return; /* write ack */
+    uint64_t lat = now > reply->issue_cycle ? now - reply->issue_cycle : 0;
+    s->st.mem_latency_sum += lat;
+    s->st.mem_latency_n++;
+    if (lat > s->st.mem_latency_max) s->st.mem_latency_max = lat;
+    uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
+    if (target == TARGET_BYPASS) {
+        slot_answered(s, reply->tag, now);
+        return;
+    }
+    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : NULL;
+    if (!c) return;
+    int n = cache_fill(c, reply, now, s->woken, s->woken_cap);
+    for (int i = 0; i < n; i++)
+        if (!mem_access_is_write(s->woken[i].type)) slot_answered(s, s->woken[i].tag, now);
+}
+
+/* ---- issue ---- */
+
+/* Bank-conflict degree of a shared-memory warp access. */
+static uint32_t bank_degree(const sm *s, const exec_step_info *info) {
+    uint32_t words[LDST_MAX_ACCESS], n = 0, per_bank[64] = {0};
+    uint32_t banks = s->c.smem_banks && s->c.smem_banks <= 64 ? s->c.smem_banks : 32;
+    uint32_t width = s->c.smem_bank_width ? s->c.smem_bank_width : 4;
+    uint32_t nw = info->mem_size > width ? info->mem_size / width : 1;
+    for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++) words[n++] = (uint32_t)(info->mem_addr[lane] / width) + k;
+    }
+    if (!info->mem_is_atomic) {
+        /* distinct words only: insertion sort (n <= 128), then drop repeats */
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t v = words[i], j = i;
+            while (j > 0 && words[j - 1] > v) words[j] = words[j - 1], j--;
+            words[j] = v;
+        }
+        uint32_t u = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (i == 0 || words[i] != words[u - 1]) words[u++] = words[i];
+        n = u;
+    }
+    uint32_t degree = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = words[i] % banks;
+        if (++per_bank[b] > degree) degree = per_bank[b];
+    }
+    return degree;
+}
+
+static void add_access(ldst_unit *u, uint64_t addr, uint32_t bytes, uint32_t line) {
+    uint64_t base = addr & ~(uint64_t)(line - 1);
+    uint8_t sectors = mem_sector_mask(addr, bytes, line);
+    for (uint32_t i = u->naccess; i-- > 0;)
+        if (u->acc[i].addr == base) {
+            u->acc[i].sectors |= sectors;
+            u->acc[i].bytes = (uint16_t)(u->acc[i].bytes + bytes);
+            return;
+        }
+    if (u->naccess >= LDST_MAX_ACCESS) return; /* cannot happen: 32 lanes x 4 words */
+    ldst_access *a = &u->acc[u->naccess++];
+    a->addr = base;
+    a->bytes = (uint16_t)bytes;
+    a->sectors = sectors;
+}
+
+static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint32_t line) {
+    ldst_unit *u = &s->ldst;
+    u->naccess = 0;
+    for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        if (!local) {
+            add_access(u, info->mem_addr[lane], info->mem_size, line);
+            continue;
+        }
+        uint32_t words = info->mem_size > 4 ? info->mem_size / 4 : 1;
+        for (uint32_t k = 0; k < words; k++) {
+            uint64_t a = sm_local_address(&s->c, s->id, w * EXEC_WARP_SIZE + lane, info->mem_addr[lane] + 4 * k);
+            add_access(u, a, info->mem_size < 4 ? info->mem_size : 4, line);
+        }
+    }
+}
+
+/* Destination registers of a load into the slot; they wait for the data. */
+static void pend_dests(sm_warp *W, mem_slot *m, const ptx_insn *in) {
+    for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        if (o->kind == PTX_OPND_REG && m->ndst < 4) {
+            m->dst[m->ndst++] = o->reg;
+        } else if (o->kind == PTX_OPND_VEC) {
+            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                if (o->vec[e] != PTX_REG_SINK && m->ndst < 4) m->dst[m->ndst++] = o->vec[e];
+        }
+    }
+    for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = SB_PENDING;
+}
+
+static void dests_ready_at(sm_warp *W, const ptx_insn *in, uint64_t t) {
+    mem_slot tmp = {0};
+    pend_dests(W, &tmp, in);
+    for (uint32_t d = 0; d < tmp.ndst; d++) W->reg_ready[tmp.dst[d]] = t;
+    if (t > W->sb_max) W->sb_max = t;
+}
+
+void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
+    sm_warp *W = &s->warps[w];
+    const ptx_insn *in = info->insn;
+    ldst_unit *u = &s->ldst;
+    uint32_t space = info->mem_space;
+    if (space == PTX_SPACE_NONE || !info->mem_mask) {
+        dests_ready_at(W, in, now + 1);  /* guarded off, or a prefetch: nothing to wait for */
+        return;
+    }
+    if (space == PTX_SPACE_SHARED) {
+        uint32_t degree = bank_degree(s, info);
+        s->st.smem_insns++;
+        s->st.smem_conflict_cycles += degree - 1;
+        u->free_at = now + degree;
+        dests_ready_at(W, in, now + s->c.smem_latency + degree - 1);
+        return;
+    }
+    if (space == PTX_SPACE_PARAM) {
+        dests_ready_at(W, in, now + s->c.param_latency);
+        return;
+    }
+    int32_t slot = ldst_slot_alloc(s, w);
+    if (slot < 0) { /* ldst_can_accept guarantees a slot; be safe anyway */
+        dests_ready_at(W, in, now + 1);
+        return;
+    }
+    mem_slot *m = &s->slots[slot];
+    int is_write = info->mem_is_store && !info->mem_is_atomic;
+    if (!is_write) pend_dests(W, m, in);
+    int local = space == PTX_SPACE_LOCAL;
+    u->atomic = info->mem_is_atomic;
+    if (space == PTX_SPACE_CONST) {
+        u->target = TARGET_L1C;
+        u->type = MEM_CONST_ACC_R;
+        s->st.const_insns++;
+    } else {
+        u->type = local ? (is_write ? MEM_LOCAL_ACC_W : MEM_LOCAL_ACC_R) : (is_write ? MEM_GLOBAL_ACC_W : MEM_GLOBAL_ACC_R);
+        u->target = s->l1d && !u->atomic && (local || s->c.l1d_global) ? TARGET_L1D : TARGET_BYPASS;
+        s->st.gmem_insns++;
+    }
+    uint32_t line = u->target == TARGET_L1D ? s->c.l1d.line_size
+                  : u->target == TARGET_L1C ? s->c.l1c.line_size
+                                            : s->c.coalesce_line;
+    coalesce(s, w, info, local, line);
+    u->busy = u->naccess > 0;
+    u->warp = w;
+    u->slot = (uint32_t)slot;
+    u->pc = info->pc;
+    u->next = 0;
+    W->mem_pending++;
+    s->ctas[W->cta_slot].inflight++;
+    if (!u->busy) {
+        m->all_sent = 1;
+        slot_maybe_done(s, (uint32_t)slot, now);
+    }
+}
+
+/* ---- per cycle ---- */
+
+static const mem_req *bypass_peek(const req_ring *r) { return r->len ? &r->q[r->head] : NULL; }
+
+static void bypass_pop(req_ring *r) {
+    r->head = (r->head + 1) % r->cap;
+    r->len--;
+}
+
+/* Move at most one request towards the interconnect, round-robin over the L1D,
+ * the constant cache and the bypass queue. */
+static void send_one(sm *s) {
+    if (!s->send) return;
+    for (uint32_t i = 0; i < 3; i++) {
+        uint32_t src = (s->out_rr + i) % 3;
+        const mem_req *r = src == 0 ? (s->l1d ? cache_miss_queue_peek(s->l1d) : NULL)
+                         : src == 1 ? cache_miss_queue_peek(s->l1c)
+                                    : bypass_peek(&s->bypass);
+        if (!r) continue;
+        if (!s->send(s->port_ctx, s->id, r)) return;  /* interconnect full: retry next cycle */
+        if (src == 0) cache_miss_queue_pop(s->l1d);
+        else if (src == 1) cache_miss_queue_pop(s->l1c);
+        else bypass_pop(&s->bypass);
+        s->st.requests_out++;
+        s->out_rr = src + 1;
+        return;
+    }
+}
+
+static mem_req make_request(const sm *s, const ldst_unit *u, const ldst_access *a, uint64_t now) {
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    int is_write = mem_access_is_write(u->type);
+    r.addr = a->addr;
+    r.tag = ((uint64_t)u->target << TAG_TARGET_SHIFT) | u->slot;
+    r.issue_cycle = now;
+    r.pc = u->pc;
+    r.sector_mask = a->sectors;
+    r.size = (uint16_t)(is_write ? a->bytes : mem_sector_count(a->sectors) * MEM_SECTOR_SIZE);
+    r.sm = (uint16_t)s->id;
+    r.warp = (uint16_t)u->warp;
+    r.type = u->type;
+    r.flags = u->atomic ? MEM_REQ_ATOMIC : 0;
+    return r;
+}
+
+/* Send the unit's next access; 0 if it could not be accepted (retry later). */
+static int send_access(sm *s, ldst_unit *u, uint64_t now) {
+    mem_req r = make_request(s, u, &u->acc[u->next], now);
+    mem_slot *m = &s->slots[u->slot];
+    int expects_data = !mem_access_is_write(r.type) || u->atomic;
+    if (u->target == TARGET_BYPASS) {
+        if (s->bypass.len == s->bypass.cap) return 0;
+        s->bypass.q[(s->bypass.head + s->bypass.len) % s->bypass.cap] = r;
+        s->bypass.len++;
+        s->st.bypass_requests++;
+        if (expects_data) m->outstanding++;
+        return 1;
+    }
+    cache *c = u->target == TARGET_L1D ? s->l1d : s->l1c;
+    cache_fail_reason why;
+    cache_outcome o = cache_access(c, &r, now, &why);
+    if (o == CACHE_RESERVATION_FAIL) return 0;
+    if (expects_data) {
+        if (o == CACHE_HIT) m->data_ready = max_u64(m->data_ready, now + s->c.l1_latency);
+        else m->outstanding++;
+    }
+    if (o == CACHE_MISS && u->target == TARGET_L1D && s->c.sched->l1_miss)
+        s->c.sched->l1_miss(s->sched_state, u->warp, r.addr / cache_geom(c)->line_size, now);
+    return 1;
+}
+
+void ldst_cycle(sm *s, uint64_t now) {
+    send_one(s);
+    ldst_unit *u = &s->ldst;
+    if (!u->busy) return;
+    if (!send_access(s, u, now)) {
+        s->st.ldst_fail_cycles++;
+        return;
+    }
+    s->st.gmem_requests++;
+    if (++u->next < u->naccess) return;
+    u->busy = 0;
+    s->slots[u->slot].all_sent = 1;
+    slot_maybe_done(s, u->slot, now);
+}

@@ -1,0 +1,437 @@
+/* The SM: CTA slots, warps, scoreboard, warp schedulers and issue.
+ * The LD/ST unit and the L1 caches are in ldst.c; pipeline latencies in opclass.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+static const char *const stall_names[STALL_COUNT] = {"idle", "scoreboard", "pipeline", "memory", "barrier"};
+
+const char *sm_stall_name(sm_stall_reason r) { return r < STALL_COUNT ? stall_names[r] : "?"; }
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* ---- creation ---- */
+
+sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
+    uint32_t max_warps = c->max_threads / c->warp_size;
+    if (c->warp_size != EXEC_WARP_SIZE || max_warps == 0 || max_warps > SCHED_MAX_WARPS) {
+        snprintf(err, errlen, "SM: %u threads of warp size %u: need warp size 32 and 1..%d warps per SM", c->max_threads,
+                 c->warp_size, SCHED_MAX_WARPS);
+        return NULL;
+    }
+    if (c->num_sched == 0 || c->num_sched > SM_MAX_SCHED || c->max_ctas == 0 || c->max_ctas > SM_MAX_CTAS) {
+        snprintf(err, errlen, "SM: need 1..%d schedulers and 1..%d CTAs per SM (got %u, %u)", SM_MAX_SCHED,
+                 SM_MAX_CTAS, c->num_sched, c->max_ctas);
+        return NULL;
+    }
+    for (int u = 0; u < UNIT_COUNT; u++)
+        if (c->num_units[u] > SM_MAX_UNITS || (u != UNIT_DP && c->num_units[u] == 0)) {
+            snprintf(err, errlen, "SM: pipeline %d needs 1..%d units (got %u)", u, SM_MAX_UNITS, c->num_units[u]);
+            return NULL;
+        }
+    sm *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->c = *c;
+    s->id = id;
+    for (uint32_t w = 0; w < max_warps; w++) s->sched_mask[w % c->num_sched] |= (warp_mask)1 << w;
+    sched_params sp = {.sm_id = id, .num_sched = c->num_sched, .max_warps = max_warps, .args = c->sched_args,
+                       .cfg = c->cfg};
+    s->sched_state = c->sched->create(&sp, err, errlen);
+    if (!s->sched_state || ldst_init(s, err, errlen)) {
+        sm_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+void sm_destroy(sm *s) {
+    if (!s) return;
+    sm_kernel_end(s);
+    ldst_free(s);
+    if (s->sched_state) s->c.sched->destroy(s->sched_state);
+    free(s);
+}
+
+void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx) {
+    s->send = send;
+    s->cta_done = done;
+    s->port_ctx = ctx;
+}
+
+/* ---- kernels ---- */
+
+int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
+    sm_kernel_end(s);
+    s->k = *k;
+    uint32_t max_warps = s->c.max_threads / s->c.warp_size;
+    size_t per_warp = (size_t)k->max_regs + k->max_preds + 1;
+    s->sb_store = calloc(per_warp * max_warps, sizeof *s->sb_store);
+    if (!s->sb_store) {
+        snprintf(err, errlen, "out of memory for the scoreboard");
+        return -1;
+    }
+    for (uint32_t w = 0; w < max_warps; w++) {
+        memset(&s->warps[w], 0, sizeof s->warps[w]);
+        s->warps[w].reg_ready = s->sb_store + per_warp * w;
+        s->warps[w].pred_ready = s->warps[w].reg_ready + k->max_regs;
+    }
+    memset(s->ctas, 0, sizeof s->ctas);
+    memset(s->unit_free, 0, sizeof s->unit_free);
+    s->resident = s->nlive = 0;
+    s->live_mask = 0;
+    s->wake_at = 0;
+    s->have_last = 0;
+    s->faulted = 0;
+    memset(s->stall_reason, 0, sizeof s->stall_reason);
+    ldst_kernel_begin(s);
+    s->kernel_active = 1;
+    return 0;
+}
+
+void sm_kernel_end(sm *s) {
+    for (uint32_t i = 0; i < SM_MAX_CTAS; i++)
+        if (s->ctas[i].cta) {
+            exec_cta_destroy(s->ctas[i].cta);
+            s->ctas[i].cta = NULL;
+        }
+    free(s->sb_store);
+    s->sb_store = NULL;
+    s->kernel_active = 0;
+}
+
+uint32_t sm_free_cta_slots(const sm *s) {
+    if (!s->kernel_active || s->faulted) return 0;
+    return s->k.occ.ctas_per_sm > s->resident ? s->k.occ.ctas_per_sm - s->resident : 0;
+}
+
+uint32_t sm_resident_ctas(const sm *s) { return s->resident; }
+const exec_fault *sm_fault(const sm *s) { return s->faulted ? &s->fault : NULL; }
+const sm_counters *sm_stats(const sm *s) { return &s->st; }
+void *sm_sched_state(const sm *s) { return s->sched_state; }
+uint32_t sm_id(const sm *s) { return s->id; }
+uint64_t sm_wake_at(const sm *s) { return s->wake_at; }
+
+bool sm_idle(const sm *s) { return s->resident == 0 && !ldst_has_work(s); }
+
+/* ---- the scoreboard ---- */
+
+/* The latest ready time of the registers instruction `in` reads or writes;
+ * SB_PENDING if one waits for a load. */
+static uint64_t operands_ready(const sm_warp *W, const ptx_insn *in) {
+    uint64_t t = 0;
+    if (in->guard != PTX_NO_GUARD) t = W->pred_ready[in->guard];
+    for (uint32_t i = 0; i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        uint64_t v = 0;
+        switch (o->kind) {
+        case PTX_OPND_REG: v = W->reg_ready[o->reg]; break;
+        case PTX_OPND_PRED: v = W->pred_ready[o->reg]; break;
+        case PTX_OPND_VEC:
+            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                if (o->vec[e] != PTX_REG_SINK) v = max_u64(v, W->reg_ready[o->vec[e]]);
+            break;
+        case PTX_OPND_ADDR:
+        case PTX_OPND_SYMADDR:
+            if (o->addr_base == PTX_ABASE_REG) v = W->reg_ready[o->reg];
+            break;
+        default: break;
+        }
+        t = max_u64(t, v);
+    }
+    return t;
+}
+
+void sm_warp_recheck(sm *s, uint32_t w) {
+    sm_warp *W = &s->warps[w];
+    if (!W->next) return;
+    uint64_t t;
+    if (W->drain) t = W->mem_pending ? SB_PENDING : W->sb_max;
+    else t = operands_ready(W, W->next);
+    W->wait_mem = t == SB_PENDING;
+    W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
+}
+
+static int is_global_or_local_load(const ptx_insn *in) {
+    if (in->op != PTX_OP_LD && in->op != PTX_OP_LDU) return 0;
+    return in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_NONE;
+}
+
+void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
+    sm_warp *W = &s->warps[w];
+    W->next = exec_warp_next_insn(W->cta, W->index);
+    W->ibuf_at = ibuf_at;
+    if (!W->next) {
+        W->ready_at = NEVER;
+        return;
+    }
+    sm_insn_timing(&s->c, W->next, &W->nt);
+    W->is_load = (uint8_t)is_global_or_local_load(W->next);
+    /* A call or return switches register frames: the scoreboard is indexed by
+     * the frame's register numbers, so let it drain first. */
+    W->drain = W->next->op == PTX_OP_CALL || W->next->op == PTX_OP_RET;
+    sm_warp_recheck(s, w);
+}
+
+/* Reserve the destination registers of an ALU/control instruction. */
+static void reserve_dests(sm_warp *W, const ptx_insn *in, uint64_t ready) {
+    for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        if (o->kind == PTX_OPND_REG) W->reg_ready[o->reg] = ready;
+        else if (o->kind == PTX_OPND_PRED) W->pred_ready[o->reg] = ready;
+        else if (o->kind == PTX_OPND_VEC)
+            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                if (o->vec[e] != PTX_REG_SINK) W->reg_ready[o->vec[e]] = ready;
+    }
+    W->sb_max = max_u64(W->sb_max, ready);
+}
+
+/* ---- CTAs ---- */
+
+static void age_remove(sm *s, uint32_t w) {
+    for (uint32_t i = 0; i < s->nlive; i++)
+        if (s->age_order[i] == w) {
+            memmove(&s->age_order[i], &s->age_order[i + 1], s->nlive - i - 1);
+            s->nlive--;
+            return;
+        }
+}
+
+int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
+    uint32_t slot = 0;
+    while (slot < SM_MAX_CTAS && s->ctas[slot].cta) slot++;
+    uint32_t nw = exec_cta_num_warps(cta);
+    if (slot >= s->k.occ.ctas_per_sm || nw != s->k.occ.warps) return -1;
+    sm_cta *C = &s->ctas[slot];
+    C->cta = cta;
+    C->linear = cta_linear;
+    C->first_warp = slot * nw;
+    C->live_warps = nw;
+    C->inflight = 0;
+    s->resident++;
+    for (uint32_t i = 0; i < nw; i++) {
+        uint32_t w = C->first_warp + i;
+        sm_warp *W = &s->warps[w];
+        size_t per_warp = (size_t)s->k.max_regs + s->k.max_preds;
+        memset(W->reg_ready, 0, per_warp * sizeof *W->reg_ready);
+        W->cta = cta;
+        W->cta_slot = (uint16_t)slot;
+        W->index = (uint16_t)i;
+        W->live = 1;
+        W->at_barrier = 0;
+        W->sb_max = 0;
+        W->mem_pending = 0;
+        s->age_order[s->nlive++] = (uint8_t)w;
+        s->live_mask |= (warp_mask)1 << w;
+        if (s->c.sched->warp_start) s->c.sched->warp_start(s->sched_state, w, now);
+        sm_warp_refresh(s, w, now + s->c.fetch_latency);
+    }
+    s->wake_at = min_u64(s->wake_at, now);
+    return 0;
+}
+
+void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now) {
+    sm_cta *C = &s->ctas[cta_slot];
+    if (!C->cta || C->live_warps || C->inflight) return;
+    for (uint32_t i = 0; i < s->k.occ.warps; i++) s->warps[C->first_warp + i].cta = NULL;
+    exec_cta_destroy(C->cta);
+    C->cta = NULL;
+    s->resident--;
+    s->st.ctas_done++;
+    if (s->cta_done) s->cta_done(s->port_ctx, s->id, C->linear);
+    (void)now;
+}
+
+static void warp_exited(sm *s, uint32_t w, uint64_t now) {
+    sm_warp *W = &s->warps[w];
+    W->live = 0;
+    W->next = NULL;
+    W->ready_at = NEVER;
+    s->live_mask &= ~((warp_mask)1 << w);
+    age_remove(s, w);
+    if (s->c.sched->warp_exit) s->c.sched->warp_exit(s->sched_state, w, now);
+    sm_cta *C = &s->ctas[W->cta_slot];
+    C->live_warps--;
+}
+
+/* After a warp arrived at a barrier or exited: release the barrier if every
+ * live warp of the CTA is there. */
+static void try_release_barrier(sm *s, uint32_t cta_slot, uint64_t now) {
+    sm_cta *C = &s->ctas[cta_slot];
+    if (!exec_cta_try_release_barrier(C->cta)) return;
+    for (uint32_t i = 0; i < s->k.occ.warps; i++) {
+        uint32_t w = C->first_warp + i;
+        sm_warp *W = &s->warps[w];
+        if (W->live && W->at_barrier && !exec_warp_waiting(C->cta, W->index)) {
+            W->at_barrier = 0;
+            sm_warp_refresh(s, w, now + 1);
+        }
+    }
+}
+
+/* ---- issue ---- */
+
+static void record_fault(sm *s, const exec_cta *cta) {
+    const exec_fault *f = exec_cta_fault(cta);
+    s->faulted = 1;
+    if (f) s->fault = *f;
+    else {
+        s->fault.status = LOCSIM_ERR_KERNEL_FAULT;
+        snprintf(s->fault.msg, sizeof s->fault.msg, "kernel fault on SM %u", s->id);
+    }
+}
+
+/* A free instance of pipeline kind u, or -1. */
+static int free_unit(const sm *s, uint8_t u, uint64_t now) {
+    for (uint32_t i = 0; i < s->c.num_units[u]; i++)
+        if (s->unit_free[u][i] <= now) return (int)i;
+    return -1;
+}
+
+static void issue(sm *s, uint32_t w, uint64_t now) {
+    sm_warp *W = &s->warps[w];
+    uint32_t cta_slot = W->cta_slot;
+    insn_timing t = W->nt;
+    exec_step_info info;
+    exec_cta_set_clock(W->cta, now);
+    exec_step_result r = exec_warp_step(W->cta, W->index, &info);
+    if (r == EXEC_STEP_FAULT) {
+        record_fault(s, W->cta);
+        return;
+    }
+    s->st.warp_insns++;
+    s->st.thread_insns += info.thread_insns;
+    s->st.unit_insns[t.unit]++;
+    if (t.unit != UNIT_LDST) {
+        int u = free_unit(s, t.unit, now);
+        if (u >= 0) s->unit_free[t.unit][u] = now + t.initiation;
+    }
+    if (s->c.sched->issued && info.insn) s->c.sched->issued(s->sched_state, w, info.insn, now);
+    if (info.insn) {
+        if (t.unit == UNIT_LDST) ldst_issue(s, w, &info, now);
+        else reserve_dests(W, info.insn, now + t.latency);
+    }
+    if (r == EXEC_STEP_EXITED) {
+        warp_exited(s, w, now);
+        if (s->ctas[cta_slot].live_warps) try_release_barrier(s, cta_slot, now);
+        sm_cta_check_retire(s, cta_slot, now);
+        return;
+    }
+    if (r == EXEC_STEP_BARRIER) {
+        W->at_barrier = 1;
+        W->ready_at = NEVER;
+        W->next = NULL;
+        try_release_barrier(s, cta_slot, now);
+        return;
+    }
+    sm_warp_refresh(s, w, now + s->c.fetch_latency);
+}
+
+/* Can warp w issue now?  Returns -1 if yes, else the stall reason. */
+static int warp_blocked(const sm *s, const sm_warp *W, uint32_t w, uint64_t now, warp_mask load_ok) {
+    if (W->at_barrier) return STALL_BARRIER;
+    if (!W->next) return STALL_IDLE;
+    if (W->wait_mem) return STALL_MEMORY;
+    if (W->ready_at > now) return W->ibuf_at > now ? STALL_IDLE : STALL_SCOREBOARD;
+    if (W->nt.unit == UNIT_LDST) {
+        if (!ldst_can_accept(s, w, now)) return STALL_MEMORY;
+        if (W->is_load && !sched_mask_has(load_ok, w)) return STALL_MEMORY;
+        return -1;
+    }
+    return free_unit(s, W->nt.unit, now) >= 0 ? -1 : STALL_PIPELINE;
+}
+
+/* Stall reasons ordered by how much they explain: a structural hazard first. */
+static int stall_rank(int reason) {
+    static const int rank[STALL_COUNT] = {[STALL_IDLE] = 0, [STALL_BARRIER] = 1, [STALL_SCOREBOARD] = 2,
+                                          [STALL_MEMORY] = 3, [STALL_PIPELINE] = 4};
+    return rank[reason];
+}
+
+static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) {
+    warp_mask owned = s->live_mask & s->sched_mask[sched_id], ready = 0, loads = 0;
+    int reason = STALL_IDLE;
+    for (warp_mask m = owned; m; m &= m - 1) {
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        int b = warp_blocked(s, &s->warps[w], w, now, load_ok);
+        if (b < 0) {
+            ready |= (warp_mask)1 << w;
+            if (s->warps[w].is_load) loads |= (warp_mask)1 << w;
+        } else if (stall_rank(b) > stall_rank(reason)) {
+            reason = b;
+        }
+    }
+    if (ready) {
+        sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
+                        .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive};
+        int w = s->c.sched->pick(s->sched_state, &v);
+        if (w >= 0 && sched_mask_has(ready, (uint32_t)w)) {
+            issue(s, (uint32_t)w, now);
+            s->stall_reason[sched_id] = STALL_IDLE;
+            return;
+        }
+        reason = STALL_IDLE; /* the policy chose not to issue */
+    }
+    s->stall_reason[sched_id] = (uint8_t)reason;
+    s->st.stall[reason]++;
+}
+
+/* The earliest cycle after now at which an issue could happen. */
+static uint64_t next_wake(const sm *s, uint64_t now) {
+    if (ldst_has_work(s)) return now + 1;
+    uint64_t t = NEVER;
+    for (warp_mask m = s->live_mask; m; m &= m - 1) {
+        const sm_warp *W = &s->warps[__builtin_ctzll(m)];
+        if (!W->next || W->wait_mem || W->at_barrier) continue;
+        uint64_t at = W->ready_at;
+        if (W->nt.unit == UNIT_LDST) {
+            at = max_u64(at, s->ldst.free_at);
+        } else {
+            uint64_t unit = NEVER;
+            for (uint32_t i = 0; i < s->c.num_units[W->nt.unit]; i++) unit = min_u64(unit, s->unit_free[W->nt.unit][i]);
+            at = max_u64(at, unit);
+        }
+        t = min_u64(t, at);
+    }
+    return t <= now ? now + 1 : t;
+}
+
+/* Charge the cycles the SM slept through to the reason each scheduler had. */
+static void account_sleep(sm *s, uint64_t now) {
+    if (!s->have_last || now <= s->last_cycle + 1) return;
+    uint64_t slept = now - s->last_cycle - 1;
+    for (uint32_t i = 0; i < s->c.num_sched; i++) s->st.stall[s->stall_reason[i]] += slept;
+    s->st.issue_slots += slept * s->c.num_sched;
+    if (s->resident) s->st.active_cycles += slept;
+}
+
+void sm_flush_stats(sm *s, uint64_t now) {
+    account_sleep(s, now + 1);
+    if (s->have_last && now > s->last_cycle) s->last_cycle = now;
+}
+
+void sm_cycle(sm *s, uint64_t now) {
+    if (now < s->wake_at || !s->kernel_active || s->faulted) return;
+    uint64_t skipped = s->have_last && now > s->last_cycle + 1 ? now - s->last_cycle - 1 : 0;
+    account_sleep(s, now);
+    s->have_last = 1;
+    s->last_cycle = now;
+    s->st.issue_slots += s->c.num_sched;
+    if (s->resident) s->st.active_cycles++;
+    if (s->c.sched->cycle) s->c.sched->cycle(s->sched_state, now, skipped);
+    ldst_cycle(s, now);
+    warp_mask load_ok = s->c.sched->load_permitted ? s->c.sched->load_permitted(s->sched_state, now) : ~(warp_mask)0;
+    for (uint32_t i = 0; i < s->c.num_sched && !s->faulted; i++) {
+        if (s->live_mask & s->sched_mask[i]) schedule(s, i, now, load_ok);
+        else {
+            s->stall_reason[i] = STALL_IDLE;
+            s->st.stall[STALL_IDLE]++;
+        }
+    }
+    s->wake_at = s->faulted ? NEVER : next_wake(s, now);
+}

@@ -1,0 +1,178 @@
+/* One streaming multiprocessor (SM) of the timing model.
+ *
+ * Pipeline, per core cycle (sm_cycle):
+ *   1. the LD/ST unit sends at most one coalesced access to the L1D / constant
+ *      cache (or the bypass queue), retrying accesses that failed to reserve
+ *      resources, and at most one request leaves the SM towards the interconnect;
+ *   2. each of the N warp schedulers issues at most one instruction from the warps
+ *      it owns (slot % N == scheduler id) that can issue: instruction in the
+ *      I-buffer, operands ready in the scoreboard, not at a barrier, target
+ *      pipeline (SP / SFU / DP / LD-ST) free.  The plug-in (src/sched/) picks one.
+ *   3. an issued instruction executes functionally at once (exec_warp_step); its
+ *      destination registers become visible after the opcode's latency (ALU) or
+ *      when the data returns (loads).
+ *
+ * Timing of a warp's next instruction is cached (ready_at), so a cycle in which
+ * nothing can issue costs a few compares per warp, and an SM in which nothing
+ * can happen before cycle T (sm_wake_at) costs nothing until T or until a reply
+ * arrives (sm_receive).
+ *
+ * Registers (occupancy): see sm_occupancy() in occupancy.c for the rounding.
+ */
+#ifndef LOCSIM_CORE_SM_H
+#define LOCSIM_CORE_SM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exec/exec.h"
+#include "mem/cache.h"
+#include "mem/mem_req.h"
+#include "sched/sched.h"
+
+/* GPGPU-Sim's opcode-latency groups within each of int / fp / dp. */
+typedef enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_COUNT } oplat_kind;
+
+/* Execution pipelines of an SM. */
+typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_COUNT } sm_unit_kind;
+
+/* Why a scheduler issued nothing in a cycle (the issue-stall breakdown). */
+typedef enum {
+    STALL_IDLE = 0,      /* no live warp, or none has an instruction to issue */
+    STALL_SCOREBOARD,    /* operands not ready (ALU latency) */
+    STALL_PIPELINE,      /* a warp was ready but its SP/SFU/DP pipeline was busy */
+    STALL_MEMORY,        /* waiting on a load from memory, or the LD/ST unit was busy */
+    STALL_BARRIER,       /* every live warp waits at a barrier */
+    STALL_COUNT
+} sm_stall_reason;
+
+const char *sm_stall_name(sm_stall_reason r);   /* "idle", "scoreboard", ... */
+
+/* Everything about the SM's hardware, read from the configuration by the GPU top. */
+typedef struct {
+    uint32_t warp_size;            /* 32 (the only value supported) */
+    uint32_t max_threads;          /* -gpgpu_shader_core_pipeline <threads>:32 */
+    uint32_t max_ctas;             /* -gpgpu_shader_cta */
+    uint32_t num_regs;             /* -gpgpu_shader_registers: 32-bit registers per SM */
+    uint32_t max_regs_per_thread;  /* hardware cap on registers per thread */
+    uint32_t reg_alloc_unit;       /* registers per warp are allocated in multiples of this */
+    uint32_t smem_size;            /* -gpgpu_shmem_size: bytes per SM */
+    uint32_t smem_alloc_unit;      /* shared memory per CTA is allocated in multiples of this */
+    uint32_t num_sched;            /* -gpgpu_num_sched_per_core */
+    const warp_sched_ops *sched;   /* -gpgpu_scheduler (already looked up) */
+    const char *sched_args;
+    const void *cfg;               /* locsim_config, for plug-ins' own options */
+    uint32_t num_units[UNIT_COUNT];/* SP, SFU, DP (0: double precision runs on SP), LD/ST */
+    uint32_t simd_width;           /* lanes a pipeline processes per cycle (32: one warp per cycle) */
+    /* latency and initiation interval, GPGPU-Sim's -ptx_opcode_latency_* groups */
+    uint32_t lat_int[OPLAT_COUNT], lat_fp[OPLAT_COUNT], lat_dp[OPLAT_COUNT], lat_sfu;
+    uint32_t init_int[OPLAT_COUNT], init_fp[OPLAT_COUNT], init_dp[OPLAT_COUNT], init_sfu;
+    uint32_t fetch_latency;        /* cycles from issue until the warp's next instruction is decoded */
+    uint32_t branch_latency;       /* result latency of control instructions */
+    uint32_t l1_latency;           /* L1D / constant-cache hit: cycles until the data is visible */
+    uint32_t smem_latency;         /* shared memory access (no conflicts) */
+    uint32_t param_latency;        /* ld.param of kernel arguments */
+    uint32_t smem_banks;           /* 32 */
+    uint32_t smem_bank_width;      /* 4 bytes */
+    uint32_t coalesce_line;        /* 128: bytes a coalesced request covers */
+    bool has_l1d;                  /* -gpgpu_cache:dl1 is not "none" */
+    bool l1d_global;               /* global accesses use the L1D (else only local ones do) */
+    cache_geometry l1d, l1c;       /* -gpgpu_cache:dl1, -gpgpu_const_cache:l1 */
+    uint32_t bypass_queue;         /* requests that skip the L1 (atomics, uncached) waiting to leave */
+    uint32_t load_slots_per_warp;  /* memory instructions a warp may have in flight */
+    uint32_t total_sms;            /* for the local-memory address interleave */
+} sm_config;
+
+/* The resources one CTA of a kernel takes and how many fit in an SM. */
+typedef struct {
+    uint32_t threads;              /* per CTA */
+    uint32_t warps;                /* per CTA */
+    uint32_t regs_per_thread;      /* after the cap */
+    uint32_t regs_per_cta;         /* after rounding */
+    uint32_t smem_per_cta;         /* after rounding */
+    uint32_t limit_threads, limit_ctas, limit_regs, limit_smem;  /* CTAs per SM each allows */
+    uint32_t ctas_per_sm;          /* the minimum: what the SM runs at once */
+    const char *limiter;           /* "threads", "ctas", "registers", "shared memory" */
+} sm_occupancy_info;
+
+/* Occupancy of a kernel with these CTA resources.  kernel_regs is the PTX
+ * register count (value + predicate registers).  Returns 0, or -1 with err set
+ * when a single CTA cannot fit at all. */
+int sm_occupancy(const sm_config *c, uint32_t threads_per_cta, uint32_t kernel_regs, uint32_t smem_per_cta,
+                 sm_occupancy_info *out, char *err, size_t errlen);
+
+/* What an SM needs to know about the running kernel. */
+typedef struct {
+    const exec_launch *L;
+    sm_occupancy_info occ;
+    uint32_t max_regs, max_preds;  /* largest register counts of any function of the module */
+} sm_kernel;
+
+/* Per-SM statistics (summed by the GPU top). */
+typedef struct {
+    uint64_t thread_insns, warp_insns;
+    uint64_t issue_slots;          /* scheduler-cycles (N per core cycle the SM had work) */
+    uint64_t stall[STALL_COUNT];   /* scheduler-cycles with no issue, by reason */
+    uint64_t unit_insns[UNIT_COUNT];
+    uint64_t ctas_done;
+    uint64_t active_cycles;        /* cycles with at least one CTA resident */
+    uint64_t gmem_insns, gmem_requests;  /* global/local warp accesses and the line requests they made */
+    uint64_t smem_insns, smem_conflict_cycles;  /* extra cycles spent on bank conflicts */
+    uint64_t const_insns;
+    uint64_t ldst_fail_cycles;     /* cycles the LD/ST unit retried a reservation fail */
+    uint64_t bypass_requests;      /* atomics and uncached accesses sent past the L1 */
+    uint64_t mem_latency_sum, mem_latency_n, mem_latency_max;  /* request out -> data back, core cycles */
+    uint64_t requests_out, replies_in;
+} sm_counters;
+
+typedef struct sm sm;
+
+/* Where requests leave the SM: returns 1 if the interconnect took it. */
+typedef int (*sm_send_fn)(void *ctx, uint32_t sm_id, const mem_req *r);
+/* A CTA finished (its exec_cta is destroyed after the call). */
+typedef void (*sm_cta_done_fn)(void *ctx, uint32_t sm_id, uint64_t cta_linear);
+
+sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen);
+void sm_destroy(sm *s);
+void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx);
+
+/* Start / end of a kernel: sizes the scoreboard and load slots (the only
+ * allocation; none happens per cycle).  The L1D and constant cache are
+ * invalidated at kernel start, as GPGPU-Sim does. */
+int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen);
+void sm_kernel_end(sm *s);
+
+/* Room for another CTA of the running kernel. */
+uint32_t sm_free_cta_slots(const sm *s);
+/* Take a CTA (created by the caller; the SM owns and destroys it). */
+int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now);
+
+/* One core cycle. */
+void sm_cycle(sm *s, uint64_t now);
+/* The first cycle at which sm_cycle can do anything without outside input;
+ * UINT64_MAX when the SM waits only on memory replies (or is empty). */
+uint64_t sm_wake_at(const sm *s);
+/* A reply from the memory system. */
+void sm_receive(sm *s, const mem_req *reply, uint64_t now);
+
+/* CTAs resident, and whether anything is still in flight. */
+uint32_t sm_resident_ctas(const sm *s);
+bool sm_idle(const sm *s);
+/* A kernel fault recorded by the SM (NULL if none). */
+const exec_fault *sm_fault(const sm *s);
+
+/* Account the stall reasons up to `now` (call at kernel end before reading). */
+void sm_flush_stats(sm *s, uint64_t now);
+const sm_counters *sm_stats(const sm *s);
+const cache *sm_l1d(const sm *s);
+const cache *sm_l1c(const sm *s);
+/* The scheduler plug-in instance (policies' own statistics, tests). */
+void *sm_sched_state(const sm *s);
+uint32_t sm_id(const sm *s);
+
+/* Local memory: the timing model's address of byte `offset` of the local memory
+ * of the thread in hardware thread slot `slot` of SM `sm_id` (see ldst.c). */
+uint64_t sm_local_address(const sm_config *c, uint32_t sm_id, uint32_t slot, uint64_t offset);
+
+#endif

@@ -1,0 +1,158 @@
+/* Internals of the SM shared by the files of src/core/. */
+#ifndef LOCSIM_CORE_SM_INTERNAL_H
+#define LOCSIM_CORE_SM_INTERNAL_H
+
+#include "core/sm.h"
+
+/* Scoreboard value of a register whose producer is a load still in flight. */
+#define SB_PENDING UINT64_MAX
+#define NEVER UINT64_MAX
+
+#define SM_MAX_SCHED 8
+#define SM_MAX_UNITS 8          /* instances of one pipeline kind */
+#define SM_MAX_CTAS 64
+/* Coalesced accesses of one warp instruction: 32 lanes x up to 4 words (local
+ * memory is interleaved word by word, so a v4 local access touches 4 lines). */
+#define LDST_MAX_ACCESS 128
+
+/* Base of the timing model's local-memory addresses: above every global address
+ * (DEVMEM_GLOBAL_LIMIT), so local lines never alias global ones in a cache. */
+#define SM_LOCAL_BASE 0x0000010000000000ull
+
+/* Request tags: the target in the top bits, the memory slot below. */
+#define TAG_TARGET_SHIFT 60
+#define TAG_SLOT_MASK ((1ull << TAG_TARGET_SHIFT) - 1)
+enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3 };
+
+typedef struct {
+    uint8_t unit;          /* sm_unit_kind */
+    uint32_t latency;      /* cycles until the result is visible */
+    uint32_t initiation;   /* cycles the pipeline is busy */
+} insn_timing;
+
+void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t);
+
+typedef struct {
+    exec_cta *cta;         /* NULL: slot empty */
+    uint16_t cta_slot;
+    uint16_t index;        /* warp index in its CTA */
+    uint8_t live;          /* not exited */
+    uint8_t at_barrier;
+    uint8_t wait_mem;      /* the next instruction reads/writes a register a load has not filled */
+    uint8_t is_load;       /* the next instruction reads global/local memory */
+    uint8_t drain;         /* the next instruction needs an empty scoreboard (call/ret) */
+    const ptx_insn *next;  /* next instruction, NULL when none */
+    insn_timing nt;        /* its pipeline and latency */
+    uint64_t ibuf_at;      /* cycle it is decoded in the I-buffer */
+    uint64_t ready_at;     /* max(ibuf_at, operands ready) when !wait_mem */
+    uint64_t sb_max;       /* latest finite ready time written to the scoreboard */
+    uint32_t mem_pending;  /* memory slots of this warp in flight */
+    uint64_t *reg_ready;   /* scoreboard: cycle each value register is visible */
+    uint64_t *pred_ready;  /* ... and each predicate */
+} sm_warp;
+
+typedef struct {
+    exec_cta *cta;         /* NULL: free */
+    uint64_t linear;       /* CTA id in the grid */
+    uint32_t first_warp;
+    uint32_t live_warps;   /* warps not exited */
+    uint32_t inflight;     /* memory slots in flight */
+} sm_cta;
+
+/* A memory instruction between issue and the arrival of its last data. */
+typedef struct {
+    uint32_t warp;
+    uint8_t used;
+    uint8_t all_sent;      /* the LD/ST unit has sent every access */
+    uint8_t ndst;
+    uint32_t dst[4];       /* value registers it writes */
+    uint32_t outstanding;  /* accesses not answered yet */
+    uint64_t data_ready;   /* when the data of hits is visible */
+    int32_t next_free;
+} mem_slot;
+
+typedef struct {
+    uint64_t addr;         /* line-aligned address */
+    uint16_t bytes;
+    uint8_t sectors;
+} ldst_access;
+
+typedef struct {
+    uint8_t busy;          /* holds an instruction with accesses to send */
+    uint8_t target;        /* TARGET_* */
+    uint8_t type;          /* mem_access_type */
+    uint8_t atomic;
+    uint32_t warp, slot, pc;
+    uint32_t naccess, next;
+    uint64_t free_at;      /* shared-memory bank conflicts keep the unit busy until */
+    ldst_access acc[LDST_MAX_ACCESS];
+} ldst_unit;
+
+typedef struct {
+    mem_req *q;
+    uint32_t cap, head, len;
+} req_ring;
+
+struct sm {
+    sm_config c;
+    uint32_t id;
+    sm_send_fn send;
+    sm_cta_done_fn cta_done;
+    void *port_ctx;
+
+    sm_kernel k;
+    int kernel_active;
+    sm_warp warps[SCHED_MAX_WARPS];
+    sm_cta ctas[SM_MAX_CTAS];
+    uint32_t resident;
+    uint8_t age_order[SCHED_MAX_WARPS];
+    uint32_t nlive;
+    warp_mask live_mask;
+    warp_mask sched_mask[SM_MAX_SCHED];
+    uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];
+
+    ldst_unit ldst;
+    cache *l1d, *l1c;
+    req_ring bypass;
+    uint32_t out_rr;
+    mem_slot *slots;
+    uint32_t nslots;
+    int32_t free_slot;
+    uint64_t *sb_store;
+    mem_req *woken;
+    uint32_t woken_cap;
+
+    void *sched_state;
+    uint64_t wake_at;
+    uint64_t last_cycle;          /* last cycle sm_cycle ran (stall accounting) */
+    int have_last;
+    uint8_t stall_reason[SM_MAX_SCHED];
+    sm_counters st;
+    int faulted;
+    exec_fault fault;
+};
+
+/* ---- sm.c ---- */
+/* Re-read warp w's next instruction after it changed (issue, barrier release). */
+void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at);
+/* Recompute when w's next instruction can issue (its scoreboard changed). */
+void sm_warp_recheck(sm *s, uint32_t w);
+/* A memory slot finished: its CTA may retire. */
+void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
+
+/* ---- ldst.c ---- */
+int ldst_init(sm *s, char *err, size_t errlen);
+void ldst_free(sm *s);
+/* Can the LD/ST unit take a memory instruction of warp w now? */
+int ldst_can_accept(const sm *s, uint32_t w, uint64_t now);
+/* The warp's memory instruction executed (info): set up its accesses and
+ * scoreboard entries. */
+void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now);
+/* Send one access to the caches; move one request towards the interconnect. */
+void ldst_cycle(sm *s, uint64_t now);
+/* Work the LD/ST side has for the next cycle (accesses or requests to send). */
+int ldst_has_work(const sm *s);
+int32_t ldst_slot_alloc(sm *s, uint32_t w);
+void ldst_kernel_begin(sm *s);
+
+#endif
