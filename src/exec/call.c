@@ -1,0 +1,189 @@
+/* .func calls and returns.
+ *
+ * A call pushes a call frame: the callee's registers (zeroed) on the warp's
+ * register stack, and its frame of frame_size bytes in every thread's local memory,
+ * right after the caller's frame (16-byte aligned; frames are a stack whose pointer
+ * is uniform across the warp).  Arguments are copied from the caller's call-site
+ * .param slots (or registers / immediates) into the callee's formal slots; on
+ * return the callee's return slots are copied back into the call site's.
+ *
+ * Reconvergence: the caller's SIMT entry moves past the call before the callee's
+ * base entry is pushed, so lanes that did not call (guard false) simply wait there.
+ * Lanes executing `ret` leave the frame's entries and wait in ret_mask; when the
+ * frame has drained (see settle in warp.c) exec_frame_finish returns them together.
+ */
+#include <stdlib.h>
+
+#include "exec/exec_internal.h"
+
+static uint32_t align_up32(uint32_t v, uint32_t a) { return (v + a - 1) & ~(a - 1); }
+
+uint8_t *exec_thread_local(exec_cta *cta, const exec_warp *w, uint32_t lane) {
+    return cta->local + ((size_t)w->index * LANES + lane) * cta->local_bytes;
+}
+
+/* Read n bytes of a call-site value (a frame slot of the frame at frame_base, a
+ * register of regs, or an immediate) for lane into dst. */
+static int call_value_read(exec_ctx *x, const ptx_operand *o, const uint64_t *regs, uint32_t frame_base,
+                           uint32_t lane, void *dst, unsigned n) {
+    exec_cta *cta = x->cta;
+    uint64_t v;
+    switch ((ptx_opnd_kind)o->kind) {
+    case PTX_OPND_ADDR: {
+        uint64_t off = (uint64_t)frame_base + (uint64_t)o->imm;
+        if (o->addr_base != PTX_ABASE_FRAME || off + n > cta->local_bytes) return -1;
+        memcpy(dst, exec_thread_local(cta, x->w, lane) + off, n);
+        return 0;
+    }
+    case PTX_OPND_REG: v = regs[(size_t)o->reg * LANES + lane]; break;
+    case PTX_OPND_IMM: v = (uint64_t)o->imm; break;
+    default: return -1;
+    }
+    memset(dst, 0, n);
+    memcpy(dst, &v, n < 8 ? n : 8);
+    return 0;
+}
+
+static int call_value_write(exec_ctx *x, const ptx_operand *o, uint64_t *regs, uint32_t frame_base, uint32_t lane,
+                            const void *src, unsigned n) {
+    exec_cta *cta = x->cta;
+    switch ((ptx_opnd_kind)o->kind) {
+    case PTX_OPND_ADDR: {
+        uint64_t off = (uint64_t)frame_base + (uint64_t)o->imm;
+        if (o->addr_base != PTX_ABASE_FRAME || off + n > cta->local_bytes) return -1;
+        memcpy(exec_thread_local(cta, x->w, lane) + off, src, n);
+        return 0;
+    }
+    case PTX_OPND_REG: {
+        uint64_t v = 0;
+        memcpy(&v, src, n < 8 ? n : 8);
+        regs[(size_t)o->reg * LANES + lane] = v;
+        return 0;
+    }
+    case PTX_OPND_SINK: return 0;
+    default: return -1;
+    }
+}
+
+int exec_call_arg(exec_ctx *x, const ptx_call *site, unsigned i, uint32_t lane, void *dst, unsigned n) {
+    if (i >= site->nargs) return -1;
+    return call_value_read(x, &site->args[i], x->regs, x->fr->local_base, lane, dst, n);
+}
+
+int exec_call_ret(exec_ctx *x, const ptx_call *site, unsigned i, uint32_t lane, const void *src, unsigned n) {
+    if (i >= site->nrets) return 0;
+    return call_value_write(x, &site->rets[i], x->regs, x->fr->local_base, lane, src, n);
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    void *p = realloc(*arr, n * elem);
+    if (!p) return -1;
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+/* Make room for one more frame of callee (only allocates when the warp calls
+ * deeper than it ever has). */
+static int reserve_frame(exec_warp *w, const ptx_function *callee) {
+    size_t fcap = w->frame_cap, scap = w->stack_cap;
+    if (grow((void **)&w->frames, &fcap, (size_t)w->nframes + 1, sizeof *w->frames)) return -1;
+    if (grow((void **)&w->stack, &scap, (size_t)w->sp + 1, sizeof *w->stack)) return -1;
+    w->frame_cap = (uint32_t)fcap;
+    w->stack_cap = (uint32_t)scap;
+    if (grow((void **)&w->regs, &w->regs_cap, w->regs_used + (size_t)callee->nregs * LANES, sizeof *w->regs)) return -1;
+    if (grow((void **)&w->preds, &w->preds_cap, w->preds_used + callee->npreds, sizeof *w->preds)) return -1;
+    return 0;
+}
+
+static int call_fault(exec_ctx *x, const char *fmt, const char *name) {
+    char what[300];
+    snprintf(what, sizeof what, fmt, name);
+    return exec_fault_insn(x, LOCSIM_ERR_KERNEL_FAULT, what);
+}
+
+int exec_call(exec_ctx *x) {
+    const ptx_insn *in = x->in;
+    const ptx_module *mod = x->cta->L->mod;
+    if (in->call >= x->f->ncalls) return exec_unsupported(x);
+    const ptx_call *site = &x->f->calls[in->call];
+    if (site->func >= mod->nfuncs) return exec_unsupported(x);
+    const ptx_function *callee = &mod->funcs[site->func];
+    exec_warp *w = x->w;
+    if (callee->is_extern || !callee->insns) {
+        if (strcmp(callee->name, "vprintf") == 0) {
+            if (exec_vprintf(x, site, x->active)) return -1;
+            w->stack[w->sp - 1].pc = x->pc + 1;
+            return 0;
+        }
+        char what[300];
+        snprintf(what, sizeof what, "unsupported external function '%s'", callee->name);
+        return exec_fault_insn(x, LOCSIM_ERR_UNSUPPORTED, what);
+    }
+    if (w->nframes >= EXEC_MAX_CALL_DEPTH) return call_fault(x, "Stack overflow: call depth limit reached calling '%s'", callee->name);
+    uint32_t align = callee->frame_align > 16 ? callee->frame_align : 16;
+    uint64_t base = align_up32(x->fr->local_base + align_up32(x->f->frame_size, 16), align);
+    if (base + callee->frame_size > x->cta->local_bytes)
+        return call_fault(x, "Stack overflow: local memory exhausted calling '%s'", callee->name);
+    size_t caller_frame = (size_t)(x->fr - w->frames);
+    if (reserve_frame(w, callee)) return exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for a call frame");
+    x->fr = &w->frames[caller_frame];
+    x->regs = w->regs + x->fr->reg_base;
+    x->preds = w->preds + x->fr->pred_base;
+
+    /* arguments: caller's call-site slots -> callee's formals */
+    unsigned nargs = site->nargs < callee->nparams ? site->nargs : callee->nparams;
+    for (unsigned i = 0; i < nargs; i++) {
+        const ptx_param *p = &callee->params[i];
+        if (p->offset + p->size > callee->frame_size) return exec_unsupported(x);
+        FOR_EACH_LANE(l, x->active) {
+            uint8_t *dst = exec_thread_local(x->cta, w, l) + base + p->offset;
+            if (call_value_read(x, &site->args[i], x->regs, x->fr->local_base, l, dst, p->size))
+                return exec_unsupported(x);
+        }
+    }
+
+    w->stack[w->sp - 1].pc = x->pc + 1;
+    call_frame *fr = &w->frames[w->nframes++];
+    fr->func = callee;
+    fr->reg_base = w->regs_used;
+    fr->pred_base = w->preds_used;
+    fr->local_base = (uint32_t)base;
+    fr->simt_base = w->sp;
+    fr->ret_mask = 0;
+    fr->site = site;
+    memset(w->regs + w->regs_used, 0, (size_t)callee->nregs * LANES * sizeof *w->regs);
+    memset(w->preds + w->preds_used, 0, callee->npreds * sizeof *w->preds);
+    w->regs_used += (size_t)callee->nregs * LANES;
+    w->preds_used += callee->npreds;
+    w->stack[w->sp++] = (simt_entry){0, callee->ninsn, x->active};
+    return 0;
+}
+
+/* The top frame has drained: return `lanes` to the caller with the callee's return
+ * values, and pop the frame.  Its SIMT base entry is already popped. */
+int exec_frame_finish(exec_ctx *x, uint32_t lanes) {
+    exec_warp *w = x->w;
+    call_frame *fr = &w->frames[w->nframes - 1];
+    call_frame *caller = fr - 1;
+    const ptx_function *callee = fr->func;
+    const ptx_call *site = fr->site;
+    unsigned nrets = site->nrets < callee->nrets ? site->nrets : callee->nrets;
+    uint64_t *caller_regs = w->regs + caller->reg_base;
+    for (unsigned i = 0; i < nrets; i++) {
+        const ptx_param *r = &callee->rets[i];
+        if (r->offset + r->size > callee->frame_size) return exec_unsupported(x);
+        FOR_EACH_LANE(l, lanes) {
+            const uint8_t *src = exec_thread_local(x->cta, w, l) + fr->local_base + r->offset;
+            if (call_value_write(x, &site->rets[i], caller_regs, caller->local_base, l, src, r->size))
+                return exec_unsupported(x);
+        }
+    }
+    w->regs_used = fr->reg_base;
+    w->preds_used = fr->pred_base;
+    w->nframes--;
+    return 0;
+}

@@ -1,0 +1,225 @@
+/* Internals of the functional SIMT executor, shared by the files of src/exec/.
+ *
+ * Register file: each call frame owns nregs value registers and npreds predicate
+ * registers.  A value register is 32 lanes of 64-bit slots, stored contiguously
+ * (regs[r * 32 + lane]).  A value of a narrower type keeps its bits in the low end
+ * of the slot and every write zeroes the bits above the written type (loads and
+ * cvt into a wider register sign-extend signed types to the register's declared
+ * width, as PTX's relaxed type rules say).  A predicate register is a 32-bit lane
+ * mask.
+ *
+ * SIMT stack: entries {pc, reconv, mask}.  The top entry is what the warp executes.
+ * A divergent branch turns the top into the reconvergence entry (pc = the branch's
+ * immediate post-dominator) and pushes the two paths; an entry is popped when its
+ * pc reaches its reconv.  Each call frame has a base entry (reconv = the callee's
+ * ninsn, its exit); lanes that execute `ret` leave every entry of the frame and
+ * wait in the frame's ret_mask until the whole frame has drained, then return
+ * together.  Exited lanes leave every mask of every frame.
+ *
+ * Memory: generic addresses use the windows of devmem.h (shared, local) plus a
+ * private window for kernel parameters (EXEC_PARAM_WINDOW, see cvta.param).
+ */
+#ifndef LOCSIM_EXEC_INTERNAL_H
+#define LOCSIM_EXEC_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "exec/exec.h"
+
+#define LANES EXEC_WARP_SIZE
+#define FULL_MASK 0xffffffffu
+
+/* Generic window of the kernel parameter buffer (cvta.param / generic ld of a
+ * kernel parameter).  Private to the executor: it sits below the shared window. */
+#define EXEC_PARAM_WINDOW (DEVMEM_SHARED_WINDOW - DEVMEM_WINDOW_SIZE)
+
+#define EXEC_NUM_BARRIERS 16
+/* A call chain deeper than this is reported as a stack overflow. */
+#define EXEC_MAX_CALL_DEPTH 4096
+
+typedef struct {
+    uint32_t pc;       /* next instruction of these lanes */
+    uint32_t reconv;   /* pop when pc reaches this */
+    uint32_t mask;     /* lanes on this path */
+} simt_entry;
+
+typedef struct {
+    const ptx_function *func;
+    size_t reg_base;       /* first slot of this frame's registers in warp->regs */
+    size_t pred_base;      /* first predicate of this frame in warp->preds */
+    uint32_t local_base;   /* byte offset of the frame in each thread's local memory */
+    uint32_t simt_base;    /* index of the frame's base entry in the SIMT stack */
+    uint32_t ret_mask;     /* lanes that executed ret and wait at the function exit */
+    const ptx_call *site;  /* call site in the caller (NULL for the kernel frame) */
+} call_frame;
+
+typedef enum { WARP_RUNNING = 0, WARP_AT_BARRIER, WARP_DONE } warp_state;
+
+typedef struct {
+    uint32_t index;        /* warp number in the CTA */
+    uint32_t valid;        /* lanes that are threads of the CTA */
+    uint32_t exited;       /* lanes that have exited */
+    uint8_t state;         /* warp_state */
+    uint8_t bar_id;        /* barrier waited on (state == WARP_AT_BARRIER) */
+    const ptx_insn *bar_insn;  /* that bar instruction (bar.red writes its result at release) */
+    uint32_t bar_active;   /* lanes that executed it */
+    uint32_t carry;        /* per-lane carry flag of add.cc / addc chains */
+
+    simt_entry *stack;
+    uint32_t sp, stack_cap;
+    call_frame *frames;
+    uint32_t nframes, frame_cap;
+    uint64_t *regs;        /* value registers of every frame, frame after frame */
+    size_t regs_used, regs_cap;   /* in slots (uint64_t) */
+    uint32_t *preds;
+    size_t preds_used, preds_cap;
+} exec_warp;
+
+typedef struct {
+    uint32_t arrived;      /* threads counted (warp size per arriving warp) */
+    uint32_t expected;     /* thread count from the instruction; 0 = every live warp */
+    uint32_t red_popc;     /* bar.red accumulators over the arriving threads */
+    uint32_t red_all;      /* 1 while every arriving thread's predicate was true */
+    uint32_t red_any;
+    uint32_t waiting;      /* warps blocked on this barrier */
+} exec_barrier;
+
+struct exec_cta {
+    const exec_launch *L;
+    uint64_t cta_linear;
+    uint32_t ctaid[3];
+    uint32_t smid;
+    uint32_t nthreads, nwarps;
+    uint32_t smem_size;
+    uint8_t *smem;
+    uint32_t local_bytes;   /* per thread */
+    uint8_t *local;         /* nthreads * local_bytes */
+    exec_warp *warps;
+    exec_barrier bars[EXEC_NUM_BARRIERS];
+    uint32_t live_warps;    /* warps not done */
+    uint64_t warp_insns;    /* executed by this CTA (watchdog, functional %clock) */
+    uint64_t thread_insns;
+    uint64_t clock;         /* %clock64 in timing mode */
+    int clock_external;     /* exec_cta_set_clock was called */
+    int faulted;
+    exec_fault fault;
+};
+
+/* Everything a handler needs about the instruction being executed. */
+typedef struct {
+    exec_cta *cta;
+    exec_warp *w;
+    call_frame *fr;
+    const ptx_function *f;
+    const ptx_insn *in;
+    uint32_t pc;
+    uint32_t active;       /* lanes executing it (after the guard) */
+    uint64_t *regs;        /* this frame's value registers */
+    uint32_t *preds;       /* this frame's predicates */
+    exec_step_info *info;  /* NULL in the functional fast path */
+    uint64_t scratch[PTX_MAX_OPNDS][LANES];  /* immediates and special registers, broadcast */
+} exec_ctx;
+
+/* ---- lane iteration ---- */
+/* Visit the set lanes of mask in ascending order (deterministic). */
+#define FOR_EACH_LANE(l, mask) \
+    for (uint32_t m_##l = (mask), l = 0; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
+
+static inline uint32_t popc32(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+
+/* ---- type helpers ---- */
+static inline unsigned type_bits(ptx_type t) { return ptx_type_size(t) * 8; }
+static inline uint64_t width_mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+static inline int64_t sign_extend(uint64_t v, unsigned bits) {
+    if (bits >= 64) return (int64_t)v;
+    uint64_t m = 1ull << (bits - 1);
+    v &= width_mask(bits);
+    return (int64_t)((v ^ m) - m);
+}
+static inline float f32_from_bits(uint64_t b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }
+static inline uint64_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double f64_from_bits(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static inline uint64_t f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+/* Width in bits of value register r of the current frame (its declared type). */
+static inline unsigned reg_bits(const exec_ctx *x, uint32_t r) {
+    unsigned b = x->f->reg_types ? type_bits((ptx_type)x->f->reg_types[r]) : 64;
+    return b ? b : 64;
+}
+
+/* ---- operands (operand.c) ---- */
+/* 32 lane values of a source operand: a register row, or scratch filled with an
+ * immediate / special register / symbol address. */
+const uint64_t *exec_src(exec_ctx *x, unsigned i);
+/* Lane mask of a predicate source operand (negation applied; immediates 0/1). */
+uint32_t exec_pred_src(const exec_ctx *x, const ptx_operand *o);
+/* Write a lane mask into a predicate destination for the active lanes. */
+static inline void exec_pred_write(exec_ctx *x, const ptx_operand *o, uint32_t value) {
+    if (o->kind != PTX_OPND_PRED) return; /* '_' sink */
+    uint32_t *p = &x->preds[o->reg];
+    *p = (*p & ~x->active) | (value & x->active);
+}
+/* Destination register row, or NULL for a sink. */
+static inline uint64_t *exec_dst(exec_ctx *x, unsigned i) {
+    const ptx_operand *o = &x->in->opnd[i];
+    return o->kind == PTX_OPND_REG ? x->regs + (size_t)o->reg * LANES : NULL;
+}
+uint64_t exec_sreg_value(const exec_ctx *x, uint32_t sreg, unsigned comp, uint32_t lane);
+/* Linear thread index of lane in the CTA, and its (x,y,z). */
+void exec_thread_xyz(const exec_cta *cta, uint32_t warp, uint32_t lane, uint32_t xyz[3]);
+
+/* ---- handlers: 0 = done, -1 = fault recorded in the CTA ---- */
+int exec_alu_int(exec_ctx *x);
+int exec_alu_float(exec_ctx *x);
+int exec_cvt(exec_ctx *x);
+int exec_compare(exec_ctx *x);   /* setp, set, selp, slct, testp */
+int exec_mov(exec_ctx *x);       /* mov, cvta, isspacep, logic on predicates */
+int exec_memory(exec_ctx *x);    /* ld, ldu, st */
+int exec_atomic(exec_ctx *x);    /* atom, red */
+int exec_warp_op(exec_ctx *x);   /* shfl, vote, match, redux, activemask, bar.warp.sync */
+
+/* ---- memory helpers (memory.c) ---- */
+typedef enum { ACC_READ, ACC_WRITE, ACC_ATOMIC } exec_access;
+/* Host pointer to size bytes at addr in space (GLOBAL/CONST/SHARED/LOCAL/PARAM or
+ * NONE = generic) for lane; checks bounds and alignment, and records a fault
+ * (returning NULL) when the access is invalid.  *resolved gets the concrete space
+ * and *raddr the address within it. */
+uint8_t *exec_mem_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc, uint32_t lane,
+                      ptx_space *resolved, uint64_t *raddr);
+/* Per-lane effective address of operand i (an ADDR operand) in its own space. */
+uint64_t exec_addr_of(exec_ctx *x, const ptx_operand *o, uint32_t lane);
+/* Read a NUL-terminated string at a generic address (printf); -1 + fault if bad. */
+int exec_read_string(exec_ctx *x, uint64_t gaddr, uint32_t lane, char *buf, size_t bufsz);
+/* Generic address -> space and offset. */
+ptx_space exec_classify_generic(uint64_t gaddr, uint64_t *offset);
+
+/* ---- calls (call.c) ---- */
+int exec_call(exec_ctx *x);
+int exec_ret(exec_ctx *x);
+int exec_vprintf(exec_ctx *x, const ptx_call *site, uint32_t lanes);
+/* The top frame has drained: copy its return values to the caller for lanes, pop it. */
+int exec_frame_finish(exec_ctx *x, uint32_t lanes);
+/* Call-site argument i / return slot i of the current (calling) frame, n bytes, one lane. */
+int exec_call_arg(exec_ctx *x, const ptx_call *site, unsigned i, uint32_t lane, void *dst, unsigned n);
+int exec_call_ret(exec_ctx *x, const ptx_call *site, unsigned i, uint32_t lane, const void *src, unsigned n);
+/* Base of a thread's local memory. */
+uint8_t *exec_thread_local(exec_cta *cta, const exec_warp *w, uint32_t lane);
+
+/* ---- faults (fault.c) ---- */
+void exec_fault_set(exec_cta *cta, locsim_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "=========     at <func>+PC <pc> (line L of M)\n=========     by thread (..) in block (..)\n" */
+int exec_fault_where(const exec_ctx *x, uint32_t lane, char *buf, size_t n);
+int exec_fault_memory(exec_ctx *x, ptx_space space, exec_access acc, unsigned size, uint64_t addr, uint32_t lane,
+                      const char *why);
+int exec_fault_insn(exec_ctx *x, locsim_status st, const char *what);
+int exec_unsupported(exec_ctx *x);
+
+/* ---- SIMT stack (warp.c) ---- */
+int exec_stack_push(exec_cta *cta, exec_warp *w, uint32_t pc, uint32_t reconv, uint32_t mask);
+/* Run warp w for at most budget instructions, until it blocks, exits or faults. */
+exec_step_result exec_run_warp(exec_cta *cta, exec_warp *w, exec_step_info *info, uint64_t budget);
+/* Remove lanes from every entry and every frame's ret mask (thread exit). */
+void exec_lanes_exit(exec_cta *cta, exec_warp *w, uint32_t lanes);
+
+#endif

@@ -1,0 +1,251 @@
+/* Memory spaces and ld / st.
+ *
+ *   global, const  device addresses in devmem, checked against live allocations
+ *   shared         offsets into the CTA's shared memory (static + dynamic bytes)
+ *   local          offsets into the executing thread's local memory (its stack of
+ *                  call frames; the depot and .param slots of .func calls live here)
+ *   param          kernel parameters: offsets into the launch's parameter buffer
+ *                  (read-only); .param of a .func is frame memory (local)
+ *   generic        windows of devmem.h select shared / local (and the executor's
+ *                  parameter window); anything else is global
+ *
+ * Every access is checked for bounds and natural alignment (the access size, i.e.
+ * vector width x element size); a bad one is a kernel fault worded like
+ * compute-sanitizer's.
+ */
+#include "exec/exec_internal.h"
+
+ptx_space exec_classify_generic(uint64_t gaddr, uint64_t *offset) {
+    if (gaddr - DEVMEM_SHARED_WINDOW < DEVMEM_WINDOW_SIZE) {
+        *offset = gaddr - DEVMEM_SHARED_WINDOW;
+        return PTX_SPACE_SHARED;
+    }
+    if (gaddr - DEVMEM_LOCAL_WINDOW < DEVMEM_WINDOW_SIZE) {
+        *offset = gaddr - DEVMEM_LOCAL_WINDOW;
+        return PTX_SPACE_LOCAL;
+    }
+    if (gaddr - EXEC_PARAM_WINDOW < DEVMEM_WINDOW_SIZE) {
+        *offset = gaddr - EXEC_PARAM_WINDOW;
+        return PTX_SPACE_PARAM;
+    }
+    *offset = gaddr;
+    return PTX_SPACE_GLOBAL;
+}
+
+static uint8_t *global_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc,
+                           uint32_t lane) {
+    devmem *mem = x->cta->L->mem;
+    if (!devmem_check(mem, addr, size)) return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
+    uint8_t *p = devmem_ptr(mem, addr);
+    if (!p) {
+        exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for device pages");
+        return NULL;
+    }
+    return p;
+}
+
+uint8_t *exec_mem_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc, uint32_t lane,
+                      ptx_space *resolved, uint64_t *raddr) {
+    exec_cta *cta = x->cta;
+    if (space == PTX_SPACE_NONE) space = exec_classify_generic(addr, &addr);
+    *resolved = space;
+    *raddr = addr;
+    if ((size & (size - 1)) == 0 && (addr & (size - 1)) != 0)
+        return exec_fault_memory(x, space, acc, size, addr, lane, "misaligned"), NULL;
+    switch (space) {
+    case PTX_SPACE_SHARED:
+        if (addr >= cta->smem_size || size > cta->smem_size - addr)
+            return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
+        return cta->smem + addr;
+    case PTX_SPACE_LOCAL:
+        if (addr >= cta->local_bytes || size > cta->local_bytes - addr)
+            return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
+        return cta->local + ((size_t)x->w->index * LANES + lane) * cta->local_bytes + addr;
+    case PTX_SPACE_PARAM: {
+        const exec_launch *L = cta->L;
+        if (acc != ACC_READ)
+            return exec_fault_memory(x, space, acc, size, addr, lane, "in read-only kernel parameter memory"), NULL;
+        if (addr >= L->params_size || size > L->params_size - addr)
+            return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
+        return (uint8_t *)(uintptr_t)(L->params + addr); /* only ever read through */
+    }
+    default: return global_ptr(x, space, addr, size, acc, lane);
+    }
+}
+
+/* How an ADDR operand is formed: the space to access, a uniform base and, for a
+ * register base, the register row (per-lane part). */
+typedef struct {
+    ptx_space space;
+    uint64_t base;
+    const uint64_t *row;
+} addr_form;
+
+static addr_form addr_form_of(exec_ctx *x, const ptx_operand *o, ptx_space insn_space) {
+    addr_form a = {insn_space, (uint64_t)o->imm, NULL};
+    switch ((ptx_addr_base)o->addr_base) {
+    case PTX_ABASE_FRAME: /* a .local or .param variable of the current frame */
+        a.space = PTX_SPACE_LOCAL;
+        a.base += x->fr->local_base;
+        break;
+    case PTX_ABASE_KPARAM: a.space = PTX_SPACE_PARAM; break;
+    case PTX_ABASE_SYM: a.base += x->cta->L->mod->vars[o->reg].addr; break;
+    case PTX_ABASE_REG:
+        a.row = x->regs + (size_t)o->reg * LANES;
+        /* ld.param through a register: kernel parameter offsets in a kernel, frame
+         * offsets (local) inside a .func */
+        if (insn_space == PTX_SPACE_PARAM && !x->f->is_entry) a.space = PTX_SPACE_LOCAL;
+        break;
+    default: break;
+    }
+    return a;
+}
+
+uint64_t exec_addr_of(exec_ctx *x, const ptx_operand *o, uint32_t lane) {
+    addr_form a = addr_form_of(x, o, (ptx_space)x->in->space);
+    return a.base + (a.row ? a.row[lane] : 0);
+}
+
+static inline uint64_t read_le(const uint8_t *p, unsigned n) {
+    switch (n) {
+    case 1: return p[0];
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+static inline void write_le(uint8_t *p, uint64_t v, unsigned n) {
+    switch (n) {
+    case 1: p[0] = (uint8_t)v; break;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* Registers a vector operand names (or one register), PTX_REG_SINK for '_'. */
+static unsigned vector_regs(const ptx_operand *o, unsigned vec, uint32_t regs[4]) {
+    if (o->kind == PTX_OPND_VEC) {
+        unsigned n = o->comp ? o->comp : vec;
+        for (unsigned k = 0; k < 4; k++) regs[k] = k < n ? o->vec[k] : PTX_REG_SINK;
+        return n;
+    }
+    regs[0] = o->kind == PTX_OPND_REG ? o->reg : PTX_REG_SINK;
+    for (unsigned k = 1; k < 4; k++) regs[k] = PTX_REG_SINK;
+    return 1;
+}
+
+static void note_access(exec_ctx *x, ptx_space space, uint32_t lane, uint64_t addr) {
+    exec_step_info *info = x->info;
+    if (!info) return;
+    if (!info->mem_mask) info->mem_space = (uint8_t)space;
+    info->mem_mask |= 1u << lane;
+    info->mem_addr[lane] = addr;
+}
+
+static void begin_access(exec_ctx *x, unsigned size, int is_store, int is_atomic) {
+    exec_step_info *info = x->info;
+    if (!info) return;
+    info->mem_space = PTX_SPACE_NONE;
+    info->mem_is_store = (uint8_t)is_store;
+    info->mem_is_atomic = (uint8_t)is_atomic;
+    info->mem_size = (uint8_t)(size > 255 ? 255 : size);
+    info->mem_mask = 0;
+}
+
+/* ld[.ss].type / ld.vN: a signed element is sign-extended to its register's width. */
+static int load(exec_ctx *x) {
+    const ptx_insn *in = x->in;
+    ptx_type t = (ptx_type)in->type;
+    unsigned esize = ptx_type_size(t), vec = in->vec ? in->vec : 1;
+    if (in->nopnd < 2 || esize == 0 || esize > 8 || in->opnd[1].kind != PTX_OPND_ADDR) return exec_unsupported(x);
+    uint32_t regs[4];
+    unsigned n = vector_regs(&in->opnd[0], vec, regs);
+    unsigned size = esize * n;
+    int sgn = ptx_type_is_signed(t);
+    unsigned rbits[4];
+    for (unsigned k = 0; k < n; k++) rbits[k] = regs[k] == PTX_REG_SINK ? 64 : reg_bits(x, regs[k]);
+    addr_form af = addr_form_of(x, &in->opnd[1], (ptx_space)in->space);
+    begin_access(x, size, 0, 0);
+    /* Read every lane first, then write: the address register may be a destination. */
+    uint64_t vals[4][LANES];
+    FOR_EACH_LANE(l, x->active) {
+        ptx_space rs;
+        uint64_t ra, addr = af.base + (af.row ? af.row[l] : 0);
+        const uint8_t *p = exec_mem_ptr(x, af.space, addr, size, ACC_READ, l, &rs, &ra);
+        if (!p) return -1;
+        note_access(x, rs, l, ra);
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = read_le(p + k * esize, esize);
+            if (sgn && rbits[k] > esize * 8) v = (uint64_t)sign_extend(v, esize * 8) & width_mask(rbits[k]);
+            vals[k][l] = v;
+        }
+    }
+    for (unsigned k = 0; k < n; k++) {
+        if (regs[k] == PTX_REG_SINK) continue;
+        uint64_t *d = x->regs + (size_t)regs[k] * LANES;
+        FOR_EACH_LANE(l, x->active) d[l] = vals[k][l];
+    }
+    return 0;
+}
+
+static int store(exec_ctx *x) {
+    const ptx_insn *in = x->in;
+    ptx_type t = (ptx_type)in->type;
+    unsigned esize = ptx_type_size(t), vec = in->vec ? in->vec : 1;
+    if (in->nopnd < 2 || esize == 0 || esize > 8 || in->opnd[0].kind != PTX_OPND_ADDR) return exec_unsupported(x);
+    const ptx_operand *src = &in->opnd[1];
+    const uint64_t *rows[4];
+    unsigned n;
+    if (src->kind == PTX_OPND_VEC) {
+        n = src->comp ? src->comp : vec;
+        if (n > 4) return exec_unsupported(x);
+        for (unsigned k = 0; k < n; k++) {
+            if ((src->vec_imm >> k) & 1 || src->vec[k] == PTX_REG_SINK) {
+                /* an immediate element (or '_', stored as 0): broadcast into scratch */
+                uint64_t v = src->vec[k] == PTX_REG_SINK && !((src->vec_imm >> k) & 1) ? 0 : src->vec[k];
+                for (unsigned l = 0; l < LANES; l++) x->scratch[2 + k][l] = v;
+                rows[k] = x->scratch[2 + k];
+            } else {
+                rows[k] = x->regs + (size_t)src->vec[k] * LANES;
+            }
+        }
+    } else {
+        n = 1;
+        rows[0] = exec_src(x, 1);
+    }
+    unsigned size = esize * n;
+    addr_form af = addr_form_of(x, &in->opnd[0], (ptx_space)in->space);
+    begin_access(x, size, 1, 0);
+    FOR_EACH_LANE(l, x->active) {
+        ptx_space rs;
+        uint64_t ra, addr = af.base + (af.row ? af.row[l] : 0);
+        uint8_t *p = exec_mem_ptr(x, af.space, addr, size, ACC_WRITE, l, &rs, &ra);
+        if (!p) return -1;
+        note_access(x, rs, l, ra);
+        for (unsigned k = 0; k < n; k++) write_le(p + k * esize, rows[k][l], esize);
+    }
+    return 0;
+}
+
+int exec_memory(exec_ctx *x) {
+    switch ((ptx_opcode)x->in->op) {
+    case PTX_OP_LD: case PTX_OP_LDU: return load(x);
+    case PTX_OP_ST: return store(x);
+    default: return exec_unsupported(x);
+    }
+}
+
+int exec_read_string(exec_ctx *x, uint64_t gaddr, uint32_t lane, char *buf, size_t bufsz) {
+    size_t i = 0;
+    for (; i + 1 < bufsz; i++) {
+        ptx_space rs;
+        uint64_t ra;
+        const uint8_t *p = exec_mem_ptr(x, PTX_SPACE_NONE, gaddr + i, 1, ACC_READ, lane, &rs, &ra);
+        if (!p) return -1;
+        buf[i] = (char)*p;
+        if (!buf[i]) return (int)i;
+    }
+    buf[i] = 0;
+    return (int)i;
+}
