@@ -13,6 +13,7 @@
 
 #include "mem/addrmap.h"
 #include "mem/dram.h"
+#include "mem/partition.h"
 
 enum { RCD = 12, CL = 12, RP = 12, BURST = 2, CCD = 2 };
 
@@ -306,6 +307,129 @@ static void test_row_hit_rate_sequential_vs_random(void **state) {
     assert_true(row_hit_rate(0) < 0.02);
 }
 
+/* ---- a memory partition: L2 slice in front of the channel ---- */
+
+typedef struct {
+    addrmap am;
+    partition *p;
+} part_fixture;
+
+static void part_make(part_fixture *f, const char *l2) {
+    addrmap_config ac = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    assert_int_equal(addrmap_init(&f->am, &ac, err, sizeof err), 0);
+    partition_config pc;
+    memset(&pc, 0, sizeof pc);
+    assert_int_equal(cache_geometry_parse(l2, &pc.l2, err, sizeof err), 0);
+    pc.dram = gtx480_cfg("frfcfs");
+    pc.rop_latency = 10;
+    pc.dram_latency = 5;
+    for (int q = 0; q < PART_Q_COUNT; q++) pc.queue_size[q] = 8;
+    f->p = partition_create(&pc, &f->am, 0, err, sizeof err);
+    if (!f->p) print_error("%s\n", err);
+    assert_non_null(f->p);
+}
+
+static mem_req line_read(uint64_t addr, uint16_t sm) {
+    mem_req r = rd(sm, 128);
+    r.addr = addr;
+    r.sector_mask = 0xF;
+    r.sm = sm;
+    return r;
+}
+
+/* One L2 and one DRAM cycle per step; returns the step after which slice 0 has
+ * a reply (popped into *out), -1 if none within `limit` steps. */
+static int64_t part_run(part_fixture *f, int64_t from, int64_t limit, mem_req *out) {
+    for (int64_t t = from; t < limit; t++) {
+        partition_l2_cycle(f->p);
+        partition_dram_cycle(f->p);
+        const mem_req *r = partition_reply_peek(f->p, 0);
+        if (r) {
+            *out = *r;
+            partition_reply_pop(f->p, 0);
+            return t;
+        }
+    }
+    return -1;
+}
+
+/* Address 0 is channel 0, slice 0.  A miss: ROP 10, +1 to leave the L2 miss queue,
+ * +5 dram_latency, then 128 B from an idle bank: tRCD 12 + two bursts (RD at +12
+ * and +14) + tCL 12 + burst 2 = 28; the fill answers in that cycle: step 44.
+ * The same line again hits: the ROP delay only (10). */
+static void test_partition_l2_miss_then_hit(void **state) {
+    (void)state;
+    part_fixture f;
+    part_make(&f, "N:64:128:8,L:B:m:W:L,A:32:4,4:0,32");
+    mem_req a = line_read(0x0, 1), out;
+    assert_int_equal(partition_push(f.p, 0, &a), 0);
+    assert_int_equal(part_run(&f, 0, 1000, &out), 44);
+    assert_true(out.flags & MEM_REQ_REPLY);
+    assert_int_equal(out.sm, 1);
+    assert_int_equal(mem_packet_bytes(&out), 8 + 128);
+    while (partition_l2_now(f.p) < 50) {
+        partition_l2_cycle(f.p);
+        partition_dram_cycle(f.p);
+    }
+    assert_int_equal(partition_push(f.p, 0, &a), 0);
+    assert_int_equal(part_run(&f, 50, 1000, &out), 60);
+    assert_int_equal(cache_total(partition_l2(f.p, 0), CACHE_HIT), 1);
+    assert_int_equal(cache_total(partition_l2(f.p, 0), CACHE_MISS), 1);
+    assert_true(partition_idle(f.p));
+    partition_destroy(f.p);
+}
+
+/* Two SMs read one line back to back: one DRAM read, one L2 pending hit, two replies. */
+static void test_partition_merges_misses(void **state) {
+    (void)state;
+    part_fixture f;
+    part_make(&f, "N:64:128:8,L:B:m:W:L,A:32:4,4:0,32");
+    mem_req a = line_read(0xC00, 1), b = line_read(0xC00, 2), out;
+    assert_int_equal(partition_push(f.p, 0, &a), 0);
+    assert_int_equal(partition_push(f.p, 0, &b), 0);
+    int64_t t = part_run(&f, 0, 1000, &out);
+    assert_true(t > 0);
+    assert_int_equal(out.sm, 1);
+    assert_int_equal(part_run(&f, t + 1, 1000, &out), t + 1);   /* the merged one, next cycle */
+    assert_int_equal(out.sm, 2);
+    assert_int_equal(dram_stats(partition_dram(f.p))->reads, 1);
+    assert_int_equal(cache_total(partition_l2(f.p, 0), CACHE_HIT_RESERVED), 1);
+    partition_destroy(f.p);
+}
+
+/* A 2-line L2: two writes allocate dirty lines (acknowledged, no DRAM traffic);
+ * a read of a third line evicts the older one: one DRAM write-back, one DRAM read. */
+static void test_partition_writes_and_writeback(void **state) {
+    (void)state;
+    part_fixture f;
+    part_make(&f, "N:1:128:2,L:B:m:W:L,A:8:4,8");
+    mem_req w1 = line_read(0x0, 1), w2 = line_read(0xC00, 1), r = line_read(0x1800, 1), out;
+    w1.type = w2.type = MEM_GLOBAL_ACC_W;
+    assert_int_equal(partition_push(f.p, 0, &w1), 0);
+    assert_int_equal(partition_push(f.p, 0, &w2), 0);
+    assert_int_equal(partition_push(f.p, 0, &r), 0);
+    int replies = 0, acks = 0;
+    for (int64_t t = 0; replies < 3 && t < 1000;) {
+        t = part_run(&f, t, 1000, &out) + 1;
+        replies++;
+        acks += out.type == MEM_GLOBAL_ACC_W;
+        if (out.type == MEM_GLOBAL_ACC_W) assert_int_equal(mem_packet_bytes(&out), 8);
+    }
+    assert_int_equal(replies, 3);
+    assert_int_equal(acks, 2);
+    for (int i = 0; i < 200; i++) {
+        partition_l2_cycle(f.p);
+        partition_dram_cycle(f.p);
+    }
+    assert_true(partition_idle(f.p));
+    assert_int_equal(dram_stats(partition_dram(f.p))->writes, 1);
+    assert_int_equal(dram_stats(partition_dram(f.p))->reads, 1);
+    assert_int_equal(cache_stats(partition_l2(f.p, 0))->writebacks, 1);
+    assert_null(cache_probe(partition_l2(f.p, 0), 0x0));
+    partition_destroy(f.p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timing_string),
@@ -317,6 +441,9 @@ int main(void) {
         cmocka_unit_test(test_frfcfs_vs_fifo),
         cmocka_unit_test(test_queue_backpressure),
         cmocka_unit_test(test_row_hit_rate_sequential_vs_random),
+        cmocka_unit_test(test_partition_l2_miss_then_hit),
+        cmocka_unit_test(test_partition_merges_misses),
+        cmocka_unit_test(test_partition_writes_and_writeback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -430,6 +430,13 @@ void cache_miss_queue_pop(cache *c) {
 
 uint32_t cache_miss_queue_length(const cache *c) { return c->mq_len; }
 uint32_t cache_max_waiters(const cache *c) { return c->g.mshr_max_merge; }
+
+bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o) {
+    if (o != CACHE_MISS && o != CACHE_HIT_RESERVED) return false;
+    if (!mem_access_is_write(r->type)) return true;
+    uint8_t policy = mem_access_is_local(r->type) ? c->g.write_local : c->g.write_global;
+    return policy == CACHE_WRITE_BACK && c->g.write_alloc == CACHE_FETCH_ON_WRITE;
+}
 uint32_t cache_mshr_used(const cache *c) { return c->mshr_used; }
 
 uint32_t cache_set_of(const cache *c, uint64_t addr) { return set_index(c, line_addr_of(c, addr)); }

@@ -172,6 +172,10 @@ uint32_t cache_miss_queue_length(const cache *c);
  * for that line (a caller bug). */
 int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uint32_t cap);
 uint32_t cache_max_waiters(const cache *c);
+/* True when access r, answered with o, waits in an MSHR for a fill: reads that
+ * missed or hit a reserved line, and writes of a write-back fetch-on-write cache
+ * that missed.  Every other write is complete when cache_access returns. */
+bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o);
 
 /* MSHR entries in use (lines in flight). */
 uint32_t cache_mshr_used(const cache *c);

@@ -313,6 +313,10 @@ void dram_cycle(dram *d) {
     d->now++;
 }
 
+const mem_req *dram_peek(const dram *d) {
+    return d->ret_len && d->ret[0].done <= d->now ? &d->ret[0].req : NULL;
+}
+
 int dram_pop(dram *d, mem_req *out) {
     if (!d->ret_len || d->ret[0].done > d->now) return -1;
     *out = d->ret[0].req;

@@ -130,6 +130,8 @@ int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t c
 void dram_cycle(dram *d);
 /* A finished request (read data transferred / write done), oldest completion first. */
 int dram_pop(dram *d, mem_req *out);
+/* The request dram_pop would return, or NULL. */
+const mem_req *dram_peek(const dram *d);
 
 /* Nothing queued, in service or waiting to be popped. */
 bool dram_idle(const dram *d);

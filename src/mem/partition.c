@@ -1,0 +1,264 @@
+/* Memory partition: L2 slices + one DRAM channel (see partition.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/partition.h"
+
+/* A bounded FIFO of requests, each with the cycle from which it may leave. */
+typedef struct {
+    mem_req *req;
+    uint64_t *ready;
+    uint32_t cap, head, len;
+} timed_queue;
+
+typedef struct {
+    cache *l2;
+    timed_queue q[PART_Q_COUNT];
+    mem_req *woken;               /* scratch for cache_fill (max_merge entries) */
+} slice;
+
+struct partition {
+    partition_config cfg;
+    const addrmap *am;
+    uint32_t channel, nslices;
+    slice *slices;
+    dram *dram;
+    uint32_t dram_rr;             /* slice to offer the DRAM first */
+    uint64_t now;                 /* L2 cycles */
+    partition_counters ctr;
+};
+
+static int tq_init(timed_queue *q, uint32_t cap) {
+    q->cap = cap;
+    q->req = calloc(cap, sizeof *q->req);
+    q->ready = calloc(cap, sizeof *q->ready);
+    return q->req && q->ready ? 0 : -1;
+}
+
+static void tq_free(timed_queue *q) {
+    free(q->req);
+    free(q->ready);
+}
+
+static bool tq_full(const timed_queue *q) { return q->len == q->cap; }
+static uint32_t tq_room(const timed_queue *q) { return q->cap - q->len; }
+
+static void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
+    uint32_t i = (q->head + q->len) % q->cap;
+    q->req[i] = *r;
+    q->ready[i] = ready;
+    q->len++;
+}
+
+/* The head if it may leave at `now`, else NULL. */
+static mem_req *tq_ready(const timed_queue *q, uint64_t now) {
+    return q->len && q->ready[q->head] <= now ? &q->req[q->head] : NULL;
+}
+
+static void tq_pop(timed_queue *q) {
+    q->head = (q->head + 1) % q->cap;
+    q->len--;
+}
+
+/* ---- L2 side ---- */
+
+static bool wants_ack(const mem_req *r) {
+    return r->type == MEM_GLOBAL_ACC_W || r->type == MEM_LOCAL_ACC_W;
+}
+
+static void reply(partition *p, slice *s, const mem_req *r) {
+    mem_req a = *r;
+    a.flags |= MEM_REQ_REPLY;
+    tq_push(&s->q[PART_Q_L2_ICNT], &a, p->now);
+    p->ctr.replies++;
+}
+
+static void do_fill(partition *p, slice *s) {
+    mem_req *f = tq_ready(&s->q[PART_Q_DRAM_L2], p->now);
+    if (!f) return;
+    uint32_t max = cache_max_waiters(s->l2);
+    if (tq_room(&s->q[PART_Q_L2_ICNT]) < max) {
+        p->ctr.fill_stalls++;
+        return;
+    }
+    int n = cache_fill(s->l2, f, p->now, s->woken, max);
+    for (int i = 0; i < n; i++)
+        if (!mem_access_is_write(s->woken[i].type) || wants_ack(&s->woken[i])) reply(p, s, &s->woken[i]);
+    tq_pop(&s->q[PART_Q_DRAM_L2]);
+}
+
+static void send_miss(partition *p, slice *s) {
+    const mem_req *m = cache_miss_queue_peek(s->l2);
+    if (!m || tq_full(&s->q[PART_Q_L2_DRAM])) return;
+    tq_push(&s->q[PART_Q_L2_DRAM], m, p->now + p->cfg.dram_latency);
+    cache_miss_queue_pop(s->l2);
+}
+
+static void do_access(partition *p, slice *s) {
+    mem_req *r = tq_ready(&s->q[PART_Q_ICNT_L2], p->now);
+    if (!r) return;
+    bool needs_reply = !mem_access_is_write(r->type) || wants_ack(r);
+    if (needs_reply && tq_full(&s->q[PART_Q_L2_ICNT])) {
+        p->ctr.l2_access_stalls++;
+        return;
+    }
+    cache_outcome o = cache_access(s->l2, r, p->now, NULL);
+    if (o == CACHE_RESERVATION_FAIL) {
+        p->ctr.l2_access_stalls++;
+        return;
+    }
+    /* Requests waiting in the MSHR are answered at the fill. */
+    if (needs_reply && !cache_request_waits(s->l2, r, o)) reply(p, s, r);
+    tq_pop(&s->q[PART_Q_ICNT_L2]);
+}
+
+/* Offer each slice's oldest DRAM-bound request to the channel, slices in turn. */
+static void feed_dram(partition *p) {
+    for (uint32_t k = 0; k < p->nslices; k++) {
+        slice *s = &p->slices[(p->dram_rr + k) % p->nslices];
+        mem_req *r = tq_ready(&s->q[PART_Q_L2_DRAM], p->now);
+        if (!r) continue;
+        addr_loc l;
+        addrmap_decode(p->am, r->addr, &l);
+        if (dram_push(p->dram, r, l.bank, l.row, l.col) != 0) {
+            p->ctr.dram_push_stalls++;
+            break;
+        }
+        tq_pop(&s->q[PART_Q_L2_DRAM]);
+    }
+    p->dram_rr = (p->dram_rr + 1) % p->nslices;
+}
+
+void partition_l2_cycle(partition *p) {
+    for (uint32_t i = 0; i < p->nslices; i++) {
+        slice *s = &p->slices[i];
+        do_fill(p, s);
+        send_miss(p, s);
+        do_access(p, s);
+    }
+    feed_dram(p);
+    p->now++;
+}
+
+/* ---- DRAM side ---- */
+
+void partition_dram_cycle(partition *p) {
+    dram_cycle(p->dram);
+    const mem_req *done;
+    while ((done = dram_peek(p->dram))) {
+        if (mem_access_is_write(done->type)) {   /* write-backs need no answer */
+            mem_req drop;
+            dram_pop(p->dram, &drop);
+            continue;
+        }
+        addr_loc l;
+        addrmap_decode(p->am, done->addr, &l);
+        slice *s = &p->slices[l.slice - p->channel * p->nslices];
+        if (tq_full(&s->q[PART_Q_DRAM_L2])) break;   /* back-pressure into the DRAM return queue */
+        mem_req f;
+        dram_pop(p->dram, &f);
+        tq_push(&s->q[PART_Q_DRAM_L2], &f, p->now);
+    }
+}
+
+/* ---- public ---- */
+
+uint32_t partition_slices(const partition *p) { return p->nslices; }
+
+bool partition_can_accept(const partition *p, uint32_t s) {
+    return s < p->nslices && !tq_full(&p->slices[s].q[PART_Q_ICNT_L2]);
+}
+
+int partition_push(partition *p, uint32_t s, const mem_req *r) {
+    if (!partition_can_accept(p, s)) {
+        p->ctr.push_fails++;
+        return -1;
+    }
+    tq_push(&p->slices[s].q[PART_Q_ICNT_L2], r, p->now + p->cfg.rop_latency);
+    return 0;
+}
+
+const mem_req *partition_reply_peek(const partition *p, uint32_t s) {
+    return s < p->nslices ? tq_ready(&p->slices[s].q[PART_Q_L2_ICNT], p->now) : NULL;
+}
+
+void partition_reply_pop(partition *p, uint32_t s) {
+    if (partition_reply_peek(p, s)) tq_pop(&p->slices[s].q[PART_Q_L2_ICNT]);
+}
+
+bool partition_idle(const partition *p) {
+    for (uint32_t i = 0; i < p->nslices; i++) {
+        const slice *s = &p->slices[i];
+        for (int q = 0; q < PART_Q_COUNT; q++)
+            if (s->q[q].len) return false;
+        if (cache_miss_queue_length(s->l2) || cache_mshr_used(s->l2)) return false;
+    }
+    return dram_idle(p->dram);
+}
+
+uint64_t partition_l2_now(const partition *p) { return p->now; }
+cache *partition_l2(partition *p, uint32_t s) { return s < p->nslices ? p->slices[s].l2 : NULL; }
+dram *partition_dram(partition *p) { return p->dram; }
+const partition_counters *partition_stats(const partition *p) { return &p->ctr; }
+
+partition *partition_create(const partition_config *cfg, const addrmap *am, uint32_t channel,
+                            char *err, size_t errlen) {
+    if (channel >= am->cfg.n_channels) {
+        snprintf(err, errlen, "memory partition %u: only %u channels", channel, am->cfg.n_channels);
+        return NULL;
+    }
+    for (int q = 0; q < PART_Q_COUNT; q++) {
+        if (!cfg->queue_size[q]) {
+            snprintf(err, errlen, "memory partition queues must hold at least one request");
+            return NULL;
+        }
+    }
+    if (cfg->queue_size[PART_Q_L2_ICNT] < cfg->l2.mshr_max_merge) {
+        snprintf(err, errlen, "the L2->icnt queue (%u) must hold the %u requests one L2 fill can wake",
+                 cfg->queue_size[PART_Q_L2_ICNT], cfg->l2.mshr_max_merge);
+        return NULL;
+    }
+    partition *p = calloc(1, sizeof *p);
+    if (!p) goto oom;
+    p->cfg = *cfg;
+    p->am = am;
+    p->channel = channel;
+    p->nslices = am->cfg.n_sub_per_channel;
+    p->slices = calloc(p->nslices, sizeof *p->slices);
+    if (!p->slices) goto oom;
+    char name[32];
+    snprintf(name, sizeof name, "DRAM[%u]", channel);
+    p->dram = dram_create(&cfg->dram, name, err, errlen);
+    if (!p->dram) goto fail;
+    for (uint32_t i = 0; i < p->nslices; i++) {
+        slice *s = &p->slices[i];
+        snprintf(name, sizeof name, "L2[%u]", channel * p->nslices + i);
+        s->l2 = cache_create(&cfg->l2, name, err, errlen);
+        if (!s->l2) goto fail;
+        cache_set_writeback_type(s->l2, MEM_L2_WRBK_ACC);
+        s->woken = calloc(cfg->l2.mshr_max_merge, sizeof *s->woken);
+        if (!s->woken) goto oom;
+        for (int q = 0; q < PART_Q_COUNT; q++)
+            if (tq_init(&s->q[q], cfg->queue_size[q])) goto oom;
+    }
+    return p;
+oom:
+    snprintf(err, errlen, "memory partition %u: out of memory", channel);
+fail:
+    partition_destroy(p);
+    return NULL;
+}
+
+void partition_destroy(partition *p) {
+    if (!p) return;
+    for (uint32_t i = 0; p->slices && i < p->nslices; i++) {
+        slice *s = &p->slices[i];
+        cache_destroy(s->l2);
+        free(s->woken);
+        for (int q = 0; q < PART_Q_COUNT; q++) tq_free(&s->q[q]);
+    }
+    free(p->slices);
+    dram_destroy(p->dram);
+    free(p);
+}

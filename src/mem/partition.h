@@ -1,0 +1,73 @@
+/* A memory partition: one DRAM channel and the L2 slices in front of it
+ * (GPGPU-Sim's memory partition with its sub-partitions).
+ *
+ * Per slice, requests flow through bounded queues (sizes from
+ * -gpgpu_dram_partition_queues, GPGPU-Sim's "icnt->L2 : L2->dram : dram->L2 : L2->icnt"):
+ *
+ *   partition_push --[in: ROP latency]--> L2 slice --miss queue--> [to DRAM: dram_latency]
+ *        --> DRAM channel (shared by the slices) --> [fills] --> cache_fill --> [replies]
+ *        --> partition_reply_peek/pop (the caller moves them into the reply network)
+ *
+ * Each L2 cycle a slice does, in this order: one fill (when the reply queue can
+ * take every request it may wake), moves one miss-queue entry towards DRAM, and
+ * one L2 access (the oldest request whose ROP delay has passed; a reservation
+ * failure leaves it at the head to retry next cycle).  Reads are answered with
+ * their data; global/local writes with an acknowledgement (no data); write-backs
+ * get no answer.  Requests are never dropped: every full queue stalls the stage
+ * before it, up to partition_push() refusing.
+ *
+ * Clocks: partition_l2_cycle() at the L2 clock, partition_dram_cycle() at the
+ * DRAM command clock; the ROP and dram_latency delays count L2 cycles.
+ */
+#ifndef LOCSIM_MEM_PARTITION_H
+#define LOCSIM_MEM_PARTITION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem/addrmap.h"
+#include "mem/cache.h"
+#include "mem/dram.h"
+
+enum { PART_Q_ICNT_L2 = 0, PART_Q_L2_DRAM, PART_Q_DRAM_L2, PART_Q_L2_ICNT, PART_Q_COUNT };
+
+typedef struct partition_config {
+    cache_geometry l2;            /* one slice (-gpgpu_cache:dl2) */
+    dram_config dram;
+    uint32_t rop_latency;         /* L2 cycles from arrival to the L2 access (-gpgpu_l2_rop_latency) */
+    uint32_t dram_latency;        /* L2 cycles from the L2 miss queue to the DRAM queue (-dram_latency) */
+    uint32_t queue_size[PART_Q_COUNT];   /* -gpgpu_dram_partition_queues */
+} partition_config;
+
+typedef struct partition_counters {
+    uint64_t push_fails;          /* partition_push refused (input queue full) */
+    uint64_t l2_access_stalls;    /* cycles the head request could not access the L2 */
+    uint64_t fill_stalls;         /* cycles a fill waited for reply-queue room */
+    uint64_t dram_push_stalls;    /* cycles a request waited for room in the DRAM queue */
+    uint64_t replies;
+} partition_counters;
+
+typedef struct partition partition;
+
+/* Partition for memory channel `channel` of the mapping *am (which must outlive it). */
+partition *partition_create(const partition_config *cfg, const addrmap *am, uint32_t channel,
+                            char *err, size_t errlen);
+void partition_destroy(partition *p);
+
+uint32_t partition_slices(const partition *p);
+/* slice: 0 .. partition_slices()-1 (global slice = channel * slices + slice). */
+bool partition_can_accept(const partition *p, uint32_t slice);
+int partition_push(partition *p, uint32_t slice, const mem_req *r);
+void partition_l2_cycle(partition *p);
+void partition_dram_cycle(partition *p);
+const mem_req *partition_reply_peek(const partition *p, uint32_t slice);
+void partition_reply_pop(partition *p, uint32_t slice);
+
+bool partition_idle(const partition *p);
+uint64_t partition_l2_now(const partition *p);
+cache *partition_l2(partition *p, uint32_t slice);
+dram *partition_dram(partition *p);
+const partition_counters *partition_stats(const partition *p);
+
+#endif
