@@ -22,6 +22,7 @@ typedef enum { POLICY_LRR, POLICY_GTO } level_policy;
 
 typedef struct {
     uint32_t active;      /* active fetch group */
+    int has_active;       /* 0 until the first issue: the outer policy picks the first group */
     int last;             /* warp issued last, -1 if none */
 } tl_sched;
 
@@ -109,7 +110,13 @@ static int tl_pick(void *st, const sched_view *v) {
     tl_sched *t = &s->sched[v->sched_id];
     const warp_mask *groups = &s->groups[(size_t)v->sched_id * s->ngroups];
     if (!v->ready) return -1;
-    if (!(groups[t->active] & v->ready)) t->active = pick_group(s, t, v, groups);
+    if (!t->has_active) {
+        t->active = s->ngroups - 1; /* so that outer lrr starts its search at group 0 */
+        t->active = pick_group(s, t, v, groups);
+        t->has_active = 1;
+    } else if (!(groups[t->active] & v->ready)) {
+        t->active = pick_group(s, t, v, groups);
+    }
     int w = pick_inner(s, t, v, groups[t->active] & v->ready);
     t->last = w;
     return w;
