@@ -325,6 +325,7 @@ typedef struct cr_var {
     int constant;
     cr_fatbin *fb;
     void **managed_ptr;         /* __managed__ variables: where the host reads the pointer */
+    struct cr_region *region;   /* __managed__ variables: the host copy */
 } cr_var;
 
 /* A range of host memory the device can address: cudaMallocManaged, cudaMallocHost,
@@ -339,6 +340,7 @@ typedef struct cr_region {
     locsim_dptr dev;
     size_t size;
     int identity;               /* host == (uint8_t *)dev, an mmap at the device address */
+    int detached;               /* a __managed__ variable's copy while its module is unloaded */
     int kind;                   /* CR_REGION_* */
     struct cr_region *next;
 } cr_region;
@@ -412,9 +414,12 @@ void cr_regions_to_host(void);
 /* Translate a pointer-sized kernel argument that points into a region's host copy
  * (regions without identity mapping). */
 uint64_t cr_translate_arg(uint64_t value);
-void cr_release_regions(void);
-/* Register a __managed__ variable's device storage as a region (its host copy). */
-void cr_register_managed_var(cr_var *v, locsim_dptr addr, size_t size);
+/* Release every region (exit); with keep_vars, __managed__ variables keep their host
+ * copies, detached from the device until their module is loaded again (reset). */
+void cr_release_regions(int keep_vars);
+/* Bind a __managed__ variable to its device storage at addr: create its host copy
+ * (or reuse it after a reset) holding the variable's initial value. */
+void cr_bind_managed_var(cr_var *v, locsim_dptr addr, size_t size);
 
 /* ---- device description (device.c) ---- */
 void cr_devinfo_init(cr_devinfo *info, const locsim_device *dev);

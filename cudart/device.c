@@ -217,9 +217,7 @@ cudaError_t cudaDeviceReset(void) {
     if (cr.unloading) return cr_leave(cudaErrorCudartUnloading);
     if (cr.dev) {
         cr_stats_fold_device();
-        cr_release_regions();
-        for (int i = 0; i < cr.nvars; i++)
-            if (cr.vars[i].managed_ptr) *cr.vars[i].managed_ptr = NULL;
+        cr_release_regions(1);
         cr_release_modules();
         locsim_device_destroy(cr.dev);
         cr.dev = NULL;

@@ -23,7 +23,7 @@ cr_region *cr_find_region(const void *p) {
     uintptr_t a = (uintptr_t)p;
     for (cr_region *r = cr.regions; r; r = r->next) {
         if (a >= (uintptr_t)r->host && a - (uintptr_t)r->host < r->size) return r;
-        if (!r->identity && a >= r->dev && a - r->dev < r->size) return r;
+        if (!r->identity && !r->detached && a >= r->dev && a - r->dev < r->size) return r;
     }
     return NULL;
 }
@@ -112,40 +112,53 @@ static int region_free(void *p, int kind) {
     return -1;
 }
 
-void cr_release_regions(void) {
-    while (cr.regions) {
-        cr_region *r = cr.regions;
-        cr.regions = r->next;
+void cr_release_regions(int keep_vars) {
+    cr_region **pp = &cr.regions;
+    while (*pp) {
+        cr_region *r = *pp;
+        if (keep_vars && r->kind == CR_REGION_MANAGED_VAR) {
+            r->detached = 1;
+            pp = &r->next;
+            continue;
+        }
+        *pp = r->next;
         region_release(r);
     }
 }
 
-void cr_register_managed_var(cr_var *v, locsim_dptr addr, size_t size) {
-    cr_region *r = calloc(1, sizeof *r);
-    uint8_t *host = calloc(1, size ? size : 1);
-    if (!r || !host) cr_die("out of memory for __managed__ variable %s", v->name);
-    locsim_memcpy_dtoh(cr.dev, host, addr, size);  /* its initial value */
-    r->host = host;
+void cr_bind_managed_var(cr_var *v, locsim_dptr addr, size_t size) {
+    cr_region *r = v->region;
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        uint8_t *host = calloc(1, size ? size : 1);
+        if (!r || !host) cr_die("out of memory for __managed__ variable %s", v->name);
+        r->host = host;
+        r->size = size;
+        r->kind = CR_REGION_MANAGED_VAR;
+        r->next = cr.regions;
+        cr.regions = r;
+        v->region = r;
+    }
     r->dev = addr;
-    r->size = size;
-    r->kind = CR_REGION_MANAGED_VAR;
-    r->next = cr.regions;
-    cr.regions = r;
-    *v->managed_ptr = host;
+    r->detached = 0;
+    locsim_memcpy_dtoh(cr.dev, r->host, addr, r->size < size ? r->size : size);  /* its initial value */
+    *v->managed_ptr = r->host;
 }
 
 /* Before a kernel: the host copies are the reference.  After: the device's. */
 void cr_regions_to_device(void) {
-    for (cr_region *r = cr.regions; r; r = r->next) locsim_memcpy_htod(cr.dev, r->dev, r->host, r->size);
+    for (cr_region *r = cr.regions; r; r = r->next)
+        if (!r->detached) locsim_memcpy_htod(cr.dev, r->dev, r->host, r->size);
 }
 
 void cr_regions_to_host(void) {
-    for (cr_region *r = cr.regions; r; r = r->next) locsim_memcpy_dtoh(cr.dev, r->host, r->dev, r->size);
+    for (cr_region *r = cr.regions; r; r = r->next)
+        if (!r->detached) locsim_memcpy_dtoh(cr.dev, r->host, r->dev, r->size);
 }
 
 uint64_t cr_translate_arg(uint64_t value) {
     for (cr_region *r = cr.regions; r; r = r->next) {
-        if (r->identity) continue;
+        if (r->identity || r->detached) continue;
         uintptr_t h = (uintptr_t)r->host;
         if (value >= h && value - h < r->size) return r->dev + (value - h);
     }

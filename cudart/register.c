@@ -68,6 +68,20 @@ void **__cudaRegisterFatBinary(void *wrapper) {
     return &fb->handle;
 }
 
+/* Give the module's __managed__ variables their host copies (or, after a device
+ * reset, point the existing host copies at the reloaded module). */
+static void bind_managed_vars(cr_fatbin *fb) {
+    for (int i = 0; i < cr.nvars; i++) {
+        cr_var *v = &cr.vars[i];
+        if (v->fb != fb || !v->managed_ptr) continue;
+        locsim_dptr addr;
+        size_t size;
+        if (cr_var_address(v, &addr, &size) != cudaSuccess)
+            cr_die("__managed__ variable %s is registered by the program but not in its PTX", v->name);
+        cr_bind_managed_var(v, addr, size);
+    }
+}
+
 /* Load one fatbin's PTX onto the current device. */
 static void load_module(cr_fatbin *fb) {
     if (!fb->ptx || fb->mod) return;
@@ -78,6 +92,7 @@ static void load_module(cr_fatbin *fb) {
         cr_die("cannot load the PTX embedded in %s: %s\n"
                "locsim: (the PTX can be extracted with: locsim-fatbin %s)",
                cr_program_name(), locsim_last_error(cr.dev), cr_program_name());
+    bind_managed_vars(fb);
 }
 
 void __cudaRegisterFatBinaryEnd(void **handle) {
@@ -197,7 +212,7 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address, cons
 }
 
 /* A __managed__ variable: the host reads it through *host_ptr_address, which we
- * point at a host copy once the module is loaded (cr_register_managed_var). */
+ * point at a host copy once the module is loaded (bind_managed_vars). */
 void __cudaRegisterManagedVar(void **handle, void **host_ptr_address, char *device_address,
                               const char *device_name, int ext, size_t size, int constant, int global) {
     (void)device_address;
@@ -206,22 +221,13 @@ void __cudaRegisterManagedVar(void **handle, void **host_ptr_address, char *devi
     register_var(handle, host_ptr_address, host_ptr_address, device_name, size, constant);
 }
 
-/* Called by the program before it touches a __managed__ variable: make sure the
- * module is loaded and the host copies are in place. */
+/* Called by the program before it touches a __managed__ variable: the module is
+ * loaded (and its managed variables bound) when it registers, or when the device
+ * is created again after a reset. */
 char __cudaInitModule(void **handle) {
     cr_lock();
     cr_fatbin *fb = fatbin_of_handle(handle);
-    if (fb && !cr.unloading) {
-        cr_device();
-        load_module(fb);
-        for (int i = 0; i < cr.nvars; i++) {
-            cr_var *v = &cr.vars[i];
-            if (v->fb != fb || !v->managed_ptr || *v->managed_ptr) continue;
-            locsim_dptr addr;
-            size_t size;
-            if (cr_var_address(v, &addr, &size) == cudaSuccess) cr_register_managed_var(v, addr, size);
-        }
-    }
+    if (fb && !cr.unloading) cr_device();
     cr_unlock();
     return fb != NULL;
 }

@@ -185,7 +185,7 @@ __attribute__((destructor)) static void cr_fini(void) {
     if (!cr.unloading) {
         cr.unloading = 1;
         cr_stats_report();
-        cr_release_regions();
+        cr_release_regions(0);
         cr_release_modules();
         if (cr.dev) locsim_device_destroy(cr.dev);
         cr.dev = NULL;
