@@ -193,7 +193,8 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
                                                           : cr.info.max_threads_per_block;
     attr->ptxVersion = cr.info.cc_major * 10 + cr.info.cc_minor;
     attr->binaryVersion = attr->ptxVersion;
-    size_t dyn = f->max_dyn_smem ? f->max_dyn_smem : cr.info.smem_per_block - info.static_smem_bytes;
+    size_t dyn = f->max_dyn_smem;
+    if (!dyn && cr.info.smem_per_block > info.static_smem_bytes) dyn = cr.info.smem_per_block - info.static_smem_bytes;
     attr->maxDynamicSharedSizeBytes = (int)dyn;
     attr->preferredShmemCarveout = -1;
     return cr_leave(cudaSuccess);

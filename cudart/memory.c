@@ -40,19 +40,38 @@ static size_t page_round(size_t n) {
     return (n + page - 1) / page * page;
 }
 
+/* The host address range that device addresses occupy, reserved (no access, no
+ * memory committed) so that no host allocation can ever have an address that is also
+ * a device address, and so that a host dereference of a device pointer faults as on
+ * a GPU system.  Regions are mapped inside it.  0 = the reservation failed (the range
+ * is in use, or AddressSanitizer's shadow covers it). */
+static int range_reserved;
+
+static void reserve_device_range(void) {
+    static int tried;
+    if (tried) return;
+    tried = 1;
+    void *want = (void *)(uintptr_t)DEVMEM_GLOBAL_BASE;
+    size_t len = DEVMEM_GLOBAL_LIMIT - DEVMEM_GLOBAL_BASE;
+    void *got = mmap(want, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (got == want) range_reserved = 1;
+    else if (got != MAP_FAILED) munmap(got, len);  /* a kernel that took it as a hint */
+}
+
 /* Map host memory at the device address itself, so one pointer means the same on
- * both sides.  Fails where something else lives there (or under AddressSanitizer,
- * whose shadow covers that range); the caller then falls back to a separate copy. */
+ * both sides.  NULL when the device range could not be reserved; the caller then
+ * keeps a separate host copy. */
 static uint8_t *map_at(locsim_dptr dev, size_t size) {
+    reserve_device_range();
+    if (!range_reserved) return NULL;
     void *want = (void *)(uintptr_t)dev;
-    void *got = mmap(want, page_round(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-                     -1, 0);
-    if (got == MAP_FAILED) return NULL;
-    if (got != want) {  /* a kernel that ignores MAP_FIXED_NOREPLACE treats it as a hint */
-        munmap(got, page_round(size));
-        return NULL;
-    }
-    return got;
+    void *got = mmap(want, page_round(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    return got == want ? got : NULL;
+}
+
+/* Give an identity-mapped region's pages back to the reservation. */
+static void unmap_at(uint8_t *host, size_t size) {
+    mmap(host, page_round(size), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
 }
 
 static void warn_no_identity_once(void) {
@@ -65,8 +84,11 @@ static void warn_no_identity_once(void) {
 
 static cudaError_t region_create(size_t size, int kind, void **out) {
     if (size == 0) size = 1;
+    /* Whole pages, so the host mapping at the same address covers exactly this
+     * allocation and no other device allocation shares its pages. */
     locsim_dptr dev;
-    if (locsim_malloc(cr.dev, &dev, size) != LOCSIM_OK) return cudaErrorMemoryAllocation;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (devmem_alloc(cr.dev->mem, page_round(size), page, &dev) != 0) return cudaErrorMemoryAllocation;
     cr_region *r = calloc(1, sizeof *r);
     if (!r) {
         locsim_free(cr.dev, dev);
@@ -93,7 +115,7 @@ static cudaError_t region_create(size_t size, int kind, void **out) {
 }
 
 static void region_release(cr_region *r) {
-    if (r->identity) munmap(r->host, page_round(r->size));
+    if (r->identity) unmap_at(r->host, r->size);
     else free(r->host);
     if (r->kind != CR_REGION_MANAGED_VAR && cr.dev) locsim_free(cr.dev, r->dev);
     free(r);
