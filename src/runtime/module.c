@@ -59,7 +59,9 @@ static void write_initialisers(locsim_module *mod) {
         if (!v->init_sym) continue;
         for (uint64_t slot = 0; slot < v->size / 8; slot++) {
             uint32_t ref = v->init_sym[slot];
-            if (!ref || ref - 1 >= m->nvars) continue;
+            /* Function addresses (PTX_INIT_SYM_FUNC) have no meaning without indirect
+             * calls, which we do not support; they stay as their offsets. */
+            if (!ref || (ref & PTX_INIT_SYM_FUNC) || ref - 1 >= m->nvars) continue;
             uint64_t value;
             memcpy(&value, v->init + slot * 8, 8);  /* offset added to the symbol */
             value += m->vars[ref - 1].addr;
@@ -162,10 +164,7 @@ static locsim_status describe_kernels(locsim_module *mod) {
         }
         k->local_stack_bytes = (uint32_t)stack;
         k->nregs = fn->nregs + fn->npreds;
-        uint32_t end = 0;
-        for (uint32_t p = 0; p < fn->nparams; p++)
-            if (fn->params[p].offset + fn->params[p].size > end) end = fn->params[p].offset + fn->params[p].size;
-        k->param_bytes = end;
+        k->param_bytes = fn->kparam_size;
     }
 out:
     free(w.state);
@@ -195,7 +194,7 @@ locsim_status locsim_module_load_ptx(locsim_device *dev, const char *ptx, size_t
     ptx_module *pm = ptx_parse(ptx, len, name ? name : "<ptx>", &perr);
     if (!pm) {
         locsim_status st = strstr(perr.msg, "unsupported") ? LOCSIM_ERR_UNSUPPORTED : LOCSIM_ERR_PARSE;
-        return runtime_error(dev, st, "%s:%u:%u: %s", perr.file, perr.line, perr.col, perr.msg);
+        return runtime_error(dev, st, "%s", perr.msg);  /* msg is "file:line:col: message" */
     }
     locsim_module *mod = calloc(1, sizeof *mod);
     if (!mod) {
