@@ -1,0 +1,1858 @@
+/* Decoding one PTX instruction statement into a ptx_insn.
+ *
+ *   [@[!]pred] opcode{.modifier} operand {, operand} ;
+ *
+ * Three steps:
+ *   1. the opcode name (opcodes.def, plus the carry forms addc/subc/madc);
+ *   2. its modifiers: each is looked up in one dictionary, but only among the
+ *      classes the opcode accepts -- ".lo" is a comparison for setp and the low
+ *      half for mul, ".and" a boolean for setp and an operation for atom -- and
+ *      one the opcode does not accept is an error naming it;
+ *   3. the operands: parsed into a raw list, then checked and resolved per opcode
+ *      (registers to indices, literals to typed bits, names to frame / kernel
+ *      parameter / variable addresses, labels to fixups).
+ *
+ * Operand layout in the IR (opnd[0..ndst-1] are destinations):
+ *   arithmetic/logic     d, a[, b[, c]]          bfi: d, f, a, b, c   lop3: d, a, b, c, lut
+ *   setp                 p[, q], a, b[, c]        (ndst 1 or 2; c with .and/.or/.xor)
+ *   set                  d, a, b[, c]
+ *   selp / slct          d, a, b, c
+ *   mov                  d, a       d or a may be VEC (pack/unpack); a may be SREG,
+ *                                   SYMADDR (address of a variable) or FUNC
+ *   cvt                  d, a[, b]  (b: second source of cvt.*.f16x2/bf16x2.f32)
+ *   cvta                 d, a       a is a register or SYMADDR
+ *   ld / ldu             d, [addr]  d is REG or VEC (vec = 2/4)
+ *   st                   [addr], a  a is REG, IMM or VEC
+ *   atom                 d, [addr], b[, c]   (cas: b = compare, c = new value)
+ *   red                  [addr], b
+ *   prefetch(u)          [addr]
+ *   isspacep             p, a
+ *   testp                p, a
+ *   bra                  LABEL (imm = instruction index; may equal ninsn)
+ *   call                 FUNC (imm = callee index); arguments in calls[insn.call]
+ *   bar.sync / barrier   a[, b]    bar.arrive: a, b    bar.warp.sync: mask
+ *   bar.red              d, a, b, c   (b is NONE when omitted; c is a PRED, maybe negated)
+ *   shfl                 d, p, a, b, c[, mask]   (p is SINK when no |p was written)
+ *   vote                 d, p[, mask]     match: d, p, a, mask (p SINK for .any)
+ *   redux                d, a, mask       activemask: d     nanosleep: a
+ */
+#include "ptx/parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- modifier classes -------------------------------------------------- */
+enum {
+    C_TYPE = 1u << 0, C_SPACE = 1u << 1, C_RND = 1u << 2, C_CMP = 1u << 3, C_BOOL = 1u << 4,
+    C_ATOM = 1u << 5, C_FLAG = 1u << 6, C_SHFL = 1u << 7, C_VOTE = 1u << 8, C_MATCH = 1u << 9,
+    C_TESTP = 1u << 10, C_VEC = 1u << 11, C_PRMT = 1u << 12, C_SCOPE = 1u << 13, C_SEM = 1u << 14,
+    C_CACHE = 1u << 15, C_LEVEL = 1u << 16, C_ALIGNED = 1u << 17, C_NOFTZ = 1u << 18,
+    C_DIR = 1u << 19, C_SHFMODE = 1u << 20
+};
+
+typedef struct {
+    const char *name;
+    uint8_t len;
+    uint32_t cls;
+    uint32_t value;
+} modifier;
+
+#define M(s, c, v) {s, sizeof(s) - 1, c, v}
+static const modifier modifiers[] = {
+    /* spaces */
+    M(".global", C_SPACE, PTX_SPACE_GLOBAL), M(".shared", C_SPACE, PTX_SPACE_SHARED),
+    M(".shared::cta", C_SPACE, PTX_SPACE_SHARED), M(".local", C_SPACE, PTX_SPACE_LOCAL),
+    M(".const", C_SPACE, PTX_SPACE_CONST), M(".param", C_SPACE, PTX_SPACE_PARAM),
+    /* rounding */
+    M(".rn", C_RND, PTX_RND_RN), M(".rz", C_RND, PTX_RND_RZ), M(".rm", C_RND, PTX_RND_RM),
+    M(".rp", C_RND, PTX_RND_RP), M(".rni", C_RND, PTX_RND_RNI), M(".rzi", C_RND, PTX_RND_RZI),
+    M(".rmi", C_RND, PTX_RND_RMI), M(".rpi", C_RND, PTX_RND_RPI), M(".rna", C_RND, PTX_RND_RNA),
+    /* comparisons */
+    M(".eq", C_CMP, PTX_CMP_EQ), M(".ne", C_CMP, PTX_CMP_NE), M(".lt", C_CMP, PTX_CMP_LT),
+    M(".le", C_CMP, PTX_CMP_LE), M(".gt", C_CMP, PTX_CMP_GT), M(".ge", C_CMP, PTX_CMP_GE),
+    M(".lo", C_CMP, PTX_CMP_LO), M(".ls", C_CMP, PTX_CMP_LS), M(".hi", C_CMP, PTX_CMP_HI),
+    M(".hs", C_CMP, PTX_CMP_HS), M(".equ", C_CMP, PTX_CMP_EQU), M(".neu", C_CMP, PTX_CMP_NEU),
+    M(".ltu", C_CMP, PTX_CMP_LTU), M(".leu", C_CMP, PTX_CMP_LEU), M(".gtu", C_CMP, PTX_CMP_GTU),
+    M(".geu", C_CMP, PTX_CMP_GEU), M(".num", C_CMP, PTX_CMP_NUM), M(".nan", C_CMP, PTX_CMP_NAN),
+    /* boolean combination (setp/set) */
+    M(".and", C_BOOL, PTX_BOOL_AND), M(".or", C_BOOL, PTX_BOOL_OR), M(".xor", C_BOOL, PTX_BOOL_XOR),
+    /* atomic / reduction operations */
+    M(".add", C_ATOM, PTX_ATOM_ADD), M(".min", C_ATOM, PTX_ATOM_MIN), M(".max", C_ATOM, PTX_ATOM_MAX),
+    M(".and", C_ATOM, PTX_ATOM_AND), M(".or", C_ATOM, PTX_ATOM_OR), M(".xor", C_ATOM, PTX_ATOM_XOR),
+    M(".exch", C_ATOM, PTX_ATOM_EXCH), M(".cas", C_ATOM, PTX_ATOM_CAS), M(".inc", C_ATOM, PTX_ATOM_INC),
+    M(".dec", C_ATOM, PTX_ATOM_DEC), M(".popc", C_ATOM, PTX_ATOM_POPC),
+    /* flags */
+    M(".ftz", C_FLAG, PTX_F_FTZ), M(".sat", C_FLAG, PTX_F_SAT), M(".approx", C_FLAG, PTX_F_APPROX),
+    M(".full", C_FLAG, PTX_F_APPROX), M(".hi", C_FLAG, PTX_F_HI), M(".lo", C_FLAG, PTX_F_LO),
+    M(".wide", C_FLAG, PTX_F_WIDE), M(".uni", C_FLAG, PTX_F_UNI), M(".nc", C_FLAG, PTX_F_NC),
+    M(".volatile", C_FLAG, PTX_F_VOLATILE), M(".cc", C_FLAG, PTX_F_CC),
+    M(".shiftamt", C_FLAG, PTX_F_SHIFTAMT), M(".sync", C_FLAG, PTX_F_SYNC),
+    M(".arrive", C_FLAG, PTX_F_ARRIVE), M(".red", C_FLAG, PTX_F_RED), M(".warp", C_FLAG, PTX_F_WARP),
+    M(".to", C_FLAG, PTX_F_TO), M(".NaN", C_FLAG, PTX_F_NAN), M(".relu", C_FLAG, PTX_F_RELU),
+    /* shfl / vote / match / testp / prmt modes */
+    M(".up", C_SHFL, PTX_SHFL_UP), M(".down", C_SHFL, PTX_SHFL_DOWN), M(".bfly", C_SHFL, PTX_SHFL_BFLY),
+    M(".idx", C_SHFL, PTX_SHFL_IDX),
+    M(".all", C_VOTE, PTX_VOTE_ALL), M(".any", C_VOTE, PTX_VOTE_ANY), M(".uni", C_VOTE, PTX_VOTE_UNI),
+    M(".ballot", C_VOTE, PTX_VOTE_BALLOT),
+    M(".any", C_MATCH, PTX_MATCH_ANY), M(".all", C_MATCH, PTX_MATCH_ALL),
+    M(".finite", C_TESTP, PTX_TESTP_FINITE), M(".infinite", C_TESTP, PTX_TESTP_INFINITE),
+    M(".number", C_TESTP, PTX_TESTP_NUMBER), M(".notanumber", C_TESTP, PTX_TESTP_NOTANUMBER),
+    M(".normal", C_TESTP, PTX_TESTP_NORMAL), M(".subnormal", C_TESTP, PTX_TESTP_SUBNORMAL),
+    M(".f4e", C_PRMT, PTX_PRMT_F4E), M(".b4e", C_PRMT, PTX_PRMT_B4E), M(".rc8", C_PRMT, PTX_PRMT_RC8),
+    M(".ecl", C_PRMT, PTX_PRMT_ECL), M(".ecr", C_PRMT, PTX_PRMT_ECR), M(".rc16", C_PRMT, PTX_PRMT_RC16),
+    /* vectors */
+    M(".v2", C_VEC, 2), M(".v4", C_VEC, 4),
+    /* shf */
+    M(".l", C_DIR, 1), M(".r", C_DIR, 2), M(".wrap", C_SHFMODE, 1), M(".clamp", C_SHFMODE, 2),
+    /* memory scopes and orderings: parsed, recorded for membar/fence, otherwise ignored */
+    M(".cta", C_SCOPE, PTX_SCOPE_CTA), M(".gpu", C_SCOPE, PTX_SCOPE_GPU), M(".gl", C_SCOPE, PTX_SCOPE_GPU),
+    M(".sys", C_SCOPE, PTX_SCOPE_SYS),
+    M(".relaxed", C_SEM, 1), M(".acquire", C_SEM, 2), M(".release", C_SEM, 3), M(".acq_rel", C_SEM, 4),
+    M(".sc", C_SEM, 5), M(".weak", C_SEM, 6),
+    /* cache operators and eviction hints: no effect on results */
+    M(".ca", C_CACHE, 0), M(".cg", C_CACHE, 0), M(".cs", C_CACHE, 0), M(".lu", C_CACHE, 0),
+    M(".cv", C_CACHE, 0), M(".wb", C_CACHE, 0), M(".wt", C_CACHE, 0),
+    M(".L1::evict_normal", C_CACHE, 0), M(".L1::evict_unchanged", C_CACHE, 0),
+    M(".L1::evict_first", C_CACHE, 0), M(".L1::evict_last", C_CACHE, 0),
+    M(".L1::no_allocate", C_CACHE, 0), M(".L2::evict_normal", C_CACHE, 0),
+    M(".L2::evict_first", C_CACHE, 0), M(".L2::evict_last", C_CACHE, 0),
+    M(".L2::64B", C_CACHE, 0), M(".L2::128B", C_CACHE, 0), M(".L2::256B", C_CACHE, 0),
+    M(".L1", C_LEVEL, 1), M(".L2", C_LEVEL, 2),
+    M(".aligned", C_ALIGNED, 0), M(".noftz", C_NOFTZ, 0),
+};
+#undef M
+
+/* Modifier classes and flags each opcode accepts. */
+typedef struct {
+    uint32_t cls, flags;
+} op_mods;
+
+#define F(x) PTX_F_##x
+static const op_mods op_mod_table[PTX_OP_COUNT] = {
+    [PTX_OP_ADD] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(SAT) | F(CC)},
+    [PTX_OP_SUB] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(SAT) | F(CC)},
+    [PTX_OP_MUL] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(SAT) | F(HI) | F(LO) | F(WIDE)},
+    [PTX_OP_MAD] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(SAT) | F(HI) | F(LO) | F(WIDE) | F(CC)},
+    [PTX_OP_MUL24] = {C_TYPE | C_FLAG, F(HI) | F(LO)},
+    [PTX_OP_MAD24] = {C_TYPE | C_FLAG, F(HI) | F(LO) | F(SAT)},
+    [PTX_OP_SAD] = {C_TYPE, 0},
+    [PTX_OP_DIV] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_REM] = {C_TYPE, 0},
+    [PTX_OP_ABS] = {C_TYPE | C_FLAG, F(FTZ)},
+    [PTX_OP_NEG] = {C_TYPE | C_FLAG, F(FTZ)},
+    [PTX_OP_MIN] = {C_TYPE | C_FLAG, F(FTZ) | F(NAN)},
+    [PTX_OP_MAX] = {C_TYPE | C_FLAG, F(FTZ) | F(NAN)},
+    [PTX_OP_POPC] = {C_TYPE, 0},
+    [PTX_OP_CLZ] = {C_TYPE, 0},
+    [PTX_OP_BFIND] = {C_TYPE | C_FLAG, F(SHIFTAMT)},
+    [PTX_OP_BREV] = {C_TYPE, 0},
+    [PTX_OP_BFE] = {C_TYPE, 0},
+    [PTX_OP_BFI] = {C_TYPE, 0},
+    [PTX_OP_PRMT] = {C_TYPE | C_PRMT, 0},
+    [PTX_OP_SHF] = {C_TYPE | C_DIR | C_SHFMODE, 0},
+    [PTX_OP_SHL] = {C_TYPE, 0},
+    [PTX_OP_SHR] = {C_TYPE, 0},
+    [PTX_OP_AND] = {C_TYPE, 0},
+    [PTX_OP_OR] = {C_TYPE, 0},
+    [PTX_OP_XOR] = {C_TYPE, 0},
+    [PTX_OP_NOT] = {C_TYPE, 0},
+    [PTX_OP_CNOT] = {C_TYPE, 0},
+    [PTX_OP_LOP3] = {C_TYPE, 0},
+    [PTX_OP_DP4A] = {C_TYPE, 0},
+    [PTX_OP_DP2A] = {C_TYPE | C_FLAG, F(HI) | F(LO)},
+    [PTX_OP_FMA] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(SAT) | F(RELU)},
+    [PTX_OP_RCP] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_SQRT] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_RSQRT] = {C_TYPE | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_SIN] = {C_TYPE | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_COS] = {C_TYPE | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_LG2] = {C_TYPE | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_EX2] = {C_TYPE | C_FLAG, F(FTZ) | F(APPROX)},
+    [PTX_OP_TANH] = {C_TYPE | C_FLAG, F(APPROX)},
+    [PTX_OP_COPYSIGN] = {C_TYPE, 0},
+    [PTX_OP_TESTP] = {C_TYPE | C_TESTP, 0},
+    [PTX_OP_SETP] = {C_TYPE | C_CMP | C_BOOL | C_FLAG, F(FTZ)},
+    [PTX_OP_SET] = {C_TYPE | C_CMP | C_BOOL | C_FLAG, F(FTZ)},
+    [PTX_OP_SELP] = {C_TYPE, 0},
+    [PTX_OP_SLCT] = {C_TYPE | C_FLAG, F(FTZ)},
+    [PTX_OP_MOV] = {C_TYPE, 0},
+    [PTX_OP_CVT] = {C_TYPE | C_RND | C_FLAG, F(FTZ) | F(SAT) | F(RELU)},
+    [PTX_OP_CVTA] = {C_TYPE | C_SPACE | C_FLAG, F(TO)},
+    [PTX_OP_LD] = {C_TYPE | C_SPACE | C_FLAG | C_VEC | C_SCOPE | C_SEM | C_CACHE, F(NC) | F(VOLATILE)},
+    [PTX_OP_LDU] = {C_TYPE | C_SPACE | C_VEC, 0},
+    [PTX_OP_ST] = {C_TYPE | C_SPACE | C_FLAG | C_VEC | C_SCOPE | C_SEM | C_CACHE, F(VOLATILE)},
+    [PTX_OP_ATOM] = {C_TYPE | C_SPACE | C_ATOM | C_SCOPE | C_SEM | C_NOFTZ | C_CACHE, 0},
+    [PTX_OP_RED] = {C_TYPE | C_SPACE | C_ATOM | C_SCOPE | C_SEM | C_NOFTZ | C_CACHE, 0},
+    [PTX_OP_PREFETCH] = {C_SPACE | C_LEVEL | C_CACHE, 0},
+    [PTX_OP_PREFETCHU] = {C_LEVEL, 0},
+    [PTX_OP_MEMBAR] = {C_SCOPE, 0},
+    [PTX_OP_FENCE] = {C_SCOPE | C_SEM, 0},
+    [PTX_OP_ISSPACEP] = {C_SPACE, 0},
+    [PTX_OP_BRA] = {C_FLAG, F(UNI)},
+    [PTX_OP_BRX] = {0, 0},
+    [PTX_OP_CALL] = {C_FLAG, F(UNI)},
+    [PTX_OP_RET] = {C_FLAG, F(UNI)},
+    [PTX_OP_EXIT] = {0, 0},
+    [PTX_OP_TRAP] = {0, 0},
+    [PTX_OP_BRKPT] = {0, 0},
+    [PTX_OP_NANOSLEEP] = {C_TYPE, 0},
+    [PTX_OP_BAR] = {C_TYPE | C_FLAG | C_ATOM | C_ALIGNED | C_SCOPE, F(SYNC) | F(ARRIVE) | F(RED) | F(WARP)},
+    [PTX_OP_BARRIER] = {C_TYPE | C_FLAG | C_ATOM | C_ALIGNED | C_SCOPE, F(SYNC) | F(ARRIVE) | F(RED)},
+    [PTX_OP_SHFL] = {C_TYPE | C_SHFL | C_FLAG, F(SYNC)},
+    [PTX_OP_VOTE] = {C_TYPE | C_VOTE | C_FLAG | C_ALIGNED, F(SYNC)},
+    [PTX_OP_MATCH] = {C_TYPE | C_MATCH | C_FLAG, F(SYNC)},
+    [PTX_OP_REDUX] = {C_TYPE | C_ATOM | C_FLAG, F(SYNC)},
+    [PTX_OP_ACTIVEMASK] = {C_TYPE, 0},
+};
+#undef F
+
+/* PTX opcodes we know but do not implement: named as unsupported, not unknown. */
+static const char *const unsupported_opcodes[] = {
+    "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "wmma", "mma", "ldmatrix",
+    "stmatrix", "movmatrix", "cp", "mbarrier", "mapa", "getctarank", "elect", "szext", "bmsk",
+    "fns", "applypriority", "discard", "createpolicy", "griddepcontrol", "stacksave",
+    "stackrestore", "alloca", "multimem", "tensormap", "setmaxnreg", "vabsdiff",
+    "vadd", "vsub", "vmad", "vmin", "vmax", "vshl", "vshr", "vset", "vabsdiff2", "vabsdiff4",
+    "vadd2", "vadd4", "vsub2", "vsub4", "vavrg2", "vavrg4", "vmin2", "vmin4", "vmax2", "vmax4",
+    "vset2", "vset4", "pmevent", "wgmma", "tcgen05", "clusterlaunchcontrol",
+};
+
+/* ---- collected modifiers ----------------------------------------------- */
+typedef struct {
+    ptx_type types[2];
+    uint32_t ntypes;
+    ptx_space space;
+    int has_space;
+    ptx_rnd rnd;
+    ptx_cmp cmp;
+    ptx_boolop boolop;
+    ptx_atomop atom;
+    uint32_t flags;
+    uint32_t shfl, vote, match, testp, prmt, vec, dir, shfmode, scope, level;
+    token first;             /* the opcode token, for messages */
+} mods;
+
+/* ---- raw operands ------------------------------------------------------ */
+typedef enum { RO_NAME, RO_NUM, RO_ADDR, RO_VEC } raw_kind;
+
+typedef struct {
+    uint8_t kind;
+    uint8_t neg;             /* '!' before a name, '-' before a number */
+    uint8_t pipe;            /* followed by '|' (d|p pairs) */
+    int8_t comp;             /* NAME.x/.y/.z: 0..2, else -1 */
+    token t;                 /* NAME / NUM token; ADDR: base; VEC: the '{' */
+    int64_t off;             /* NAME+off (mov sym+4); ADDR offset */
+    uint8_t base_is_num;     /* ADDR: [number] */
+    uint8_t nelem;           /* VEC */
+    token elem[4];
+    uint8_t elem_neg[4];
+} raw_opnd;
+
+typedef struct {
+    ptx_insn in;
+    mods md;
+    raw_opnd raw[PTX_MAX_OPNDS + 2];
+    uint32_t nraw;
+    const char *opname;      /* for messages */
+} ictx;
+
+static int name_eq(const token *t, const char *s)
+{
+    size_t n = strlen(s);
+    return t->len == n && memcmp(t->text, s, n) == 0;
+}
+
+/* ---- step 1: opcode ---------------------------------------------------- */
+static int lookup_opcode(const token *t, uint32_t *flags)
+{
+    static const char *const names[PTX_OP_COUNT] = {
+#define OP(e, name, cls) name,
+#include "ptx/opcodes.def"
+#undef OP
+    };
+    *flags = 0;
+    for (int i = 0; i < PTX_OP_COUNT; i++)
+        if (name_eq(t, names[i]))
+            return i;
+    if (name_eq(t, "addc")) {
+        *flags = PTX_F_CARRYIN;
+        return PTX_OP_ADD;
+    }
+    if (name_eq(t, "subc")) {
+        *flags = PTX_F_CARRYIN;
+        return PTX_OP_SUB;
+    }
+    if (name_eq(t, "madc")) {
+        *flags = PTX_F_CARRYIN;
+        return PTX_OP_MAD;
+    }
+    return -1;
+}
+
+/* ---- step 2: modifiers ------------------------------------------------- */
+static void dup_fail(parser *P, const token *t, const char *what, const char *op)
+{
+    parse_fail_tok(P, t, "'%s' has more than one %s modifier ('%.*s')", op, what,
+                   t->len > 40 ? 40 : (int)t->len, t->text);
+}
+
+#define SET_ONCE(field, val, what)                                                                   \
+    do {                                                                                             \
+        if (field)                                                                                   \
+            dup_fail(P, t, what, c->opname);                                                         \
+        field = (val);                                                                               \
+    } while (0)
+
+static void apply_modifier(parser *P, ictx *c, const token *t)
+{
+    const op_mods *om = &op_mod_table[c->in.op];
+    mods *md = &c->md;
+    if (om->cls & C_TYPE) {
+        ptx_type ty = ptx_type_from_name(t->text, t->len);
+        if (ty != PTX_T_NONE) {
+            if (md->ntypes >= 2)
+                parse_fail_tok(P, t, "'%s' has too many type modifiers", c->opname);
+            md->types[md->ntypes++] = ty;
+            return;
+        }
+    }
+    for (size_t i = 0; i < sizeof(modifiers) / sizeof(modifiers[0]); i++) {
+        const modifier *mo = &modifiers[i];
+        if (mo->len != t->len || memcmp(mo->name, t->text, t->len) != 0)
+            continue;
+        if (!(om->cls & mo->cls))
+            continue;
+        if (mo->cls == C_FLAG && !(om->flags & mo->value))
+            continue;
+        switch (mo->cls) {
+        case C_SPACE:
+            if (md->has_space)
+                dup_fail(P, t, "state space", c->opname);
+            md->space = (ptx_space)mo->value;
+            md->has_space = 1;
+            return;
+        case C_RND: SET_ONCE(md->rnd, (ptx_rnd)mo->value, "rounding"); return;
+        case C_CMP: SET_ONCE(md->cmp, (ptx_cmp)mo->value, "comparison"); return;
+        case C_BOOL: SET_ONCE(md->boolop, (ptx_boolop)mo->value, "boolean"); return;
+        case C_ATOM: SET_ONCE(md->atom, (ptx_atomop)mo->value, "operation"); return;
+        case C_FLAG:
+            if (md->flags & mo->value)
+                dup_fail(P, t, "repeated", c->opname);
+            md->flags |= mo->value;
+            return;
+        case C_SHFL: SET_ONCE(md->shfl, mo->value, "shuffle mode"); return;
+        case C_VOTE: SET_ONCE(md->vote, mo->value, "vote mode"); return;
+        case C_MATCH: SET_ONCE(md->match, mo->value, "match mode"); return;
+        case C_TESTP: SET_ONCE(md->testp, mo->value, "test"); return;
+        case C_PRMT: SET_ONCE(md->prmt, mo->value, "permute mode"); return;
+        case C_VEC: SET_ONCE(md->vec, mo->value, "vector"); return;
+        case C_DIR: SET_ONCE(md->dir, mo->value, "direction"); return;
+        case C_SHFMODE: SET_ONCE(md->shfmode, mo->value, "shift mode"); return;
+        case C_SCOPE: SET_ONCE(md->scope, mo->value, "scope"); return;
+        case C_LEVEL: SET_ONCE(md->level, mo->value, "cache level"); return;
+        default: return; /* semantics, cache operators, .aligned, .noftz: no effect */
+        }
+    }
+    parse_fail_tok(P, t, "unsupported modifier '%.*s' for '%s'", t->len > 40 ? 40 : (int)t->len, t->text,
+                   c->opname);
+}
+
+/* ---- step 3: raw operands ---------------------------------------------- */
+static void expect_kind(parser *P, int kind, const char *what)
+{
+    char buf[96];
+    if (P->tok.kind != kind)
+        parse_fail_tok(P, &P->tok, "expected %s, found %s", what, tok_text(&P->tok, buf, sizeof buf));
+}
+
+/* A signed integer: ['-'] INT (for address offsets). */
+static int64_t parse_signed_int(parser *P, int neg)
+{
+    if (accept_punct(P, '-'))
+        neg = !neg;
+    expect_kind(P, TK_INT, "an integer offset");
+    uint64_t v = P->tok.ival;
+    if (v > (uint64_t)INT64_MAX + (neg ? 1u : 0u))
+        parse_fail_tok(P, &P->tok, "address offset out of range");
+    next_token(P);
+    return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
+static void parse_raw_addr(parser *P, raw_opnd *r)
+{
+    r->kind = RO_ADDR;
+    next_token(P); /* '[' */
+    r->t = P->tok;
+    if (P->tok.kind == TK_IDENT) {
+        next_token(P);
+    } else if (P->tok.kind == TK_INT) {
+        r->base_is_num = 1;
+        next_token(P);
+    } else {
+        char buf[96];
+        parse_fail_tok(P, &P->tok, "expected a register, symbol or address in '[ ]', found %s",
+                       tok_text(&P->tok, buf, sizeof buf));
+    }
+    if (tok_is_punct(&P->tok, '+')) {
+        next_token(P);
+        r->off = parse_signed_int(P, 0);
+    } else if (tok_is_punct(&P->tok, '-')) {
+        next_token(P);
+        r->off = parse_signed_int(P, 1);
+    }
+    expect_punct(P, ']', "']'");
+}
+
+static void parse_raw_vec(parser *P, raw_opnd *r)
+{
+    r->kind = RO_VEC;
+    r->t = P->tok;
+    next_token(P); /* '{' */
+    do {
+        if (r->nelem >= 4)
+            parse_fail_tok(P, &P->tok, "too many vector elements (at most 4)");
+        int neg = accept_punct(P, '-');
+        if (P->tok.kind != TK_IDENT && P->tok.kind != TK_INT && P->tok.kind != TK_FLOAT) {
+            char buf[96];
+            parse_fail_tok(P, &P->tok, "expected a register in vector, found %s", tok_text(&P->tok, buf, sizeof buf));
+        }
+        if (neg && P->tok.kind == TK_IDENT)
+            parse_fail_tok(P, &P->tok, "unexpected '-' before a register");
+        r->elem_neg[r->nelem] = (uint8_t)neg;
+        r->elem[r->nelem++] = P->tok;
+        next_token(P);
+    } while (accept_punct(P, ','));
+    expect_punct(P, '}', "'}' or ',' in vector operand");
+    if (r->nelem != 2 && r->nelem != 4)
+        parse_fail_tok(P, &r->t, "vector operand must have 2 or 4 elements, found %u", r->nelem);
+}
+
+static void parse_raw_operand(parser *P, raw_opnd *r)
+{
+    char buf[96];
+    memset(r, 0, sizeof(*r));
+    r->comp = -1;
+    if (tok_is_punct(&P->tok, '[')) {
+        parse_raw_addr(P, r);
+        return;
+    }
+    if (tok_is_punct(&P->tok, '{')) {
+        parse_raw_vec(P, r);
+        return;
+    }
+    if (tok_is_punct(&P->tok, '!')) {
+        r->neg = 1;
+        next_token(P);
+        expect_kind(P, TK_IDENT, "a predicate after '!'");
+    } else if (tok_is_punct(&P->tok, '-')) {
+        r->neg = 1;
+        next_token(P);
+        if (P->tok.kind != TK_INT && P->tok.kind != TK_FLOAT)
+            parse_fail_tok(P, &P->tok, "expected a number after '-', found %s", tok_text(&P->tok, buf, sizeof buf));
+    }
+    r->t = P->tok;
+    if (P->tok.kind == TK_INT || P->tok.kind == TK_FLOAT) {
+        r->kind = RO_NUM;
+        next_token(P);
+        return;
+    }
+    if (P->tok.kind != TK_IDENT)
+        parse_fail_tok(P, &P->tok, "expected an operand, found %s", tok_text(&P->tok, buf, sizeof buf));
+    r->kind = RO_NAME;
+    next_token(P);
+    if (P->tok.kind == TK_DOTNAME) {
+        if (tok_is(&P->tok, ".x"))
+            r->comp = 0;
+        else if (tok_is(&P->tok, ".y"))
+            r->comp = 1;
+        else if (tok_is(&P->tok, ".z"))
+            r->comp = 2;
+        else
+            parse_fail_tok(P, &P->tok, "unexpected %s after operand", tok_text(&P->tok, buf, sizeof buf));
+        next_token(P);
+    } else if (tok_is_punct(&P->tok, '+') && !r->neg) {
+        /* sym+offset (address of a variable plus a constant) */
+        next_token(P);
+        r->off = parse_signed_int(P, 0);
+    }
+}
+
+/* Operands up to ';', separated by ',' or '|'. */
+static void parse_raw_operands(parser *P, ictx *c)
+{
+    c->nraw = 0;
+    if (tok_is_punct(&P->tok, ';'))
+        return;
+    for (;;) {
+        if (c->nraw >= PTX_MAX_OPNDS + 1)
+            parse_fail_tok(P, &P->tok, "too many operands for '%s'", c->opname);
+        raw_opnd *r = &c->raw[c->nraw++];
+        parse_raw_operand(P, r);
+        if (tok_is_punct(&P->tok, '|')) {
+            r->pipe = 1;
+            next_token(P);
+            continue;
+        }
+        if (!accept_punct(P, ','))
+            break;
+    }
+}
+
+/* ---- operand resolution ------------------------------------------------ */
+static const struct {
+    const char *name;
+    ptx_sreg sreg;
+    int has_comp;
+} sregs[] = {
+    {"%tid", PTX_SREG_TID, 1}, {"%ntid", PTX_SREG_NTID, 1}, {"%ctaid", PTX_SREG_CTAID, 1},
+    {"%nctaid", PTX_SREG_NCTAID, 1}, {"%laneid", PTX_SREG_LANEID, 0}, {"%warpid", PTX_SREG_WARPID, 0},
+    {"%nwarpid", PTX_SREG_NWARPID, 0}, {"%smid", PTX_SREG_SMID, 0}, {"%nsmid", PTX_SREG_NSMID, 0},
+    {"%gridid", PTX_SREG_GRIDID, 0}, {"%clock", PTX_SREG_CLOCK, 0}, {"%clock_hi", PTX_SREG_CLOCK_HI, 0},
+    {"%clock64", PTX_SREG_CLOCK64, 0}, {"%globaltimer", PTX_SREG_GLOBALTIMER, 0},
+    {"%lanemask_eq", PTX_SREG_LANEMASK_EQ, 0}, {"%lanemask_le", PTX_SREG_LANEMASK_LE, 0},
+    {"%lanemask_lt", PTX_SREG_LANEMASK_LT, 0}, {"%lanemask_ge", PTX_SREG_LANEMASK_GE, 0},
+    {"%lanemask_gt", PTX_SREG_LANEMASK_GT, 0}, {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE, 0},
+    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, 0},
+};
+
+static int lookup_sreg(const token *t)
+{
+    for (size_t i = 0; i < sizeof(sregs) / sizeof(sregs[0]); i++)
+        if (name_eq(t, sregs[i].name))
+            return (int)i;
+    return -1;
+}
+
+#define NAMEFMT(t) ((t)->len > 64 ? 64 : (int)(t)->len), (t)->text
+
+static _Noreturn void undefined_name(parser *P, const token *t)
+{
+    if (t->len && t->text[0] == '%') {
+        if (lookup_sreg(t) < 0 && t->len > 1 &&
+            (name_eq(t, "%envreg") || (t->len > 7 && memcmp(t->text, "%envreg", 7) == 0) ||
+             (t->len > 3 && memcmp(t->text, "%pm", 3) == 0) ||
+             (t->len > 8 && memcmp(t->text, "%cluster", 8) == 0) ||
+             (t->len > 12 && memcmp(t->text, "%globaltimer", 12) == 0) ||
+             (t->len > 10 && memcmp(t->text, "%reserved_", 10) == 0) || name_eq(t, "%aggr_smem_size") ||
+             name_eq(t, "%is_explicit_cluster") || name_eq(t, "%current_graph_exec")))
+            parse_fail_tok(P, t, "unsupported special register '%.*s'", NAMEFMT(t));
+        parse_fail_tok(P, t, "undefined register '%.*s'", NAMEFMT(t));
+    }
+    parse_fail_tok(P, t, "undefined symbol '%.*s'", NAMEFMT(t));
+}
+
+enum { ALLOW_IMM = 1, ALLOW_SREG = 2, ALLOW_SYM = 4, ALLOW_SINK = 8, ALLOW_NEG = 16 };
+
+/* A register or predicate operand from a NAME (no immediates). */
+static void resolve_reg(parser *P, const raw_opnd *r, int want_pred, int allow, ptx_operand *o)
+{
+    const token *t = &r->t;
+    memset(o, 0, sizeof(*o));
+    if (r->kind != RO_NAME) {
+        if (r->kind == RO_NUM)
+            parse_fail_tok(P, t, "expected a %s register, found an immediate", want_pred ? "predicate" : "value");
+        parse_fail_tok(P, t, "expected a %s register", want_pred ? "predicate" : "value");
+    }
+    if (r->comp >= 0 || r->off)
+        parse_fail_tok(P, t, "unexpected component or offset on register '%.*s'", NAMEFMT(t));
+    if ((allow & ALLOW_SINK) && name_eq(t, "_")) {
+        o->kind = PTX_OPND_SINK;
+        o->reg = PTX_REG_SINK;
+        return;
+    }
+    uint32_t elem;
+    sym *s = sym_lookup(P, t->text, t->len, &elem);
+    if (!s)
+        undefined_name(P, t);
+    int is_pred = s->kind == SYM_PREG || s->kind == SYM_PRANGE;
+    int is_val = s->kind == SYM_VREG || s->kind == SYM_VRANGE;
+    if (!is_pred && !is_val)
+        parse_fail_tok(P, t, "expected a register, found symbol '%.*s'", NAMEFMT(t));
+    if (want_pred && !is_pred)
+        parse_fail_tok(P, t, "expected a predicate register, found '%.*s'", NAMEFMT(t));
+    if (!want_pred && is_pred)
+        parse_fail_tok(P, t, "expected a value register, found predicate '%.*s'", NAMEFMT(t));
+    if (r->neg && !(allow & ALLOW_NEG))
+        parse_fail_tok(P, t, "'!' is not allowed on this operand");
+    o->kind = is_pred ? PTX_OPND_PRED : PTX_OPND_REG;
+    o->reg = s->index + elem;
+    o->neg = r->neg;
+}
+
+/* The address of a symbol as a value (mov %rd, sym / cvta %rd, sym). */
+static void resolve_symaddr(parser *P, const raw_opnd *r, sym *s, ptx_operand *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->kind = PTX_OPND_SYMADDR;
+    o->imm = r->off;
+    switch (s->kind) {
+    case SYM_VAR:
+        o->addr_base = PTX_ABASE_SYM;
+        o->reg = s->index;
+        break;
+    case SYM_LOCAL:
+    case SYM_PARAM:
+        o->addr_base = PTX_ABASE_FRAME;
+        o->imm += s->offset;
+        break;
+    case SYM_KPARAM:
+        o->addr_base = PTX_ABASE_KPARAM;
+        o->imm += s->offset;
+        break;
+    case SYM_FUNC:
+        if (r->off)
+            parse_fail_tok(P, &r->t, "offset on a function address");
+        o->kind = PTX_OPND_FUNC;
+        o->imm = s->index;
+        break;
+    default:
+        parse_fail_tok(P, &r->t, "'%.*s' is not a variable", NAMEFMT(&r->t));
+    }
+}
+
+/* A source operand of type ty. */
+static void resolve_src(parser *P, ictx *c, const raw_opnd *r, ptx_type ty, int allow, ptx_operand *o)
+{
+    const token *t = &r->t;
+    memset(o, 0, sizeof(*o));
+    if (r->kind == RO_NUM) {
+        if (!(allow & ALLOW_IMM))
+            parse_fail_tok(P, t, "immediate not allowed for this operand of '%s'", c->opname);
+        o->kind = PTX_OPND_IMM;
+        o->imm = literal_bits(P, t, r->neg, ty);
+        return;
+    }
+    if (r->kind == RO_ADDR)
+        parse_fail_tok(P, t, "unexpected address operand for '%s'", c->opname);
+    if (r->kind == RO_VEC)
+        parse_fail_tok(P, t, "unexpected vector operand for '%s'", c->opname);
+    uint32_t elem;
+    sym *s = sym_lookup(P, t->text, t->len, &elem);
+    if (!s) {
+        int si = lookup_sreg(t);
+        if (si < 0)
+            undefined_name(P, t);
+        if (!(allow & ALLOW_SREG))
+            parse_fail_tok(P, t, "special register '%.*s' is only allowed in mov/cvt", NAMEFMT(t));
+        if (sregs[si].has_comp && r->comp < 0)
+            parse_fail_tok(P, t, "special register '%.*s' needs a component .x, .y or .z", NAMEFMT(t));
+        if (!sregs[si].has_comp && r->comp >= 0)
+            parse_fail_tok(P, t, "special register '%.*s' has no components", NAMEFMT(t));
+        o->kind = PTX_OPND_SREG;
+        o->reg = sregs[si].sreg;
+        o->comp = (uint8_t)(r->comp < 0 ? 0 : r->comp);
+        return;
+    }
+    if (s->kind == SYM_VREG || s->kind == SYM_VRANGE || s->kind == SYM_PREG || s->kind == SYM_PRANGE) {
+        resolve_reg(P, r, ty == PTX_T_PRED, allow | ALLOW_NEG, o);
+        if (o->neg && ty != PTX_T_PRED)
+            parse_fail_tok(P, t, "'!' is only allowed on predicates");
+        return;
+    }
+    if (!(allow & ALLOW_SYM))
+        parse_fail_tok(P, t, "the address of '%.*s' can only be taken by mov or cvta", NAMEFMT(t));
+    if (r->comp >= 0)
+        parse_fail_tok(P, t, "unexpected component on symbol '%.*s'", NAMEFMT(t));
+    resolve_symaddr(P, r, s, o);
+}
+
+/* A destination: value register (or predicate when ty is .pred). */
+static void resolve_dst(parser *P, const raw_opnd *r, ptx_type ty, int allow, ptx_operand *o)
+{
+    resolve_reg(P, r, ty == PTX_T_PRED, allow, o);
+}
+
+/* [addr] for a memory access in space (PTX_SPACE_NONE = generic). */
+static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space, int is_store, ptx_operand *o)
+{
+    const token *t = &r->t;
+    memset(o, 0, sizeof(*o));
+    if (r->kind != RO_ADDR)
+        parse_fail_tok(P, t, "expected a memory operand '[...]' for '%s'", c->opname);
+    o->kind = PTX_OPND_ADDR;
+    o->imm = r->off;
+    if (r->base_is_num) {
+        if (space == PTX_SPACE_PARAM || space == PTX_SPACE_LOCAL)
+            parse_fail_tok(P, t, "absolute address not allowed in .%s space", space == PTX_SPACE_PARAM ? "param" : "local");
+        uint64_t v = t->ival;
+        if (v > (uint64_t)INT64_MAX || (r->off > 0 && (int64_t)v > INT64_MAX - r->off))
+            parse_fail_tok(P, t, "absolute address out of range");
+        o->addr_base = PTX_ABASE_NONE;
+        o->imm = (int64_t)v + r->off;
+        return;
+    }
+    uint32_t elem;
+    sym *s = sym_lookup(P, t->text, t->len, &elem);
+    if (!s)
+        undefined_name(P, t);
+    switch (s->kind) {
+    case SYM_VREG:
+    case SYM_VRANGE:
+        if (space == PTX_SPACE_PARAM)
+            parse_fail_tok(P, t, "unsupported: .param access through a register");
+        o->addr_base = PTX_ABASE_REG;
+        o->reg = s->index + elem;
+        return;
+    case SYM_VAR: {
+        const ptx_var *v = &P->m->vars[s->index];
+        if (!(v->space == space || (space == PTX_SPACE_NONE && v->space == PTX_SPACE_GLOBAL))) {
+            static const char *const nm[] = {"generic", "reg", "global", "shared", "local", "const", "param"};
+            if (space == PTX_SPACE_NONE)
+                parse_fail_tok(P, t, "unsupported: generic access to .%s variable '%.*s' by name", nm[v->space],
+                               NAMEFMT(t));
+            parse_fail_tok(P, t, "'%.*s' is a .%s variable, not .%s", NAMEFMT(t), nm[v->space], nm[space]);
+        }
+        o->addr_base = PTX_ABASE_SYM;
+        o->reg = s->index;
+        return;
+    }
+    case SYM_LOCAL:
+        if (space != PTX_SPACE_LOCAL)
+            parse_fail_tok(P, t, "'%.*s' is a .local variable: access it with a .local instruction", NAMEFMT(t));
+        o->addr_base = PTX_ABASE_FRAME;
+        o->imm += s->offset;
+        return;
+    case SYM_PARAM:
+    case SYM_KPARAM:
+        if (space != PTX_SPACE_PARAM)
+            parse_fail_tok(P, t, "'%.*s' is a .param variable: access it with a .param instruction", NAMEFMT(t));
+        if (s->kind == SYM_KPARAM && is_store)
+            parse_fail_tok(P, t, "kernel parameter '%.*s' is read-only", NAMEFMT(t));
+        o->addr_base = s->kind == SYM_KPARAM ? PTX_ABASE_KPARAM : PTX_ABASE_FRAME;
+        o->imm += s->offset;
+        return;
+    default:
+        parse_fail_tok(P, t, "'%.*s' cannot be used as an address", NAMEFMT(t));
+    }
+}
+
+static void resolve_label(parser *P, ictx *c, const raw_opnd *r, uint32_t opnd_index)
+{
+    const token *t = &r->t;
+    if (r->kind != RO_NAME || r->neg || r->comp >= 0 || r->off)
+        parse_fail_tok(P, t, "expected a label for '%s'", c->opname);
+    ptx_operand *o = &c->in.opnd[opnd_index];
+    memset(o, 0, sizeof(*o));
+    o->kind = PTX_OPND_LABEL;
+    add_label_fixup(P, P->fn->ninsn, opnd_index, label_use(P, t));
+}
+
+/* A vector operand: registers (or '_' / immediates where allowed). */
+static void resolve_vec(parser *P, ictx *c, const raw_opnd *r, uint32_t want, ptx_type elem_ty, int is_dst,
+                        ptx_operand *o)
+{
+    memset(o, 0, sizeof(*o));
+    if (r->kind != RO_VEC)
+        parse_fail_tok(P, &r->t, "expected a vector operand '{...}' for '%s'", c->opname);
+    if (want && r->nelem != want)
+        parse_fail_tok(P, &r->t, "vector operand has %u elements, '%s' needs %u", r->nelem, c->opname, want);
+    o->kind = PTX_OPND_VEC;
+    o->comp = r->nelem;
+    for (uint32_t i = 0; i < r->nelem; i++) {
+        const token *e = &r->elem[i];
+        if (e->kind == TK_INT || e->kind == TK_FLOAT) {
+            if (is_dst)
+                parse_fail_tok(P, e, "immediate in a destination vector");
+            if (ptx_type_size(elem_ty) > 4)
+                parse_fail_tok(P, e, "unsupported: immediate in a vector of 64-bit elements");
+            ptx_type bt = ptx_type_size(elem_ty) == 4 ? PTX_T_B32 : ptx_type_size(elem_ty) == 2 ? PTX_T_B16 : PTX_T_B8;
+            if (ptx_type_is_float(elem_ty) && ptx_type_size(elem_ty) == 4)
+                bt = elem_ty;
+            o->vec[i] = (uint32_t)literal_bits(P, e, r->elem_neg[i], bt);
+            o->vec_imm |= (uint8_t)(1u << i);
+            continue;
+        }
+        raw_opnd er;
+        memset(&er, 0, sizeof(er));
+        er.kind = RO_NAME;
+        er.comp = -1;
+        er.t = *e;
+        ptx_operand eo;
+        resolve_reg(P, &er, 0, is_dst ? ALLOW_SINK : 0, &eo);
+        o->vec[i] = eo.reg;
+    }
+}
+
+/* ---- per-opcode checks ------------------------------------------------- */
+#define TB(t) (1ull << (t))
+#define TS_UINT (TB(PTX_T_U16) | TB(PTX_T_U32) | TB(PTX_T_U64))
+#define TS_SINT (TB(PTX_T_S16) | TB(PTX_T_S32) | TB(PTX_T_S64))
+#define TS_INT (TS_UINT | TS_SINT)
+#define TS_BITS (TB(PTX_T_B16) | TB(PTX_T_B32) | TB(PTX_T_B64))
+#define TS_F (TB(PTX_T_F32) | TB(PTX_T_F64))
+#define TS_H (TB(PTX_T_F16) | TB(PTX_T_F16X2) | TB(PTX_T_BF16) | TB(PTX_T_BF16X2))
+#define TS_8 (TB(PTX_T_B8) | TB(PTX_T_U8) | TB(PTX_T_S8))
+#define TS_MEM (TS_8 | TS_INT | TS_BITS | TB(PTX_T_B128) | TS_F | TS_H)
+#define TS_32_64 (TB(PTX_T_U32) | TB(PTX_T_S32) | TB(PTX_T_U64) | TB(PTX_T_S64))
+
+static void fail_type(parser *P, ictx *c, ptx_type t)
+{
+    parse_fail_tok(P, &c->md.first, "unsupported type .%s for '%s'", ptx_type_name(t), c->opname);
+}
+
+/* Exactly one type from set; returns it. */
+static ptx_type one_type(parser *P, ictx *c, uint64_t set)
+{
+    if (c->md.ntypes == 0)
+        parse_fail_tok(P, &c->md.first, "'%s' needs a type modifier", c->opname);
+    if (c->md.ntypes > 1)
+        parse_fail_tok(P, &c->md.first, "'%s' takes one type modifier, found two", c->opname);
+    ptx_type t = c->md.types[0];
+    if (!(set & TB(t)))
+        fail_type(P, c, t);
+    return t;
+}
+
+static void two_types(parser *P, ictx *c, uint64_t set1, uint64_t set2)
+{
+    if (c->md.ntypes != 2)
+        parse_fail_tok(P, &c->md.first, "'%s' needs two type modifiers", c->opname);
+    if (!(set1 & TB(c->md.types[0])))
+        fail_type(P, c, c->md.types[0]);
+    if (!(set2 & TB(c->md.types[1])))
+        fail_type(P, c, c->md.types[1]);
+    c->in.type = (uint8_t)c->md.types[0];
+    c->in.type2 = (uint8_t)c->md.types[1];
+}
+
+static void want_operands(parser *P, ictx *c, uint32_t lo, uint32_t hi)
+{
+    if (c->nraw < lo || c->nraw > hi) {
+        if (lo == hi)
+            parse_fail_tok(P, &c->md.first, "'%s' takes %u operands, found %u", c->opname, lo, c->nraw);
+        parse_fail_tok(P, &c->md.first, "'%s' takes %u to %u operands, found %u", c->opname, lo, hi, c->nraw);
+    }
+    for (uint32_t i = 0; i < c->nraw; i++)
+        if (c->raw[i].pipe)
+            parse_fail_tok(P, &c->raw[i].t, "unexpected '|' in operands of '%s'", c->opname);
+}
+
+static void forbid_flags(parser *P, ictx *c, uint32_t flags, const char *why)
+{
+    if (c->md.flags & flags)
+        parse_fail_tok(P, &c->md.first, "'%s': %s", c->opname, why);
+}
+
+/* d, a[, b[, c]]: destination and sources all of type ty (immediates allowed). */
+static void simple_operands(parser *P, ictx *c, uint32_t nsrc, ptx_type ty)
+{
+    want_operands(P, c, nsrc + 1, nsrc + 1);
+    resolve_dst(P, &c->raw[0], ty, 0, &c->in.opnd[0]);
+    for (uint32_t i = 1; i <= nsrc; i++)
+        resolve_src(P, c, &c->raw[i], ty, ALLOW_IMM, &c->in.opnd[i]);
+    c->in.ndst = 1;
+    c->in.nopnd = (uint8_t)(nsrc + 1);
+}
+
+/* Float-only modifiers (rounding, .ftz) on an integer operation are errors. */
+static void int_no_float_mods(parser *P, ictx *c, ptx_type t)
+{
+    if (ptx_type_is_float(t))
+        return;
+    if (c->md.rnd)
+        parse_fail_tok(P, &c->md.first, "'%s': rounding modifier on an integer type", c->opname);
+    forbid_flags(P, c, PTX_F_FTZ | PTX_F_APPROX, ".ftz/.approx need a floating-point type");
+}
+
+static void float_no_int_mods(parser *P, ictx *c, ptx_type t)
+{
+    if (!ptx_type_is_float(t))
+        return;
+    forbid_flags(P, c, PTX_F_HI | PTX_F_LO | PTX_F_WIDE | PTX_F_CC | PTX_F_CARRYIN,
+                 ".hi/.lo/.wide/.cc need an integer type");
+}
+
+static void need_float_rnd(parser *P, ictx *c, int required)
+{
+    ptx_rnd r = c->md.rnd;
+    if (r && r != PTX_RND_RN && r != PTX_RND_RZ && r != PTX_RND_RM && r != PTX_RND_RP)
+        parse_fail_tok(P, &c->md.first, "'%s' takes .rn/.rz/.rm/.rp rounding", c->opname);
+    if (required && !r)
+        parse_fail_tok(P, &c->md.first, "'%s' needs a rounding modifier (.rn/.rz/.rm/.rp)", c->opname);
+}
+
+static void decode_arith(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    ptx_opcode op = (ptx_opcode)in->op;
+    uint32_t fl = c->md.flags;
+    switch (op) {
+    case PTX_OP_ADD:
+    case PTX_OP_SUB: {
+        ptx_type t = one_type(P, c, TS_INT | TS_F | TS_H);
+        int_no_float_mods(P, c, t);
+        float_no_int_mods(P, c, t);
+        need_float_rnd(P, c, 0);
+        if ((fl & (PTX_F_CC | PTX_F_CARRYIN)) && !(TS_32_64 & TB(t)))
+            fail_type(P, c, t);
+        in->type = (uint8_t)t;
+        simple_operands(P, c, 2, t);
+        return;
+    }
+    case PTX_OP_MUL:
+    case PTX_OP_MAD: {
+        ptx_type t = one_type(P, c, TS_INT | TS_F | TS_H);
+        int_no_float_mods(P, c, t);
+        float_no_int_mods(P, c, t);
+        need_float_rnd(P, c, 0);
+        if (!ptx_type_is_float(t)) {
+            uint32_t hlw = fl & (PTX_F_HI | PTX_F_LO | PTX_F_WIDE);
+            if (hlw != PTX_F_HI && hlw != PTX_F_LO && hlw != PTX_F_WIDE)
+                parse_fail_tok(P, &c->md.first, "'%s' on integers needs exactly one of .hi, .lo, .wide", c->opname);
+            if ((fl & PTX_F_WIDE) && ptx_type_size(t) > 4)
+                parse_fail_tok(P, &c->md.first, "'%s.wide' takes a 16- or 32-bit type", c->opname);
+            if ((fl & (PTX_F_CC | PTX_F_CARRYIN)) && ((fl & PTX_F_WIDE) || !(TS_32_64 & TB(t))))
+                parse_fail_tok(P, &c->md.first, "'%s' with carry needs .hi/.lo and a 32/64-bit type", c->opname);
+        }
+        in->type = (uint8_t)t;
+        uint32_t nsrc = op == PTX_OP_MAD ? 3 : 2;
+        want_operands(P, c, nsrc + 1, nsrc + 1);
+        /* .wide: sources have type t, the destination is twice as wide (and so is
+         * mad's addend c) */
+        ptx_type wide = t;
+        if (fl & PTX_F_WIDE)
+            wide = ptx_type_size(t) == 2 ? (ptx_type_is_signed(t) ? PTX_T_S32 : PTX_T_U32)
+                                         : (ptx_type_is_signed(t) ? PTX_T_S64 : PTX_T_U64);
+        resolve_dst(P, &c->raw[0], wide, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], t, ALLOW_IMM, &in->opnd[2]);
+        if (nsrc == 3)
+            resolve_src(P, c, &c->raw[3], wide, ALLOW_IMM, &in->opnd[3]);
+        in->ndst = 1;
+        in->nopnd = (uint8_t)(nsrc + 1);
+        return;
+    }
+    case PTX_OP_MUL24:
+    case PTX_OP_MAD24: {
+        ptx_type t = one_type(P, c, TB(PTX_T_U32) | TB(PTX_T_S32));
+        uint32_t hl = fl & (PTX_F_HI | PTX_F_LO);
+        if (hl != PTX_F_HI && hl != PTX_F_LO)
+            parse_fail_tok(P, &c->md.first, "'%s' needs .hi or .lo", c->opname);
+        in->type = (uint8_t)t;
+        simple_operands(P, c, op == PTX_OP_MAD24 ? 3 : 2, t);
+        return;
+    }
+    case PTX_OP_SAD:
+        in->type = (uint8_t)one_type(P, c, TS_INT);
+        simple_operands(P, c, 3, (ptx_type)in->type);
+        return;
+    case PTX_OP_DIV: {
+        ptx_type t = one_type(P, c, TS_INT | TS_F);
+        int_no_float_mods(P, c, t);
+        need_float_rnd(P, c, 0);
+        if (c->md.rnd && (fl & PTX_F_APPROX))
+            parse_fail_tok(P, &c->md.first, "'div' takes a rounding modifier or .approx/.full, not both");
+        in->type = (uint8_t)t;
+        simple_operands(P, c, 2, t);
+        return;
+    }
+    case PTX_OP_REM:
+        in->type = (uint8_t)one_type(P, c, TS_INT);
+        simple_operands(P, c, 2, (ptx_type)in->type);
+        return;
+    case PTX_OP_ABS:
+    case PTX_OP_NEG: {
+        ptx_type t = one_type(P, c, TS_SINT | TS_F | TS_H);
+        int_no_float_mods(P, c, t);
+        in->type = (uint8_t)t;
+        simple_operands(P, c, 1, t);
+        return;
+    }
+    case PTX_OP_MIN:
+    case PTX_OP_MAX: {
+        ptx_type t = one_type(P, c, TS_INT | TS_F | TS_H);
+        int_no_float_mods(P, c, t);
+        if ((fl & PTX_F_NAN) && !ptx_type_is_float(t))
+            parse_fail_tok(P, &c->md.first, "'%s.NaN' needs a floating-point type", c->opname);
+        in->type = (uint8_t)t;
+        simple_operands(P, c, 2, t);
+        return;
+    }
+    default:
+        break;
+    }
+}
+
+static void decode_bits(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_POPC:
+    case PTX_OP_CLZ:
+    case PTX_OP_BREV:
+    case PTX_OP_BFIND: {
+        uint64_t set = in->op == PTX_OP_BFIND ? TB(PTX_T_U32) | TB(PTX_T_S32) | TB(PTX_T_U64) | TB(PTX_T_S64)
+                                              : TB(PTX_T_B32) | TB(PTX_T_B64);
+        ptx_type t = one_type(P, c, set);
+        in->type = (uint8_t)t;
+        want_operands(P, c, 2, 2);
+        /* popc/clz/bfind write a .u32 count; brev writes type t */
+        resolve_dst(P, &c->raw[0], in->op == PTX_OP_BREV ? t : PTX_T_U32, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
+        in->ndst = 1;
+        in->nopnd = 2;
+        return;
+    }
+    case PTX_OP_BFE: {
+        ptx_type t = one_type(P, c, TB(PTX_T_U32) | TB(PTX_T_S32) | TB(PTX_T_U64) | TB(PTX_T_S64));
+        in->type = (uint8_t)t;
+        want_operands(P, c, 4, 4);
+        resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        in->ndst = 1;
+        in->nopnd = 4;
+        return;
+    }
+    case PTX_OP_BFI: {
+        ptx_type t = one_type(P, c, TB(PTX_T_B32) | TB(PTX_T_B64));
+        in->type = (uint8_t)t;
+        want_operands(P, c, 5, 5);
+        resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], t, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        resolve_src(P, c, &c->raw[4], PTX_T_U32, ALLOW_IMM, &in->opnd[4]);
+        in->ndst = 1;
+        in->nopnd = 5;
+        return;
+    }
+    case PTX_OP_PRMT:
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_B32));
+        in->mode = (uint8_t)c->md.prmt;
+        simple_operands(P, c, 3, PTX_T_B32);
+        return;
+    case PTX_OP_SHF:
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_B32));
+        if (!c->md.dir || !c->md.shfmode)
+            parse_fail_tok(P, &c->md.first, "'shf' needs .l or .r and .wrap or .clamp");
+        if (c->md.dir == 1)
+            in->flags |= PTX_F_SHF_L;
+        if (c->md.shfmode == 1)
+            in->flags |= PTX_F_SHF_WRAP;
+        want_operands(P, c, 4, 4);
+        resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], PTX_T_B32, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], PTX_T_B32, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        in->ndst = 1;
+        in->nopnd = 4;
+        return;
+    case PTX_OP_SHL:
+    case PTX_OP_SHR: {
+        uint64_t set = in->op == PTX_OP_SHL ? TS_BITS : TS_BITS | TS_INT;
+        ptx_type t = one_type(P, c, set);
+        in->type = (uint8_t)t;
+        want_operands(P, c, 3, 3);
+        resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        in->ndst = 1;
+        in->nopnd = 3;
+        return;
+    }
+    case PTX_OP_AND:
+    case PTX_OP_OR:
+    case PTX_OP_XOR:
+    case PTX_OP_NOT:
+    case PTX_OP_CNOT: {
+        uint64_t set = TS_BITS | (in->op == PTX_OP_CNOT ? 0 : TB(PTX_T_PRED));
+        ptx_type t = one_type(P, c, set);
+        in->type = (uint8_t)t;
+        simple_operands(P, c, in->op == PTX_OP_NOT || in->op == PTX_OP_CNOT ? 1 : 2, t);
+        return;
+    }
+    case PTX_OP_LOP3:
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_B32));
+        want_operands(P, c, 5, 5);
+        resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+        for (int i = 1; i <= 3; i++)
+            resolve_src(P, c, &c->raw[i], PTX_T_B32, ALLOW_IMM, &in->opnd[i]);
+        if (c->raw[4].kind != RO_NUM)
+            parse_fail_tok(P, &c->raw[4].t, "lop3 needs an immediate lookup table");
+        resolve_src(P, c, &c->raw[4], PTX_T_B8, ALLOW_IMM, &in->opnd[4]);
+        in->ndst = 1;
+        in->nopnd = 5;
+        return;
+    case PTX_OP_DP4A:
+    case PTX_OP_DP2A: {
+        uint64_t set = TB(PTX_T_U32) | TB(PTX_T_S32);
+        two_types(P, c, set, set);
+        if (in->op == PTX_OP_DP2A && (c->md.flags & (PTX_F_HI | PTX_F_LO)) != PTX_F_HI &&
+            (c->md.flags & (PTX_F_HI | PTX_F_LO)) != PTX_F_LO)
+            parse_fail_tok(P, &c->md.first, "'dp2a' needs .hi or .lo");
+        ptx_type acc = (in->type == PTX_T_S32 || in->type2 == PTX_T_S32) ? PTX_T_S32 : PTX_T_U32;
+        want_operands(P, c, 4, 4);
+        resolve_dst(P, &c->raw[0], acc, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], PTX_T_B32, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], PTX_T_B32, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[3], acc, ALLOW_IMM, &in->opnd[3]);
+        in->ndst = 1;
+        in->nopnd = 4;
+        return;
+    }
+    default:
+        break;
+    }
+}
+
+static void decode_float(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    uint32_t fl = c->md.flags;
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_FMA:
+        in->type = (uint8_t)one_type(P, c, TS_F | TS_H);
+        need_float_rnd(P, c, 1);
+        simple_operands(P, c, 3, (ptx_type)in->type);
+        return;
+    case PTX_OP_RCP:
+    case PTX_OP_SQRT:
+        in->type = (uint8_t)one_type(P, c, TS_F);
+        need_float_rnd(P, c, 0);
+        if (!!c->md.rnd + !!(fl & PTX_F_APPROX) != 1)
+            parse_fail_tok(P, &c->md.first, "'%s' needs exactly one of .approx, .rn, .rz, .rm, .rp", c->opname);
+        simple_operands(P, c, 1, (ptx_type)in->type);
+        return;
+    case PTX_OP_RSQRT:
+    case PTX_OP_SIN:
+    case PTX_OP_COS:
+    case PTX_OP_LG2:
+    case PTX_OP_EX2:
+    case PTX_OP_TANH: {
+        uint64_t set = TB(PTX_T_F32);
+        if (in->op == PTX_OP_RSQRT)
+            set |= TB(PTX_T_F64);
+        if (in->op == PTX_OP_EX2 || in->op == PTX_OP_TANH)
+            set |= TS_H;
+        in->type = (uint8_t)one_type(P, c, set);
+        if (!(fl & PTX_F_APPROX))
+            parse_fail_tok(P, &c->md.first, "'%s' needs .approx", c->opname);
+        simple_operands(P, c, 1, (ptx_type)in->type);
+        return;
+    }
+    case PTX_OP_COPYSIGN:
+        in->type = (uint8_t)one_type(P, c, TS_F);
+        simple_operands(P, c, 2, (ptx_type)in->type);
+        return;
+    case PTX_OP_TESTP:
+        in->type = (uint8_t)one_type(P, c, TS_F);
+        if (!c->md.testp)
+            parse_fail_tok(P, &c->md.first, "'testp' needs a test (.finite, .infinite, .number, .notanumber, "
+                                            ".normal, .subnormal)");
+        in->mode = (uint8_t)c->md.testp;
+        want_operands(P, c, 2, 2);
+        resolve_dst(P, &c->raw[0], PTX_T_PRED, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], (ptx_type)in->type, ALLOW_IMM, &in->opnd[1]);
+        in->ndst = 1;
+        in->nopnd = 2;
+        return;
+    default:
+        break;
+    }
+}
+
+static int is_unsigned_cmp(ptx_cmp k)
+{
+    return k == PTX_CMP_LO || k == PTX_CMP_LS || k == PTX_CMP_HI || k == PTX_CMP_HS;
+}
+
+static int is_float_cmp(ptx_cmp k)
+{
+    return k >= PTX_CMP_EQU;
+}
+
+static void check_cmp(parser *P, ictx *c, ptx_type t)
+{
+    ptx_cmp k = c->md.cmp;
+    if (!k)
+        parse_fail_tok(P, &c->md.first, "'%s' needs a comparison (.eq, .lt, ...)", c->opname);
+    if (ptx_type_is_float(t)) {
+        if (is_unsigned_cmp(k))
+            parse_fail_tok(P, &c->md.first, "'%s': unsigned comparison on a floating-point type", c->opname);
+    } else {
+        if (is_float_cmp(k))
+            parse_fail_tok(P, &c->md.first, "'%s': floating-point comparison on an integer type", c->opname);
+        if ((TS_BITS & TB(t)) && k != PTX_CMP_EQ && k != PTX_CMP_NE)
+            parse_fail_tok(P, &c->md.first, "'%s': bit types compare only with .eq/.ne", c->opname);
+        forbid_flags(P, c, PTX_F_FTZ, ".ftz needs a floating-point type");
+    }
+}
+
+static void decode_compare(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    in->cmp = (uint8_t)c->md.cmp;
+    in->boolop = (uint8_t)c->md.boolop;
+    uint32_t nbool = c->md.boolop ? 1 : 0;
+    if (in->op == PTX_OP_SETP) {
+        ptx_type t = one_type(P, c, TS_INT | TS_BITS | TS_F | TS_H);
+        check_cmp(P, c, t);
+        in->type = (uint8_t)t;
+        /* p[|q], a, b[, c] */
+        uint32_t ndst = (c->nraw >= 1 && c->raw[0].pipe) ? 2 : 1;
+        if (c->nraw != ndst + 2 + nbool)
+            parse_fail_tok(P, &c->md.first, "'setp' takes %u operands here, found %u", ndst + 2 + nbool, c->nraw);
+        for (uint32_t i = 1; i < c->nraw; i++)
+            if (c->raw[i].pipe)
+                parse_fail_tok(P, &c->raw[i].t, "unexpected '|'");
+        resolve_dst(P, &c->raw[0], PTX_T_PRED, ALLOW_SINK, &in->opnd[0]);
+        if (ndst == 2)
+            resolve_dst(P, &c->raw[1], PTX_T_PRED, ALLOW_SINK, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[ndst], t, ALLOW_IMM, &in->opnd[ndst]);
+        resolve_src(P, c, &c->raw[ndst + 1], t, ALLOW_IMM, &in->opnd[ndst + 1]);
+        if (nbool)
+            resolve_src(P, c, &c->raw[ndst + 2], PTX_T_PRED, 0, &in->opnd[ndst + 2]);
+        in->ndst = (uint8_t)ndst;
+        in->nopnd = (uint8_t)c->nraw;
+        return;
+    }
+    if (in->op == PTX_OP_SET) {
+        two_types(P, c, TB(PTX_T_U32) | TB(PTX_T_S32) | TB(PTX_T_F32), TS_INT | TS_BITS | TS_F);
+        check_cmp(P, c, (ptx_type)in->type2);
+        want_operands(P, c, 3 + nbool, 3 + nbool);
+        resolve_dst(P, &c->raw[0], (ptx_type)in->type, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], (ptx_type)in->type2, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], (ptx_type)in->type2, ALLOW_IMM, &in->opnd[2]);
+        if (nbool)
+            resolve_src(P, c, &c->raw[3], PTX_T_PRED, 0, &in->opnd[3]);
+        in->ndst = 1;
+        in->nopnd = (uint8_t)(3 + nbool);
+        return;
+    }
+    if (in->op == PTX_OP_SELP) {
+        ptx_type t = one_type(P, c, TS_INT | TS_BITS | TS_F);
+        in->type = (uint8_t)t;
+        want_operands(P, c, 4, 4);
+        resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], t, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[3], PTX_T_PRED, 0, &in->opnd[3]);
+        in->ndst = 1;
+        in->nopnd = 4;
+        return;
+    }
+    /* slct.dtype.ctype d, a, b, c: d = (c >= 0) ? a : b */
+    two_types(P, c, TS_INT | TS_BITS | TS_F, TB(PTX_T_S32) | TB(PTX_T_F32));
+    if ((c->md.flags & PTX_F_FTZ) && in->type2 != PTX_T_F32)
+        parse_fail_tok(P, &c->md.first, "'slct.ftz' needs a .f32 selector");
+    want_operands(P, c, 4, 4);
+    resolve_dst(P, &c->raw[0], (ptx_type)in->type, 0, &in->opnd[0]);
+    resolve_src(P, c, &c->raw[1], (ptx_type)in->type, ALLOW_IMM, &in->opnd[1]);
+    resolve_src(P, c, &c->raw[2], (ptx_type)in->type, ALLOW_IMM, &in->opnd[2]);
+    resolve_src(P, c, &c->raw[3], (ptx_type)in->type2, ALLOW_IMM, &in->opnd[3]);
+    in->ndst = 1;
+    in->nopnd = 4;
+}
+
+static void decode_mov(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    ptx_type t = one_type(P, c, TS_INT | TS_BITS | TS_F | TS_H | TB(PTX_T_PRED) | TB(PTX_T_B128));
+    in->type = (uint8_t)t;
+    want_operands(P, c, 2, 2);
+    const raw_opnd *d = &c->raw[0], *a = &c->raw[1];
+    if (d->kind == RO_VEC || a->kind == RO_VEC) {
+        /* pack {a, b} -> d / unpack d -> {a, b}: element width = size / count */
+        if (d->kind == RO_VEC && a->kind == RO_VEC)
+            parse_fail_tok(P, &d->t, "mov cannot move a vector to a vector");
+        if (!(TS_BITS & TB(t)) && t != PTX_T_B128)
+            parse_fail_tok(P, &c->md.first, "vector mov needs a .b16/.b32/.b64/.b128 type");
+        const raw_opnd *v = d->kind == RO_VEC ? d : a;
+        unsigned esize = ptx_type_size(t) / v->nelem;
+        if (esize < 1 || (v->nelem == 4 && t == PTX_T_B16))
+            parse_fail_tok(P, &v->t, "vector of %u elements does not fit .%s", v->nelem, ptx_type_name(t));
+        ptx_type et = esize == 8 ? PTX_T_B64 : esize == 4 ? PTX_T_B32 : esize == 2 ? PTX_T_B16 : PTX_T_B8;
+        if (d->kind == RO_VEC) {
+            resolve_vec(P, c, d, 0, et, 1, &in->opnd[0]);
+            resolve_src(P, c, a, t, 0, &in->opnd[1]);
+        } else {
+            resolve_dst(P, d, t, 0, &in->opnd[0]);
+            resolve_vec(P, c, a, 0, et, 0, &in->opnd[1]);
+        }
+    } else {
+        resolve_dst(P, d, t, 0, &in->opnd[0]);
+        int allow = ALLOW_IMM | (t == PTX_T_PRED ? 0 : ALLOW_SREG);
+        if (t == PTX_T_U32 || t == PTX_T_U64 || t == PTX_T_B32 || t == PTX_T_B64 || t == PTX_T_S64 ||
+            t == PTX_T_S32)
+            allow |= ALLOW_SYM;
+        resolve_src(P, c, a, t, allow, &in->opnd[1]);
+    }
+    in->ndst = 1;
+    in->nopnd = 2;
+}
+
+static int is_int_rnd(ptx_rnd r)
+{
+    return r == PTX_RND_RNI || r == PTX_RND_RZI || r == PTX_RND_RMI || r == PTX_RND_RPI;
+}
+
+/* cvt{.rnd}{.ftz}{.sat}{.relu}.dtype.atype d, a */
+static void decode_cvt(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    uint64_t all = TS_8 | TS_INT | TS_BITS | TS_F | TS_H;
+    two_types(P, c, all, all);
+    ptx_type d = (ptx_type)in->type, a = (ptx_type)in->type2;
+    ptx_rnd r = c->md.rnd;
+    int dfl = ptx_type_is_float(d), afl = ptx_type_is_float(a);
+    if (r) {
+        if (dfl && afl && ptx_type_size(d) == ptx_type_size(a) && d == a) {
+            if (!is_int_rnd(r))
+                parse_fail_tok(P, &c->md.first, "cvt between equal float types takes .rni/.rzi/.rmi/.rpi");
+        } else if (!dfl && afl) {
+            if (!is_int_rnd(r))
+                parse_fail_tok(P, &c->md.first, "cvt from float to integer takes .rni/.rzi/.rmi/.rpi");
+        } else if (dfl) {
+            if (is_int_rnd(r))
+                parse_fail_tok(P, &c->md.first, "cvt to float takes .rn/.rz/.rm/.rp (or .rna)");
+        } else {
+            parse_fail_tok(P, &c->md.first, "cvt between integer types takes no rounding modifier");
+        }
+    }
+    int two_src = d == PTX_T_F16X2 || d == PTX_T_BF16X2;
+    want_operands(P, c, two_src ? 3 : 2, two_src ? 3 : 2);
+    resolve_dst(P, &c->raw[0], d, 0, &in->opnd[0]);
+    resolve_src(P, c, &c->raw[1], a, ALLOW_IMM | ALLOW_SREG, &in->opnd[1]);
+    if (two_src)
+        resolve_src(P, c, &c->raw[2], a, ALLOW_IMM, &in->opnd[2]);
+    in->ndst = 1;
+    in->nopnd = (uint8_t)c->nraw;
+}
+
+static const char *space_name(ptx_space s)
+{
+    static const char *const nm[] = {"generic", "reg", "global", "shared", "local", "const", "param"};
+    return (unsigned)s < sizeof(nm) / sizeof(nm[0]) ? nm[s] : "?";
+}
+
+static void decode_memory(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    ptx_space sp = c->md.has_space ? c->md.space : PTX_SPACE_NONE;
+    in->space = (uint8_t)sp;
+    in->vec = (uint8_t)(c->md.vec ? c->md.vec : 1);
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_LD:
+    case PTX_OP_LDU:
+    case PTX_OP_ST: {
+        int is_st = in->op == PTX_OP_ST;
+        ptx_type t = one_type(P, c, TS_MEM);
+        in->type = (uint8_t)t;
+        if ((c->md.flags & PTX_F_NC) && sp != PTX_SPACE_GLOBAL)
+            parse_fail_tok(P, &c->md.first, "'ld.nc' needs .global");
+        if (in->op == PTX_OP_LDU && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_NONE)
+            parse_fail_tok(P, &c->md.first, "'ldu' reads .global (or generic) memory, not .%s", space_name(sp));
+        if (in->vec > 1 && ptx_type_size(t) * in->vec > 16)
+            parse_fail_tok(P, &c->md.first, "vector access wider than 16 bytes");
+        want_operands(P, c, 2, 2);
+        const raw_opnd *v = is_st ? &c->raw[1] : &c->raw[0];
+        const raw_opnd *a = is_st ? &c->raw[0] : &c->raw[1];
+        ptx_operand *vo = is_st ? &in->opnd[1] : &in->opnd[0];
+        resolve_addr(P, c, a, sp, is_st, is_st ? &in->opnd[0] : &in->opnd[1]);
+        if (in->vec > 1)
+            resolve_vec(P, c, v, in->vec, t, !is_st, vo);
+        else if (v->kind == RO_VEC)
+            parse_fail_tok(P, &v->t, "vector operand needs a .v2/.v4 modifier");
+        else if (is_st)
+            resolve_src(P, c, v, t, ALLOW_IMM, vo);
+        else
+            resolve_dst(P, v, t, 0, vo);
+        in->ndst = (uint8_t)!is_st;
+        in->nopnd = 2;
+        return;
+    }
+    case PTX_OP_ATOM:
+    case PTX_OP_RED: {
+        int is_red = in->op == PTX_OP_RED;
+        if (sp != PTX_SPACE_NONE && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED)
+            parse_fail_tok(P, &c->md.first, "'%s' works on .global, .shared or generic memory, not .%s", c->opname,
+                           space_name(sp));
+        ptx_atomop op = c->md.atom;
+        if (!op || op == PTX_ATOM_POPC)
+            parse_fail_tok(P, &c->md.first, "'%s' needs an operation (.add, .min, .max, .and, .or, .xor, .exch, "
+                                            ".cas, .inc, .dec)", c->opname);
+        if (is_red && (op == PTX_ATOM_EXCH || op == PTX_ATOM_CAS))
+            parse_fail_tok(P, &c->md.first, "'red' cannot do .exch/.cas");
+        uint64_t set;
+        switch (op) {
+        case PTX_ATOM_ADD:
+            set = TB(PTX_T_U32) | TB(PTX_T_S32) | TB(PTX_T_U64) | TB(PTX_T_F32) | TB(PTX_T_F64) | TS_H;
+            break;
+        case PTX_ATOM_INC:
+        case PTX_ATOM_DEC:
+            set = TB(PTX_T_U32);
+            break;
+        case PTX_ATOM_MIN:
+        case PTX_ATOM_MAX:
+            set = TS_32_64;
+            break;
+        case PTX_ATOM_CAS:
+            set = TB(PTX_T_B16) | TB(PTX_T_B32) | TB(PTX_T_B64);
+            break;
+        default: /* and, or, xor, exch */
+            set = TB(PTX_T_B32) | TB(PTX_T_B64);
+            break;
+        }
+        ptx_type t = one_type(P, c, set);
+        in->type = (uint8_t)t;
+        in->mode = (uint8_t)op;
+        uint32_t n = (is_red ? 2 : 3) + (op == PTX_ATOM_CAS);
+        want_operands(P, c, n, n);
+        uint32_t k = 0;
+        if (!is_red)
+            resolve_dst(P, &c->raw[k++], t, ALLOW_SINK, &in->opnd[0]);
+        resolve_addr(P, c, &c->raw[k], sp, 1, &in->opnd[k]);
+        for (k++; k < n; k++)
+            resolve_src(P, c, &c->raw[k], t, ALLOW_IMM, &in->opnd[k]);
+        in->ndst = (uint8_t)!is_red;
+        in->nopnd = (uint8_t)n;
+        return;
+    }
+    case PTX_OP_PREFETCH:
+    case PTX_OP_PREFETCHU:
+        if (sp != PTX_SPACE_NONE && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_LOCAL)
+            parse_fail_tok(P, &c->md.first, "'prefetch' works on .global, .local or generic memory");
+        if (!c->md.level)
+            parse_fail_tok(P, &c->md.first, "'%s' needs a cache level (.L1 or .L2)", c->opname);
+        if (in->op == PTX_OP_PREFETCHU && c->md.level != 1)
+            parse_fail_tok(P, &c->md.first, "'prefetchu' takes .L1");
+        want_operands(P, c, 1, 1);
+        resolve_addr(P, c, &c->raw[0], sp, 0, &in->opnd[0]);
+        in->nopnd = 1;
+        return;
+    case PTX_OP_CVTA: {
+        if (!c->md.has_space || sp == PTX_SPACE_NONE)
+            parse_fail_tok(P, &c->md.first, "'cvta' needs a state space (.global, .shared, .local, .const, .param)");
+        ptx_type t = one_type(P, c, TB(PTX_T_U32) | TB(PTX_T_U64));
+        in->type = (uint8_t)t;
+        in->flags |= c->md.flags & PTX_F_TO;
+        want_operands(P, c, 2, 2);
+        resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, (c->md.flags & PTX_F_TO) ? 0 : ALLOW_SYM, &in->opnd[1]);
+        ptx_operand *a = &in->opnd[1];
+        if (a->kind == PTX_OPND_FUNC)
+            parse_fail_tok(P, &c->raw[1].t, "cvta of a function address");
+        if (a->kind == PTX_OPND_SYMADDR) {
+            int ok = (a->addr_base == PTX_ABASE_SYM && P->m->vars[a->reg].space == sp) ||
+                     (a->addr_base == PTX_ABASE_FRAME && (sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_PARAM)) ||
+                     (a->addr_base == PTX_ABASE_KPARAM && sp == PTX_SPACE_PARAM);
+            if (!ok)
+                parse_fail_tok(P, &c->raw[1].t, "'%.*s' is not in the .%s space", NAMEFMT(&c->raw[1].t),
+                               space_name(sp));
+        }
+        in->ndst = 1;
+        in->nopnd = 2;
+        return;
+    }
+    case PTX_OP_ISSPACEP:
+        if (!c->md.has_space || sp == PTX_SPACE_NONE)
+            parse_fail_tok(P, &c->md.first, "'isspacep' needs a state space");
+        want_operands(P, c, 2, 2);
+        resolve_dst(P, &c->raw[0], PTX_T_PRED, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], PTX_T_U64, ALLOW_IMM, &in->opnd[1]);
+        in->ndst = 1;
+        in->nopnd = 2;
+        return;
+    default:
+        break;
+    }
+}
+
+/* call{.uni} [(ret),] func[, (arg {, arg})]; */
+static void decode_call(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    ptx_function *f = P->fn;
+    uint64_t ret_size[PTX_MAX_FRETS] = {0}, arg_size[PTX_MAX_FPARAMS] = {0};
+    ptx_call call;
+    memset(&call, 0, sizeof(call));
+    call.line = c->md.first.line;
+
+    /* (ret_0, ...) and (arg_0, ...): names of call-site .param variables */
+    int list = 0;
+    if (tok_is_punct(&P->tok, '(')) {
+        next_token(P);
+        list = 1;
+        do {
+            token t = P->tok;
+            expect_kind(P, TK_IDENT, "a return parameter");
+            next_token(P);
+            if (call.nrets >= PTX_MAX_FRETS)
+                parse_fail_tok(P, &t, "too many return values (at most %d)", PTX_MAX_FRETS);
+            uint32_t elem;
+            sym *s = sym_lookup(P, t.text, t.len, &elem);
+            if (!s)
+                undefined_name(P, &t);
+            if (s->kind != SYM_PARAM)
+                parse_fail_tok(P, &t, "return value '%.*s' must be a .param variable", NAMEFMT(&t));
+            ptx_operand *o = &call.rets[call.nrets];
+            o->kind = PTX_OPND_ADDR;
+            o->addr_base = PTX_ABASE_FRAME;
+            o->imm = s->offset;
+            ret_size[call.nrets++] = s->size;
+        } while (accept_punct(P, ','));
+        expect_punct(P, ')', "')' after return values");
+        expect_punct(P, ',', "',' after return values");
+    }
+    (void)list;
+    token callee = P->tok;
+    expect_kind(P, TK_IDENT, "a function name");
+    next_token(P);
+    {
+        uint32_t elem;
+        sym *s = sym_lookup(P, callee.text, callee.len, &elem);
+        if (s && (s->kind == SYM_VREG || s->kind == SYM_VRANGE))
+            parse_fail_tok(P, &callee, "unsupported: indirect call through register '%.*s'", NAMEFMT(&callee));
+    }
+    if (accept_punct(P, ',')) {
+        expect_punct(P, '(', "'(' before call arguments");
+        if (!tok_is_punct(&P->tok, ')')) {
+            do {
+                token t = P->tok;
+                if (t.kind != TK_IDENT)
+                    parse_fail_tok(P, &t, "unsupported call argument: expected a .param variable");
+                next_token(P);
+                if (call.nargs >= PTX_MAX_FPARAMS)
+                    parse_fail_tok(P, &t, "too many call arguments (at most %d)", PTX_MAX_FPARAMS);
+                uint32_t elem;
+                sym *s = sym_lookup(P, t.text, t.len, &elem);
+                if (!s)
+                    undefined_name(P, &t);
+                if (s->kind != SYM_PARAM)
+                    parse_fail_tok(P, &t, "call argument '%.*s' must be a .param variable", NAMEFMT(&t));
+                ptx_operand *o = &call.args[call.nargs];
+                o->kind = PTX_OPND_ADDR;
+                o->addr_base = PTX_ABASE_FRAME;
+                o->imm = s->offset;
+                arg_size[call.nargs++] = s->size;
+            } while (accept_punct(P, ','));
+        }
+        expect_punct(P, ')', "')' after call arguments");
+        if (accept_punct(P, ','))
+            parse_fail_tok(P, &P->tok, "unsupported: call with a prototype (indirect call)");
+    }
+    f->calls = xrealloc_array(P, f->calls, &P->calls_cap, f->ncalls + 1, sizeof(ptx_call), PTX_MAX_INSNS, "calls");
+    uint32_t ci = f->ncalls;
+    f->calls[ci] = call;
+    f->ncalls++;
+    call_fixup *fx = add_call_fixup(P, f->ninsn, ci, &callee);
+    memcpy(fx->arg_size, arg_size, sizeof(arg_size));
+    memcpy(fx->ret_size, ret_size, sizeof(ret_size));
+    in->call = ci;
+    in->opnd[0].kind = PTX_OPND_FUNC;
+    in->nopnd = 1;
+}
+
+/* bar / barrier: .sync a{, b} | .arrive a, b | .red.op.type d, a{, b}, {!}c | bar.warp.sync m */
+static void decode_barrier(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    uint32_t fl = c->md.flags;
+    int is_bar = in->op == PTX_OP_BAR;
+    in->op = PTX_OP_BAR; /* barrier{.cta}.sync == bar.sync for this simulator */
+    if (fl & PTX_F_WARP) {
+        if (!is_bar || (fl & ~(PTX_F_WARP | PTX_F_SYNC)) || !(fl & PTX_F_SYNC) || c->md.ntypes || c->md.atom)
+            parse_fail_tok(P, &c->md.first, "expected 'bar.warp.sync mask'");
+        want_operands(P, c, 1, 1);
+        resolve_src(P, c, &c->raw[0], PTX_T_B32, ALLOW_IMM, &in->opnd[0]);
+        in->nopnd = 1;
+        return;
+    }
+    uint32_t kind = fl & (PTX_F_SYNC | PTX_F_ARRIVE | PTX_F_RED);
+    if (kind != PTX_F_SYNC && kind != PTX_F_ARRIVE && kind != PTX_F_RED)
+        parse_fail_tok(P, &c->md.first, "'%s' needs exactly one of .sync, .arrive, .red", c->opname);
+    if (kind != PTX_F_RED) {
+        if (c->md.ntypes || c->md.atom)
+            parse_fail_tok(P, &c->md.first, "'%s': type or operation only with .red", c->opname);
+        if (kind == PTX_F_ARRIVE)
+            want_operands(P, c, 2, 2);
+        else
+            want_operands(P, c, 1, 2);
+        for (uint32_t i = 0; i < c->nraw; i++)
+            resolve_src(P, c, &c->raw[i], PTX_T_U32, ALLOW_IMM, &in->opnd[i]);
+        in->nopnd = (uint8_t)c->nraw;
+        return;
+    }
+    ptx_atomop op = c->md.atom;
+    if (op == PTX_ATOM_POPC) {
+        if (one_type(P, c, TB(PTX_T_U32)) != PTX_T_U32)
+            fail_type(P, c, c->md.types[0]);
+        in->type = PTX_T_U32;
+    } else if (op == PTX_ATOM_AND || op == PTX_ATOM_OR) {
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_PRED));
+    } else {
+        parse_fail_tok(P, &c->md.first, "'bar.red' needs .popc.u32, .and.pred or .or.pred");
+    }
+    in->mode = (uint8_t)op;
+    want_operands(P, c, 3, 4);
+    resolve_dst(P, &c->raw[0], (ptx_type)in->type, 0, &in->opnd[0]);
+    resolve_src(P, c, &c->raw[1], PTX_T_U32, ALLOW_IMM, &in->opnd[1]);
+    if (c->nraw == 4)
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+    /* opnd[2] stays NONE when the thread count is omitted */
+    resolve_src(P, c, &c->raw[c->nraw - 1], PTX_T_PRED, 0, &in->opnd[3]);
+    in->ndst = 1;
+    in->nopnd = 4;
+}
+
+static void decode_warp(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    int sync = (c->md.flags & PTX_F_SYNC) != 0;
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_SHFL: {
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_B32));
+        if (!c->md.shfl)
+            parse_fail_tok(P, &c->md.first, "'shfl' needs a mode (.up, .down, .bfly, .idx)");
+        in->mode = (uint8_t)c->md.shfl;
+        /* d[|p], a, b, c[, membermask] -> d, p, a, b, c[, mask] */
+        int has_p = c->nraw >= 1 && c->raw[0].pipe;
+        uint32_t want = (uint32_t)has_p + 4 + (uint32_t)sync;
+        if (c->nraw != want)
+            parse_fail_tok(P, &c->md.first, "'%s' takes %u operands here, found %u", c->opname, want, c->nraw);
+        for (uint32_t i = 1; i < c->nraw; i++)
+            if (c->raw[i].pipe)
+                parse_fail_tok(P, &c->raw[i].t, "unexpected '|'");
+        resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+        if (has_p) {
+            resolve_dst(P, &c->raw[1], PTX_T_PRED, ALLOW_SINK, &in->opnd[1]);
+        } else {
+            in->opnd[1].kind = PTX_OPND_SINK;
+            in->opnd[1].reg = PTX_REG_SINK;
+        }
+        uint32_t k = (uint32_t)has_p + 1;
+        resolve_src(P, c, &c->raw[k], PTX_T_B32, ALLOW_IMM, &in->opnd[2]);
+        for (uint32_t i = 1; k + i < c->nraw; i++)
+            resolve_src(P, c, &c->raw[k + i], PTX_T_U32, ALLOW_IMM, &in->opnd[2 + i]);
+        in->ndst = 2;
+        in->nopnd = (uint8_t)(5 + sync);
+        return;
+    }
+    case PTX_OP_VOTE: {
+        if (!c->md.vote)
+            parse_fail_tok(P, &c->md.first, "'vote' needs a mode (.all, .any, .uni, .ballot)");
+        in->mode = (uint8_t)c->md.vote;
+        ptx_type t = one_type(P, c, c->md.vote == PTX_VOTE_BALLOT ? TB(PTX_T_B32) : TB(PTX_T_PRED));
+        in->type = (uint8_t)t;
+        want_operands(P, c, 2 + sync, 2 + sync);
+        resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], PTX_T_PRED, 0, &in->opnd[1]);
+        if (sync)
+            resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        in->ndst = 1;
+        in->nopnd = (uint8_t)(2 + sync);
+        return;
+    }
+    case PTX_OP_MATCH: {
+        if (!c->md.match || !sync)
+            parse_fail_tok(P, &c->md.first, "expected 'match.any.sync' or 'match.all.sync'");
+        in->mode = (uint8_t)c->md.match;
+        ptx_type t = one_type(P, c, TB(PTX_T_B32) | TB(PTX_T_B64));
+        in->type = (uint8_t)t;
+        int has_p = c->nraw >= 1 && c->raw[0].pipe;
+        if (has_p && c->md.match != PTX_MATCH_ALL)
+            parse_fail_tok(P, &c->raw[0].t, "'match.any' has no predicate destination");
+        uint32_t want = 3 + (uint32_t)has_p;
+        if (c->nraw != want)
+            parse_fail_tok(P, &c->md.first, "'match' takes %u operands here, found %u", want, c->nraw);
+        resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+        if (has_p) {
+            resolve_dst(P, &c->raw[1], PTX_T_PRED, ALLOW_SINK, &in->opnd[1]);
+        } else {
+            in->opnd[1].kind = PTX_OPND_SINK;
+            in->opnd[1].reg = PTX_REG_SINK;
+        }
+        resolve_src(P, c, &c->raw[want - 2], t, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[want - 1], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        in->ndst = 2;
+        in->nopnd = 4;
+        return;
+    }
+    case PTX_OP_REDUX: {
+        if (!sync)
+            parse_fail_tok(P, &c->md.first, "expected 'redux.sync'");
+        ptx_atomop op = c->md.atom;
+        uint64_t set;
+        if (op == PTX_ATOM_ADD || op == PTX_ATOM_MIN || op == PTX_ATOM_MAX)
+            set = TB(PTX_T_U32) | TB(PTX_T_S32);
+        else if (op == PTX_ATOM_AND || op == PTX_ATOM_OR || op == PTX_ATOM_XOR)
+            set = TB(PTX_T_B32);
+        else
+            parse_fail_tok(P, &c->md.first, "'redux.sync' needs .add, .min, .max, .and, .or or .xor");
+        ptx_type t = one_type(P, c, set);
+        in->type = (uint8_t)t;
+        in->mode = (uint8_t)op;
+        want_operands(P, c, 3, 3);
+        resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        in->ndst = 1;
+        in->nopnd = 3;
+        return;
+    }
+    case PTX_OP_ACTIVEMASK:
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_B32));
+        want_operands(P, c, 1, 1);
+        resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+        in->ndst = 1;
+        in->nopnd = 1;
+        return;
+    default:
+        break;
+    }
+}
+
+static void decode_control(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_BRA:
+        want_operands(P, c, 1, 1);
+        resolve_label(P, c, &c->raw[0], 0);
+        in->nopnd = 1;
+        return;
+    case PTX_OP_RET:
+    case PTX_OP_EXIT:
+    case PTX_OP_TRAP:
+    case PTX_OP_BRKPT:
+        want_operands(P, c, 0, 0);
+        return;
+    case PTX_OP_NANOSLEEP:
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_U32));
+        want_operands(P, c, 1, 1);
+        resolve_src(P, c, &c->raw[0], PTX_T_U32, ALLOW_IMM, &in->opnd[0]);
+        in->nopnd = 1;
+        return;
+    case PTX_OP_MEMBAR:
+        want_operands(P, c, 0, 0);
+        if (!c->md.scope)
+            parse_fail_tok(P, &c->md.first, "'membar' needs .cta, .gl or .sys");
+        in->mode = (uint8_t)c->md.scope;
+        return;
+    case PTX_OP_FENCE:
+        want_operands(P, c, 0, 0);
+        if (!c->md.scope)
+            parse_fail_tok(P, &c->md.first, "'fence' needs a scope (.cta, .gpu, .sys)");
+        in->mode = (uint8_t)c->md.scope;
+        return;
+    default:
+        break;
+    }
+}
+
+/* ---- the statement ----------------------------------------------------- */
+void parse_instruction(parser *P)
+{
+    char buf[96];
+    ictx c;
+    memset(&c, 0, sizeof(c));
+    ptx_insn *in = &c.in;
+    in->guard = PTX_NO_GUARD;
+    in->line = P->tok.line;
+
+    if (accept_punct(P, '@')) {
+        int neg = accept_punct(P, '!');
+        raw_opnd g;
+        memset(&g, 0, sizeof(g));
+        g.comp = -1;
+        g.kind = RO_NAME;
+        g.t = P->tok;
+        expect_kind(P, TK_IDENT, "a predicate after '@'");
+        next_token(P);
+        ptx_operand o;
+        resolve_reg(P, &g, 1, 0, &o);
+        in->guard = o.reg;
+        in->guard_neg = (uint8_t)neg;
+    }
+    token op = P->tok;
+    if (op.kind != TK_IDENT)
+        parse_fail_tok(P, &op, "expected an opcode, found %s", tok_text(&op, buf, sizeof buf));
+    uint32_t implied;
+    int opc = lookup_opcode(&op, &implied);
+    if (opc < 0) {
+        for (size_t i = 0; i < sizeof(unsupported_opcodes) / sizeof(unsupported_opcodes[0]); i++)
+            if (name_eq(&op, unsupported_opcodes[i]))
+                parse_fail_tok(P, &op, "unsupported: '%.*s'", NAMEFMT(&op));
+        parse_fail_tok(P, &op, "unknown opcode '%.*s'", NAMEFMT(&op));
+    }
+    if (opc == PTX_OP_BRX)
+        parse_fail_tok(P, &op, "unsupported: brx.idx (indirect branch)");
+    in->op = (uint16_t)opc;
+    c.opname = ptx_opcode_name((ptx_opcode)opc);
+    if (implied & PTX_F_CARRYIN)
+        c.opname = opc == PTX_OP_ADD ? "addc" : opc == PTX_OP_SUB ? "subc" : "madc";
+    c.md.first = op;
+    c.md.flags = implied;
+    next_token(P);
+    uint32_t nmods = 0;
+    while (P->tok.kind == TK_DOTNAME) {
+        if (++nmods > PTX_MAX_MODS)
+            parse_fail_tok(P, &P->tok, "too many modifiers on '%s'", c.opname);
+        apply_modifier(P, &c, &P->tok);
+        next_token(P);
+    }
+    in->rnd = (uint8_t)c.md.rnd;
+    in->flags = c.md.flags;
+
+    if (opc == PTX_OP_CALL) {
+        decode_call(P, &c);
+    } else {
+        parse_raw_operands(P, &c);
+        switch ((ptx_opcode)opc) {
+        case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_MUL24:
+        case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_ABS:
+        case PTX_OP_NEG: case PTX_OP_MIN: case PTX_OP_MAX:
+            decode_arith(P, &c);
+            break;
+        case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BFIND: case PTX_OP_BREV: case PTX_OP_BFE:
+        case PTX_OP_BFI: case PTX_OP_PRMT: case PTX_OP_SHF: case PTX_OP_SHL: case PTX_OP_SHR:
+        case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT:
+        case PTX_OP_LOP3: case PTX_OP_DP4A: case PTX_OP_DP2A:
+            decode_bits(P, &c);
+            break;
+        case PTX_OP_FMA: case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_SIN:
+        case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2: case PTX_OP_TANH: case PTX_OP_COPYSIGN:
+        case PTX_OP_TESTP:
+            decode_float(P, &c);
+            break;
+        case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT:
+            decode_compare(P, &c);
+            break;
+        case PTX_OP_MOV:
+            decode_mov(P, &c);
+            break;
+        case PTX_OP_CVT:
+            decode_cvt(P, &c);
+            break;
+        case PTX_OP_CVTA: case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST: case PTX_OP_ATOM:
+        case PTX_OP_RED: case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_ISSPACEP:
+            decode_memory(P, &c);
+            break;
+        case PTX_OP_BAR: case PTX_OP_BARRIER:
+            decode_barrier(P, &c);
+            break;
+        case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
+            decode_warp(P, &c);
+            break;
+        default:
+            decode_control(P, &c);
+            break;
+        }
+    }
+    /* Modifiers that only some opcodes record in the IR must not be silently
+     * dropped elsewhere. */
+    if (c.md.vec && in->op != PTX_OP_LD && in->op != PTX_OP_LDU && in->op != PTX_OP_ST)
+        parse_fail_tok(P, &op, "'%s' takes no vector modifier", c.opname);
+    if (c.md.has_space && in->space == PTX_SPACE_NONE && in->op != PTX_OP_CVTA && in->op != PTX_OP_ISSPACEP &&
+        in->op != PTX_OP_LD && in->op != PTX_OP_LDU && in->op != PTX_OP_ST && in->op != PTX_OP_ATOM &&
+        in->op != PTX_OP_RED && in->op != PTX_OP_PREFETCH)
+        parse_fail_tok(P, &op, "'%s' takes no state space", c.opname);
+    expect_punct(P, ';', "';' after instruction");
+
+    ptx_function *f = P->fn;
+    f->insns = xrealloc_array(P, f->insns, &P->insns_cap, f->ninsn + 1, sizeof(ptx_insn), PTX_MAX_INSNS,
+                              "instructions");
+    f->insns[f->ninsn++] = *in;
+}

@@ -1,0 +1,122 @@
+/* IR helpers: opcode and type tables, lookups, and freeing a module. */
+#include "ptx/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const opcode_names[PTX_OP_COUNT] = {
+#define OP(e, name, cls) name,
+#include "ptx/opcodes.def"
+#undef OP
+};
+
+static const unsigned char opcode_classes[PTX_OP_COUNT] = {
+#define OP(e, name, cls) PTX_CLASS_##cls,
+#include "ptx/opcodes.def"
+#undef OP
+};
+
+const char *ptx_opcode_name(ptx_opcode op)
+{
+    return (unsigned)op < PTX_OP_COUNT ? opcode_names[op] : "?";
+}
+
+ptx_opclass ptx_opcode_class(ptx_opcode op)
+{
+    return (unsigned)op < PTX_OP_COUNT ? (ptx_opclass)opcode_classes[op] : PTX_CLASS_ALU;
+}
+
+static const struct {
+    const char *name;
+    unsigned char size;
+} type_info[PTX_T_COUNT] = {
+    [PTX_T_NONE] = {"", 0},
+    [PTX_T_B8] = {"b8", 1},     [PTX_T_B16] = {"b16", 2},   [PTX_T_B32] = {"b32", 4},
+    [PTX_T_B64] = {"b64", 8},   [PTX_T_B128] = {"b128", 16},
+    [PTX_T_U8] = {"u8", 1},     [PTX_T_U16] = {"u16", 2},   [PTX_T_U32] = {"u32", 4},
+    [PTX_T_U64] = {"u64", 8},
+    [PTX_T_S8] = {"s8", 1},     [PTX_T_S16] = {"s16", 2},   [PTX_T_S32] = {"s32", 4},
+    [PTX_T_S64] = {"s64", 8},
+    [PTX_T_F16] = {"f16", 2},   [PTX_T_F16X2] = {"f16x2", 4}, [PTX_T_BF16] = {"bf16", 2},
+    [PTX_T_BF16X2] = {"bf16x2", 4}, [PTX_T_F32] = {"f32", 4}, [PTX_T_F64] = {"f64", 8},
+    [PTX_T_PRED] = {"pred", 0},
+};
+
+unsigned ptx_type_size(ptx_type t)
+{
+    return (unsigned)t < PTX_T_COUNT ? type_info[t].size : 0;
+}
+
+int ptx_type_is_signed(ptx_type t)
+{
+    return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+
+int ptx_type_is_float(ptx_type t)
+{
+    return t >= PTX_T_F16 && t <= PTX_T_F64;
+}
+
+const char *ptx_type_name(ptx_type t)
+{
+    return (unsigned)t < PTX_T_COUNT ? type_info[t].name : "?";
+}
+
+static void free_function(ptx_function *f)
+{
+    free(f->name);
+    free(f->insns);
+    for (uint32_t i = 0; i < f->nregs; i++)
+        free(f->reg_names[i]);
+    free(f->reg_names);
+    free(f->reg_types);
+    for (uint32_t i = 0; i < f->npreds; i++)
+        free(f->pred_names[i]);
+    free(f->pred_names);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        free(f->params[i].name);
+    free(f->params);
+    for (uint32_t i = 0; i < f->nrets; i++)
+        free(f->rets[i].name);
+    free(f->rets);
+    free(f->calls);
+}
+
+void ptx_module_free(ptx_module *m)
+{
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        free_function(&m->funcs[i]);
+    free(m->funcs);
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        free(m->vars[i].name);
+        free(m->vars[i].init);
+        free(m->vars[i].init_sym);
+    }
+    free(m->vars);
+    free(m->source_name);
+    free(m);
+}
+
+/* Linear scans: lookups happen at load/launch time, not in the simulation loop,
+ * and modules have tens of functions and variables. */
+int ptx_find_function(const ptx_module *m, const char *name)
+{
+    if (!m || !name)
+        return -1;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].name && strcmp(m->funcs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int ptx_find_var(const ptx_module *m, const char *name)
+{
+    if (!m || !name)
+        return -1;
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (m->vars[i].name && strcmp(m->vars[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
