@@ -396,3 +396,6 @@ void ldst_cycle(sm *s, uint64_t now) {
     s->slots[u->slot].all_sent = 1;
     slot_maybe_done(s, u->slot, now);
 }
+
+const cache *sm_l1d(const sm *s) { return s->l1d; }
+const cache *sm_l1c(const sm *s) { return s->l1c; }

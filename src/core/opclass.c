@@ -10,29 +10,30 @@
  *   DIV     div, rem
  * The type picks the table: f64 (or a cvt from/to f64) -> dp, other floats -> fp,
  * the rest -> int.  Transcendentals (rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh)
- * use the SFU (f64 ones use dp DIV on the DP unit).  Double precision goes to
- * the DP unit, or to SP when the SM has no DP unit.  Control (bra, call, ret,
+ * use the SFU with lat_sfu (f64 ones use dp DIV on the DP unit).  Double
+ * precision goes to the DP unit, or to the SFU when the SM has no DP unit
+ * (GPGPU-Sim 3.x).  Control (bra, call, ret,
  * exit, membar) and barriers use SP with the branch latency.
  *
  * A pipeline of simd_width lanes needs warp_size / simd_width cycles per warp
  * instruction: that multiplies the initiation interval and adds to the latency. */
 #include "core/sm_internal.h"
 
-static oplat_kind latency_group(ptx_opcode op) {
+static sm_lat_group latency_group(ptx_opcode op) {
     switch (op) {
     case PTX_OP_MIN:
-    case PTX_OP_MAX: return OPLAT_MAX;
+    case PTX_OP_MAX: return SM_LAT_MAX;
     case PTX_OP_MUL:
-    case PTX_OP_MUL24: return OPLAT_MUL;
+    case PTX_OP_MUL24: return SM_LAT_MUL;
     case PTX_OP_MAD:
     case PTX_OP_MAD24:
     case PTX_OP_FMA:
     case PTX_OP_SAD:
     case PTX_OP_DP4A:
-    case PTX_OP_DP2A: return OPLAT_MAD;
+    case PTX_OP_DP2A: return SM_LAT_MAD;
     case PTX_OP_DIV:
-    case PTX_OP_REM: return OPLAT_DIV;
-    default: return OPLAT_ADD;
+    case PTX_OP_REM: return SM_LAT_DIV;
+    default: return SM_LAT_ADD;
     }
 }
 
@@ -58,8 +59,8 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
     case PTX_CLASS_SFU:
         if (in->type == PTX_T_F64) {
             unit = UNIT_DP;
-            lat = c->lat_dp[OPLAT_DIV];
-            init = c->init_dp[OPLAT_DIV];
+            lat = c->lat_dp[SM_LAT_DIV];
+            init = c->init_dp[SM_LAT_DIV];
         } else {
             unit = UNIT_SFU;
             lat = c->lat_sfu;
@@ -67,7 +68,7 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
         }
         break;
     case PTX_CLASS_ALU: {
-        oplat_kind g = latency_group((ptx_opcode)in->op);
+        sm_lat_group g = latency_group((ptx_opcode)in->op);
         if (is_f64(in)) {
             unit = UNIT_DP;
             lat = c->lat_dp[g];
@@ -82,7 +83,7 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
         break;
     }
     }
-    if (unit == UNIT_DP && c->num_units[UNIT_DP] == 0) unit = UNIT_SP;
+    if (unit == UNIT_DP && c->num_units[UNIT_DP] == 0) unit = UNIT_SFU; /* as GPGPU-Sim 3.x */
     if (unit != UNIT_LDST) {
         lat += lanes_factor - 1;
         init *= lanes_factor;

@@ -32,7 +32,7 @@
 #include "sched/sched.h"
 
 /* GPGPU-Sim's opcode-latency groups within each of int / fp / dp. */
-typedef enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_COUNT } oplat_kind;
+typedef enum { SM_LAT_ADD = 0, SM_LAT_MAX, SM_LAT_MUL, SM_LAT_MAD, SM_LAT_DIV, SM_LAT_COUNT } sm_lat_group;
 
 /* Execution pipelines of an SM. */
 typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_COUNT } sm_unit_kind;
@@ -66,8 +66,8 @@ typedef struct {
     uint32_t num_units[UNIT_COUNT];/* SP, SFU, DP (0: double precision runs on SP), LD/ST */
     uint32_t simd_width;           /* lanes a pipeline processes per cycle (32: one warp per cycle) */
     /* latency and initiation interval, GPGPU-Sim's -ptx_opcode_latency_* groups */
-    uint32_t lat_int[OPLAT_COUNT], lat_fp[OPLAT_COUNT], lat_dp[OPLAT_COUNT], lat_sfu;
-    uint32_t init_int[OPLAT_COUNT], init_fp[OPLAT_COUNT], init_dp[OPLAT_COUNT], init_sfu;
+    uint32_t lat_int[SM_LAT_COUNT], lat_fp[SM_LAT_COUNT], lat_dp[SM_LAT_COUNT], lat_sfu;
+    uint32_t init_int[SM_LAT_COUNT], init_fp[SM_LAT_COUNT], init_dp[SM_LAT_COUNT], init_sfu;
     uint32_t fetch_latency;        /* cycles from issue until the warp's next instruction is decoded */
     uint32_t branch_latency;       /* result latency of control instructions */
     uint32_t l1_latency;           /* L1D / constant-cache hit: cycles until the data is visible */

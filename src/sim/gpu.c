@@ -1,0 +1,424 @@
+/* The GPU top: clock domains, CTA dispatch, the wiring between SMs, networks and
+ * memory partitions (see gpu.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/gpu.h"
+
+#define NEVER UINT64_MAX
+#define PROGRESS_INTERVAL (1ull << 16)
+
+struct gpu {
+    gpu_params p;
+    sm **sms;
+    icnt *req_net, *rep_net;
+    addrmap am;
+    partition **parts;
+    uint32_t nparts, slices_per_part, nslices;
+    uint64_t ticks[CLK_COUNT];     /* cycles done per domain */
+    gpu_counters st;
+
+    /* the running kernel */
+    const exec_launch *L;
+    const cta_sched_ops *cta_ops;
+    void *cta_state;
+    uint64_t ctas_total, ctas_dispatched, ctas_done;
+    int room_maybe;                /* an SM may have room for a CTA */
+    uint32_t rr_sm;
+    sm_occupancy_info occ;
+    uint32_t max_resident;
+    locsim_status kernel_status;
+    char *kernel_err;
+    size_t kernel_errlen;
+
+    gpu_progress_fn progress;
+    void *progress_ctx;
+    uint64_t next_progress;
+};
+
+/* ---- ports between SMs and the networks ---- */
+
+static int gpu_send(void *ctx, uint32_t sm_id, const mem_req *r) {
+    gpu *g = ctx;
+    addr_loc loc;
+    addrmap_decode(&g->am, r->addr, &loc);
+    uint32_t bytes = mem_packet_bytes(r);
+    if (loc.slice >= g->nslices || !icnt_can_push(g->req_net, sm_id, bytes)) {
+        g->st.send_fails++;
+        return 0;
+    }
+    return icnt_push(g->req_net, sm_id, loc.slice, r, bytes) == 0;
+}
+
+static void gpu_cta_done(void *ctx, uint32_t sm_id, uint64_t cta_linear) {
+    gpu *g = ctx;
+    g->ctas_done++;
+    g->room_maybe = 1;
+    if (g->cta_ops && g->cta_ops->done) g->cta_ops->done(g->cta_state, sm_id, cta_linear, g->ticks[CLK_CORE]);
+}
+
+/* ---- creation ---- */
+
+static int build_memory(gpu *g, char *err, size_t errlen) {
+    char why[256];
+    if (addrmap_init(&g->am, &g->p.amap, why, sizeof why)) {
+        snprintf(err, errlen, "-gpgpu_mem_addr_mapping: %s", why);
+        return -1;
+    }
+    g->nparts = g->p.amap.n_channels;
+    g->slices_per_part = g->p.amap.n_sub_per_channel;
+    g->nslices = addrmap_slices(&g->am);
+    g->parts = calloc(g->nparts, sizeof *g->parts);
+    if (!g->parts) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < g->nparts; i++) {
+        g->parts[i] = partition_create(&g->p.part, &g->am, i, why, sizeof why);
+        if (!g->parts[i]) {
+            snprintf(err, errlen, "memory partition %u: %s", i, why);
+            return -1;
+        }
+    }
+    g->req_net = icnt_create(&g->p.icnt, g->p.num_sms, g->nslices, "request network", why, sizeof why);
+    if (g->req_net) g->rep_net = icnt_create(&g->p.icnt, g->nslices, g->p.num_sms, "reply network", why, sizeof why);
+    if (!g->req_net || !g->rep_net) {
+        snprintf(err, errlen, "interconnect: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
+    for (int d = 0; d < CLK_COUNT; d++)
+        if (p->clock_khz[d] == 0 || p->clock_khz[d] > 100000000ull) {
+            snprintf(err, errlen, "-gpgpu_clock_domains: every clock must be between 0.001 and 100000 MHz");
+            return NULL;
+        }
+    if (p->num_sms == 0 || p->num_sms > 4096) {
+        snprintf(err, errlen, "the GPU needs 1..4096 SMs (got %u)", p->num_sms);
+        return NULL;
+    }
+    gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    g->p = *p;
+    g->p.sm.total_sms = p->num_sms;
+    g->sms = calloc(p->num_sms, sizeof *g->sms);
+    if (!g->sms) {
+        snprintf(err, errlen, "out of memory");
+        gpu_destroy(g);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < p->num_sms; i++) {
+        g->sms[i] = sm_create(&g->p.sm, i, err, errlen);
+        if (!g->sms[i]) {
+            gpu_destroy(g);
+            return NULL;
+        }
+        sm_set_ports(g->sms[i], gpu_send, gpu_cta_done, g);
+    }
+    if (build_memory(g, err, errlen)) {
+        gpu_destroy(g);
+        return NULL;
+    }
+    return g;
+}
+
+void gpu_destroy(gpu *g) {
+    if (!g) return;
+    if (g->sms)
+        for (uint32_t i = 0; i < g->p.num_sms; i++) sm_destroy(g->sms[i]);
+    free(g->sms);
+    if (g->parts)
+        for (uint32_t i = 0; i < g->nparts; i++) partition_destroy(g->parts[i]);
+    free(g->parts);
+    icnt_destroy(g->req_net);
+    icnt_destroy(g->rep_net);
+    free(g);
+}
+
+/* ---- clock domain ticks ---- */
+
+static void dispatch_ctas(gpu *g, uint64_t now) {
+    if (!g->room_maybe || g->ctas_dispatched >= g->ctas_total) return;
+    int any = 0, last = -1;
+    for (uint32_t i = 0; i < g->p.num_sms && g->ctas_dispatched < g->ctas_total; i++) {
+        uint32_t s = (g->rr_sm + i) % g->p.num_sms;
+        uint32_t free_slots = sm_free_cta_slots(g->sms[s]);
+        if (!free_slots) continue;
+        any = 1;
+        uint64_t id;
+        if (!g->cta_ops->next(g->cta_state, s, free_slots, now, &id)) continue;
+        exec_cta *cta = id < g->ctas_total ? exec_cta_create(g->L, id, s) : NULL;
+        if (!cta || sm_add_cta(g->sms[s], cta, id, now)) {
+            if (cta) exec_cta_destroy(cta);
+            g->kernel_status = id < g->ctas_total ? LOCSIM_ERR_OUT_OF_MEMORY : LOCSIM_ERR_LAUNCH;
+            snprintf(g->kernel_err, g->kernel_errlen,
+                     id < g->ctas_total ? "kernel '%s': out of host memory creating CTA %llu"
+                                        : "kernel '%s': the CTA scheduler chose CTA %llu, outside the grid",
+                     g->L->kernel->name, (unsigned long long)id);
+            return;
+        }
+        g->ctas_dispatched++;
+        g->st.ctas_launched++;
+        uint32_t r = sm_resident_ctas(g->sms[s]);
+        if (r > g->max_resident) g->max_resident = r;
+        last = (int)s;
+    }
+    if (last >= 0) g->rr_sm = ((uint32_t)last + 1) % g->p.num_sms;
+    g->room_maybe = any;
+}
+
+static void core_tick(gpu *g, uint64_t now) {
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        mem_req r;
+        if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) sm_receive(g->sms[s], &r, now);
+    }
+    dispatch_ctas(g, now);
+    for (uint32_t s = 0; s < g->p.num_sms; s++) sm_cycle(g->sms[s], now);
+}
+
+static void icnt_tick(gpu *g) {
+    for (uint32_t sl = 0; sl < g->nslices; sl++) {
+        partition *p = g->parts[sl / g->slices_per_part];
+        const mem_req *r = partition_reply_peek(p, sl % g->slices_per_part);
+        if (!r) continue;
+        uint32_t bytes = mem_packet_bytes(r);
+        if (r->sm < g->p.num_sms && icnt_can_push(g->rep_net, sl, bytes) &&
+            icnt_push(g->rep_net, sl, r->sm, r, bytes) == 0)
+            partition_reply_pop(p, sl % g->slices_per_part);
+    }
+    icnt_cycle(g->req_net);
+    icnt_cycle(g->rep_net);
+}
+
+static void l2_tick(gpu *g) {
+    for (uint32_t sl = 0; sl < g->nslices; sl++) {
+        partition *p = g->parts[sl / g->slices_per_part];
+        uint32_t local = sl % g->slices_per_part;
+        mem_req r;
+        if (icnt_peek(g->req_net, sl) && partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
+            partition_push(p, local, &r);
+    }
+    for (uint32_t i = 0; i < g->nparts; i++) partition_l2_cycle(g->parts[i]);
+}
+
+static void dram_tick(gpu *g) {
+    for (uint32_t i = 0; i < g->nparts; i++) partition_dram_cycle(g->parts[i]);
+}
+
+/* Is domain a's next edge strictly before domain b's? */
+static int edge_before(const gpu *g, int a, int b) {
+    return (g->ticks[a] + 1) * g->p.clock_khz[b] < (g->ticks[b] + 1) * g->p.clock_khz[a];
+}
+
+static int memory_idle(const gpu *g) {
+    if (!icnt_idle(g->req_net) || !icnt_idle(g->rep_net)) return 0;
+    for (uint32_t i = 0; i < g->nparts; i++)
+        if (!partition_idle(g->parts[i])) return 0;
+    return 1;
+}
+
+/* Jump every clock so that the next core tick is core cycle t. */
+static void skip_to(gpu *g, uint64_t t) {
+    uint64_t fc = g->p.clock_khz[CLK_CORE];
+    g->st.skipped_core_cycles += t - g->ticks[CLK_CORE];
+    g->ticks[CLK_CORE] = t;
+    for (int d = CLK_ICNT; d < CLK_COUNT; d++) {
+        /* ticks of d strictly before core tick t (at time (t+1)/fc) */
+        uint64_t target = ((t + 1) * g->p.clock_khz[d] + fc - 1) / fc - 1;
+        if (target <= g->ticks[d]) continue;
+        uint64_t n = target - g->ticks[d];
+        if (d == CLK_ICNT) {
+            icnt_skip_idle(g->req_net, n);
+            icnt_skip_idle(g->rep_net, n);
+        } else if (d == CLK_DRAM) {
+            for (uint32_t i = 0; i < g->nparts; i++) dram_skip_idle(partition_dram(g->parts[i]), n);
+        }
+        g->ticks[d] = target;
+    }
+}
+
+/* ---- running a kernel ---- */
+
+static uint64_t kernel_insns(const gpu *g) {
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) n += sm_stats(g->sms[s])->thread_insns;
+    return n;
+}
+
+static const exec_fault *find_fault(const gpu *g) {
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (sm_fault(g->sms[s])) return sm_fault(g->sms[s]);
+    return NULL;
+}
+
+static int all_sms_idle(const gpu *g) {
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (!sm_idle(g->sms[s])) return 0;
+    return 1;
+}
+
+static uint64_t earliest_wake(const gpu *g) {
+    uint64_t t = NEVER;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        uint64_t w = sm_wake_at(g->sms[s]);
+        if (w < t) t = w;
+    }
+    return t;
+}
+
+/* After a core tick at `now`: 1 = kernel finished, 0 = go on, -1 = error. */
+static int after_core_tick(gpu *g, uint64_t now) {
+    const exec_fault *f = find_fault(g);
+    if (f) {
+        g->kernel_status = f->status ? f->status : LOCSIM_ERR_KERNEL_FAULT;
+        snprintf(g->kernel_err, g->kernel_errlen, "%s", f->msg);
+        return -1;
+    }
+    if (g->kernel_status != LOCSIM_OK) return -1;
+    if (g->room_maybe && g->ctas_dispatched < g->ctas_total) return 0;
+    uint64_t wake = earliest_wake(g);
+    if (wake <= now + 1 || !memory_idle(g)) return 0;
+    if (g->ctas_done == g->ctas_total && all_sms_idle(g)) return 1;
+    if (wake == NEVER) {
+        g->kernel_status = LOCSIM_ERR_DEADLOCK;
+        snprintf(g->kernel_err, g->kernel_errlen,
+                 "kernel '%s': deadlock at cycle %llu: %llu of %llu CTAs finished and no warp can make progress "
+                 "(a barrier that not every thread reaches?)",
+                 g->L->kernel->name, (unsigned long long)now, (unsigned long long)g->ctas_done,
+                 (unsigned long long)g->ctas_total);
+        return -1;
+    }
+    skip_to(g, wake);
+    return 0;
+}
+
+static int run_loop(gpu *g) {
+    for (;;) {
+        int first = CLK_CORE;
+        for (int d = CLK_ICNT; d < CLK_COUNT; d++)
+            if (edge_before(g, d, first)) first = d;
+        /* every domain whose edge is at the same time as `first`, in fixed order */
+        int due[CLK_COUNT];
+        for (int d = 0; d < CLK_COUNT; d++) due[d] = d == first || (!edge_before(g, first, d) && !edge_before(g, d, first));
+        if (due[CLK_CORE]) {
+            uint64_t now = g->ticks[CLK_CORE]++;
+            core_tick(g, now);
+            if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
+            if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
+            if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
+            int r = after_core_tick(g, now);
+            if (r) return r;
+            if (g->progress && g->ticks[CLK_CORE] >= g->next_progress) {
+                g->progress(g->progress_ctx, g->ticks[CLK_CORE], kernel_insns(g));
+                g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
+            }
+            continue;
+        }
+        if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
+        if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
+        if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
+    }
+}
+
+/* Largest register counts of any function of the module (the scoreboard is
+ * indexed by the executing frame's register numbers). */
+static void module_reg_counts(const ptx_module *m, uint32_t *regs, uint32_t *preds) {
+    *regs = *preds = 1;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (m->funcs[i].nregs > *regs) *regs = m->funcs[i].nregs;
+        if (m->funcs[i].npreds > *preds) *preds = m->funcs[i].npreds;
+    }
+}
+
+static void end_kernel(gpu *g) {
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        sm_flush_stats(g->sms[s], g->ticks[CLK_CORE] ? g->ticks[CLK_CORE] - 1 : 0);
+        sm_kernel_end(g->sms[s]);
+    }
+    if (g->cta_state) g->cta_ops->destroy(g->cta_state);
+    g->cta_state = NULL;
+    g->L = NULL;
+}
+
+/* After a fault the SMs' slots and the memory system may hold requests of the
+ * dead kernel: rebuild the memory side so the next kernel starts clean. */
+static void reset_after_error(gpu *g) {
+    char err[256];
+    for (uint32_t i = 0; i < g->nparts; i++) partition_destroy(g->parts[i]);
+    free(g->parts);
+    g->parts = NULL;
+    icnt_destroy(g->req_net);
+    icnt_destroy(g->rep_net);
+    g->req_net = g->rep_net = NULL;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        sm_destroy(g->sms[s]);
+        g->sms[s] = sm_create(&g->p.sm, s, err, sizeof err);
+        if (g->sms[s]) sm_set_ports(g->sms[s], gpu_send, gpu_cta_done, g);
+    }
+    if (build_memory(g, err, sizeof err)) fprintf(stderr, "locsim: cannot rebuild the GPU after an error: %s\n", err);
+}
+
+locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen) {
+    const ptx_function *fn = L->kernel;
+    uint32_t threads = L->block.x * L->block.y * L->block.z;
+    sm_kernel k = {.L = L};
+    if (sm_occupancy(&g->p.sm, threads, fn->nregs + fn->npreds, L->smem_static + L->smem_dynamic, &k.occ, err,
+                     errlen)) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "launch of '%s': %s", fn->name, why);
+        return LOCSIM_ERR_LAUNCH;
+    }
+    module_reg_counts(L->mod, &k.max_regs, &k.max_preds);
+    g->occ = k.occ;
+    g->ctas_total = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+    cta_sched_params cp = {.num_sms = g->p.num_sms, .max_ctas_per_sm = k.occ.ctas_per_sm, .nctas = g->ctas_total,
+                           .grid = L->grid, .args = g->p.cta_args, .cfg = g->p.cfg};
+    g->cta_ops = g->p.cta_sched;
+    g->cta_state = g->cta_ops->create(&cp, err, errlen);
+    if (!g->cta_state) return LOCSIM_ERR_CONFIG;
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (sm_kernel_begin(g->sms[s], &k, err, errlen)) {
+            end_kernel(g);
+            return LOCSIM_ERR_OUT_OF_MEMORY;
+        }
+    g->L = L;
+    g->ctas_dispatched = g->ctas_done = 0;
+    g->room_maybe = 1;
+    g->rr_sm = 0;
+    g->max_resident = 0;
+    g->kernel_status = LOCSIM_OK;
+    g->kernel_err = err;
+    g->kernel_errlen = errlen;
+    g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
+    g->st.kernels++;
+    int r = run_loop(g);
+    locsim_status st = r < 0 ? g->kernel_status : LOCSIM_OK;
+    end_kernel(g);
+    if (st != LOCSIM_OK) reset_after_error(g);
+    for (int d = 0; d < CLK_COUNT; d++) g->st.cycles[d] = g->ticks[d];
+    return st;
+}
+
+/* ---- inspection ---- */
+
+const gpu_params *gpu_get_params(const gpu *g) { return &g->p; }
+const gpu_counters *gpu_stats(const gpu *g) { return &g->st; }
+uint32_t gpu_num_sms(const gpu *g) { return g->p.num_sms; }
+const sm *gpu_sm(const gpu *g, uint32_t i) { return i < g->p.num_sms ? g->sms[i] : NULL; }
+uint32_t gpu_num_partitions(const gpu *g) { return g->nparts; }
+partition *gpu_partition(const gpu *g, uint32_t i) { return i < g->nparts ? g->parts[i] : NULL; }
+const icnt *gpu_icnt(const gpu *g, int replies) { return replies ? g->rep_net : g->req_net; }
+const sm_occupancy_info *gpu_last_occupancy(const gpu *g) { return &g->occ; }
+uint32_t gpu_last_max_resident(const gpu *g) { return g->max_resident; }
+
+void gpu_set_progress(gpu *g, gpu_progress_fn fn, void *ctx) {
+    g->progress = fn;
+    g->progress_ctx = ctx;
+}

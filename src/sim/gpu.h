@@ -1,0 +1,95 @@
+/* The GPU top of the timing model: SMs, two crossbars (requests SM -> L2 slice,
+ * replies L2 slice -> SM), memory partitions (L2 slices + DRAM channel), the CTA
+ * scheduler, and four clock domains.
+ *
+ * Clocks.  Each domain (core, interconnect, L2, DRAM) has a frequency (kHz,
+ * integer, from -gpgpu_clock_domains in MHz).  Cycle n of a domain of frequency f
+ * happens at time n / f.  The loop always advances the domain(s) whose next edge
+ * is earliest, comparing (n_a + 1) * f_b with (n_b + 1) * f_a in integers, so
+ * the ratio is exact and no floating-point drift can reorder events; domains
+ * with the same edge time tick in the fixed order core, interconnect, L2, DRAM.
+ * (DRAM's domain is its command clock, as GPGPU-Sim's -gpgpu_clock_domains gives.)
+ *
+ * Per tick:
+ *   core:  each SM takes at most one reply from the reply network, CTAs are
+ *          dispatched (at most one per SM), then every SM runs a cycle (its
+ *          requests enter the request network through gpu_send);
+ *   icnt:  each L2 slice offers one reply to the reply network, then both
+ *          networks advance a cycle;
+ *   L2:    each slice takes at most one request from the request network, then
+ *          every partition runs an L2 cycle;
+ *   DRAM:  every partition runs a DRAM cycle.
+ *
+ * Idle time.  When no SM can do anything before core cycle T (every warp waits
+ * on memory that is not in flight, or on a fixed latency) and the networks and
+ * partitions are empty, all four clocks jump to T at once (the skipped cycles
+ * still count in gpu_sim_cycle and DRAM cycles).  While memory requests are in
+ * flight the memory side is simulated cycle by cycle; sleeping SMs cost one
+ * compare per core cycle.
+ *
+ * A kernel ends when every CTA has retired and the memory system has drained
+ * (so a kernel's writes are accounted to it).
+ */
+#ifndef LOCSIM_SIM_GPU_H
+#define LOCSIM_SIM_GPU_H
+
+#include <stdint.h>
+
+#include "core/sm.h"
+#include "cta/cta_sched.h"
+#include "locsim/locsim.h"
+#include "mem/addrmap.h"
+#include "mem/icnt.h"
+#include "mem/partition.h"
+
+enum { CLK_CORE = 0, CLK_ICNT, CLK_L2, CLK_DRAM, CLK_COUNT };
+
+/* Everything the GPU is built from (gpu_config.c fills it from a locsim_config). */
+typedef struct {
+    sm_config sm;
+    uint32_t num_sms;
+    uint64_t clock_khz[CLK_COUNT];
+    icnt_config icnt;
+    partition_config part;
+    addrmap_config amap;
+    const cta_sched_ops *cta_sched;
+    const char *cta_args;
+    const void *cfg;
+} gpu_params;
+
+/* Counters of the GPU top itself. */
+typedef struct {
+    uint64_t cycles[CLK_COUNT];    /* cycles of each domain (skipped ones included) */
+    uint64_t skipped_core_cycles;  /* core cycles jumped over while idle */
+    uint64_t kernels;
+    uint64_t ctas_launched;
+    uint64_t send_fails;           /* an SM's request found the request network full */
+} gpu_counters;
+
+typedef struct gpu gpu;
+
+gpu *gpu_create(const gpu_params *p, char *err, size_t errlen);
+void gpu_destroy(gpu *g);
+
+/* Run one kernel to completion.  On a kernel fault or deadlock returns its status
+ * with a message in err. */
+locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen);
+
+/* ---- inspection (statistics, tests) ---- */
+const gpu_params *gpu_get_params(const gpu *g);
+const gpu_counters *gpu_stats(const gpu *g);
+uint32_t gpu_num_sms(const gpu *g);
+const sm *gpu_sm(const gpu *g, uint32_t i);
+uint32_t gpu_num_partitions(const gpu *g);
+partition *gpu_partition(const gpu *g, uint32_t i);
+const icnt *gpu_icnt(const gpu *g, int replies);
+/* Occupancy of the last kernel launched. */
+const sm_occupancy_info *gpu_last_occupancy(const gpu *g);
+/* Most CTAs resident on one SM at once during the last kernel. */
+uint32_t gpu_last_max_resident(const gpu *g);
+
+/* Hook for a progress display: called about every 2^16 core cycles. */
+typedef void (*gpu_progress_fn)(void *ctx, uint64_t cycles, uint64_t thread_insns);
+void gpu_set_progress(gpu *g, gpu_progress_fn fn, void *ctx);
+
+#endif

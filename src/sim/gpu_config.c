@@ -1,0 +1,93 @@
+/* From a sim_config (the option registry's struct) to the GPU's parameters.
+ *
+ * Core-side values without a GPGPU-Sim option are fixed here and documented:
+ *   fetch latency        1 cycle: a warp's next instruction is in its I-buffer the
+ *                        cycle after it issues (no instruction-cache model; the
+ *                        I-buffer is refilled while the issued instruction executes)
+ *   branch latency       the int ADD latency
+ *   ld.param latency     the L1 hit latency (kernel arguments live in the constant bank)
+ *   SFU latency          the fp DIV column of -ptx_opcode_latency_fp / _initiation_fp
+ *                        (f64 transcendentals: the dp DIV column)
+ *   registers            at most 63 per thread (Fermi's limit) counted from the PTX,
+ *                        allocated per warp in units of 64 registers
+ *   shared memory        allocated per CTA in units of 128 bytes
+ *   coalescing           128 B lines (the L1D / constant cache line when one is used)
+ *   LD/ST unit           16 memory instructions in flight per warp; 8-entry queue for
+ *                        requests that bypass the L1 (atomics)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/gpu_internal.h"
+
+#define MAX_REGS_PER_THREAD 63
+#define REG_ALLOC_UNIT 64
+#define SMEM_ALLOC_UNIT 128
+#define LOAD_SLOTS_PER_WARP 16
+#define BYPASS_QUEUE 8
+
+static void sm_params(const sim_config *c, sm_config *s) {
+    memset(s, 0, sizeof *s);
+    s->warp_size = c->warp_size;
+    s->max_threads = c->max_threads_per_core;
+    s->max_ctas = c->max_cta_per_core;
+    s->num_regs = c->registers_per_core;
+    s->max_regs_per_thread = MAX_REGS_PER_THREAD;
+    s->reg_alloc_unit = REG_ALLOC_UNIT;
+    s->smem_size = c->shmem_size;
+    s->smem_alloc_unit = SMEM_ALLOC_UNIT;
+    s->num_sched = c->num_sched_per_core;
+    s->num_units[UNIT_SP] = c->num_sp_units;
+    s->num_units[UNIT_SFU] = c->num_sfu_units;
+    s->num_units[UNIT_DP] = c->num_dp_units;
+    s->num_units[UNIT_LDST] = 1;
+    s->simd_width = c->simd_width;
+    for (int i = 0; i < SM_LAT_COUNT; i++) {
+        s->lat_int[i] = c->lat_int[i];
+        s->lat_fp[i] = c->lat_fp[i];
+        s->lat_dp[i] = c->lat_dp[i];
+        s->init_int[i] = c->init_int[i];
+        s->init_fp[i] = c->init_fp[i];
+        s->init_dp[i] = c->init_dp[i];
+    }
+    s->lat_sfu = c->lat_fp[SM_LAT_DIV];
+    s->init_sfu = c->init_fp[SM_LAT_DIV];
+    s->fetch_latency = 1;
+    s->branch_latency = c->lat_int[SM_LAT_ADD];
+    s->l1_latency = c->l1_latency;
+    s->smem_latency = c->smem_latency;
+    s->param_latency = c->l1_latency;
+    s->smem_banks = c->shmem_num_banks;
+    s->smem_bank_width = 4;
+    s->coalesce_line = 128;
+    s->has_l1d = c->l1d.nsets > 0;
+    s->l1d_global = true;
+    s->l1d = c->l1d;
+    s->l1c = c->l1c;
+    s->bypass_queue = BYPASS_QUEUE;
+    s->load_slots_per_warp = LOAD_SLOTS_PER_WARP;
+    s->cfg = c;
+}
+
+int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    sm_params(c, &p->sm);
+    p->sm.sched = sched_find(c->scheduler, &p->sm.sched_args);
+    if (!p->sm.sched) {
+        int k = snprintf(err, errlen, "-gpgpu_scheduler: unknown warp scheduler '%s' (expected", c->scheduler);
+        for (uint32_t i = 0; sched_at(i) && k > 0 && (size_t)k < errlen; i++)
+            k += snprintf(err + k, errlen - (size_t)k, "%s %s", i ? "," : "", sched_at(i)->name);
+        if (k > 0 && (size_t)k < errlen) snprintf(err + k, errlen - (size_t)k, ")");
+        return -1;
+    }
+    p->num_sms = config_num_sms(c);
+    p->sm.total_sms = p->num_sms;
+    for (int d = 0; d < CLK_COUNT; d++) p->clock_khz[d] = (uint64_t)llround(c->clock_mhz[d] * 1000.0);
+    p->icnt = c->icnt;
+    config_partition(c, &p->part);
+    config_addrmap(c, &p->amap);
+    p->cta_sched = cta_sched_find("rr", &p->cta_args);
+    p->cfg = c;
+    return 0;
+}

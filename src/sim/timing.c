@@ -1,0 +1,108 @@
+/* Timing mode of a device: timing_attach() builds the GPU from the device's
+ * configuration and plugs the launch path into the runtime. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+#include "sim/gpu_internal.h"
+#include "sim/timing.h"
+
+/* Host time, for the progress line only (never in statistics). */
+static double host_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define PROGRESS_AFTER_S 3.0
+#define PROGRESS_EVERY_S 1.0
+
+static void show_progress(void *ctx, uint64_t cycles, uint64_t insns) {
+    timing_state *t = ctx;
+    double now = host_seconds();
+    if (now - t->start_s < PROGRESS_AFTER_S || now - t->last_progress_s < PROGRESS_EVERY_S) return;
+    double secs = now - t->start_s;
+    fprintf(stderr, "\r[locsim] cycle %llu  %llu thread insns  %.2f M insn/s  %.0f K cycles/s   ",
+            (unsigned long long)cycles, (unsigned long long)insns, insns / secs / 1e6, cycles / secs / 1e3);
+    fflush(stderr);
+    t->last_progress_s = now;
+    t->progress_shown = 1;
+}
+
+static void kernel_totals(const gpu *g, uint64_t *thread_insns, uint64_t *warp_insns) {
+    *thread_insns = *warp_insns = 0;
+    for (uint32_t s = 0; s < gpu_num_sms(g); s++) {
+        *thread_insns += sm_stats(gpu_sm(g, s))->thread_insns;
+        *warp_insns += sm_stats(gpu_sm(g, s))->warp_insns;
+    }
+}
+
+static locsim_status timing_launch(void *ctx, const exec_launch *L, locsim_device *dev) {
+    timing_state *t = ctx;
+    uint64_t ti0, wi0, ti1, wi1;
+    kernel_totals(t->g, &ti0, &wi0);
+    uint64_t c0 = gpu_stats(t->g)->cycles[CLK_CORE];
+    timing_stats_kernel_begin(t, L);
+    locsim_status st = gpu_run_kernel(t->g, L, dev->error, sizeof dev->error);
+    kernel_totals(t->g, &ti1, &wi1);
+    dev->counters.thread_insns += ti1 - ti0;
+    dev->counters.warp_insns += wi1 - wi0;
+    dev->counters.cycles += gpu_stats(t->g)->cycles[CLK_CORE] - c0;
+    timing_stats_kernel_end(t, L, st);
+    if (t->progress_shown) {
+        fprintf(stderr, "\r%60s\r", "");
+        t->progress_shown = 0;
+    }
+    return st;
+}
+
+static void timing_destroy(void *ctx) {
+    timing_state *t = ctx;
+    if (!t) return;
+    timing_stats_free(t);
+    gpu_destroy(t->g);
+    free(t->owned_cfg);
+    free(t);
+}
+
+static const locsim_timing_ops timing_ops = {.launch = timing_launch, .destroy = timing_destroy};
+
+locsim_status timing_attach(locsim_device *dev) {
+    timing_state *t = calloc(1, sizeof *t);
+    if (!t) return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory");
+    char err[512];
+    const sim_config *cfg = dev->cfg;
+    if (!cfg) { /* no configuration given: the defaults (fermi_gtx480's values) */
+        t->owned_cfg = malloc(sizeof *t->owned_cfg);
+        if (!t->owned_cfg) {
+            free(t);
+            return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory");
+        }
+        config_defaults(t->owned_cfg);
+        if (config_finalize(t->owned_cfg, err, sizeof err)) {
+            timing_destroy(t);
+            return runtime_error(dev, LOCSIM_ERR_CONFIG, "default configuration: %s", err);
+        }
+        cfg = t->owned_cfg;
+    }
+    t->cfg = cfg;
+    gpu_params p;
+    if (gpu_params_from_config(cfg, &p, err, sizeof err) || !(t->g = gpu_create(&p, err, sizeof err))) {
+        timing_destroy(t);
+        return runtime_error(dev, LOCSIM_ERR_CONFIG, "timing model: %s", err);
+    }
+    if (timing_stats_init(t, err, sizeof err)) {
+        timing_destroy(t);
+        return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "timing model: %s", err);
+    }
+    t->start_s = host_seconds();
+    if (isatty(STDERR_FILENO)) gpu_set_progress(t->g, show_progress, t);
+    dev->timing_ops = &timing_ops;
+    dev->timing = t;
+    dev->num_sms = p.num_sms;
+    dev->max_smem_per_cta = p.sm.smem_size;
+    return LOCSIM_OK;
+}
