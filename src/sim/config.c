@@ -1,0 +1,530 @@
+/* Config files, command-line overrides, help and dumps (see config.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/config.h"
+#include "sim/config_options.h"
+
+#define MAX_CONFIG_BYTES (1u << 20)
+#define MAX_TOKEN 1024
+
+static void *field_of(sim_config *c, const option_def *o) { return (char *)c + o->offset; }
+static const void *cfield_of(const sim_config *c, const option_def *o) { return (const char *)c + o->offset; }
+
+/* ---- finding options ---- */
+
+static const option_def *find_option(const char *name) {
+    size_t n;
+    const option_def *t = config_option_table(&n);
+    if (name[0] == '-') name++;
+    for (size_t i = 0; i < n; i++) {
+        if (!t[i].name) continue;
+        if (strcmp(t[i].name, name) == 0 || (t[i].alias && strcmp(t[i].alias, name) == 0)) return &t[i];
+    }
+    return NULL;
+}
+
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    }
+    return d[la][lb];
+}
+
+/* " (did you mean -x?)" for a near miss, else "". */
+static void suggest(const char *name, char *buf, size_t n) {
+    size_t count, best = 4;
+    const option_def *t = config_option_table(&count);
+    const char *pick = NULL;
+    buf[0] = '\0';
+    if (name[0] == '-') name++;
+    for (size_t i = 0; i < count; i++) {
+        if (!t[i].name) continue;
+        size_t d = edit_distance(name, t[i].name);
+        if (d < best) {
+            best = d;
+            pick = t[i].name;
+        }
+    }
+    if (pick) snprintf(buf, n, " (did you mean -%s?)", pick);
+}
+
+/* ---- values ---- */
+
+static int parse_u64(const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
+    if (!isdigit((unsigned char)v[0])) return -1;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || *end || x < lo || x > hi) return -1;
+    *out = x;
+    return 0;
+}
+
+static void range_text(const option_def *o, char *buf, size_t n) {
+    switch (o->type) {
+    case OPT_UINT: case OPT_U64: case OPT_U32LIST:
+        if (o->max == UINT64_MAX) snprintf(buf, n, "an integer >= %llu", (unsigned long long)o->min);
+        else snprintf(buf, n, "an integer in [%llu, %llu]", (unsigned long long)o->min, (unsigned long long)o->max);
+        break;
+    case OPT_DOUBLE: snprintf(buf, n, "a number in [%g, %g]", o->dmin, o->dmax); break;
+    case OPT_BOOL: snprintf(buf, n, "0 or 1"); break;
+    case OPT_ENUM: snprintf(buf, n, "one of %s", o->choices); break;
+    case OPT_STRING: snprintf(buf, n, "text of at most %zu characters", o->size - 1); break;
+    default: snprintf(buf, n, "%s", o->syntax ? o->syntax : "a value"); break;
+    }
+}
+
+static int parse_enum(const option_def *o, const char *v, uint32_t *out) {
+    const char *p = o->choices;
+    size_t len = strlen(v);
+    for (uint32_t i = 0; *p; i++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && strncmp(p, v, n) == 0) {
+            *out = i;
+            return 0;
+        }
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
+static int parse_list(const option_def *o, const char *v, uint32_t *out) {
+    char buf[256];
+    if (strlen(v) >= sizeof buf) return -1;
+    strcpy(buf, v);
+    uint32_t vals[16];
+    uint32_t n = 0;
+    char *p = buf;
+    while (p) {
+        char *sep = strchr(p, o->sep);
+        if (sep) *sep = '\0';
+        uint64_t x;
+        if (n == o->count || n == 16 || parse_u64(p, o->min, o->max, &x)) return -1;
+        vals[n++] = (uint32_t)x;
+        p = sep ? sep + 1 : NULL;
+    }
+    if (n != o->count) return -1;
+    memcpy(out, vals, n * sizeof *vals);
+    return 0;
+}
+
+/* Parse v into o's field.  On error, msg says what was expected. */
+static int set_value(sim_config *c, const option_def *o, const char *v, char *msg, size_t n) {
+    char expect[160];
+    range_text(o, expect, sizeof expect);
+    uint64_t u;
+    switch (o->type) {
+    case OPT_UINT:
+        if (parse_u64(v, o->min, o->max, &u)) goto bad;
+        *(uint32_t *)field_of(c, o) = (uint32_t)u;
+        return 0;
+    case OPT_U64:
+        if (parse_u64(v, o->min, o->max, &u)) goto bad;
+        *(uint64_t *)field_of(c, o) = u;
+        return 0;
+    case OPT_DOUBLE: {
+        char *end;
+        double d = strtod(v, &end);
+        if (end == v || *end || !isfinite(d) || d < o->dmin || d > o->dmax) goto bad;
+        *(double *)field_of(c, o) = d;
+        return 0;
+    }
+    case OPT_BOOL:
+        if (!strcmp(v, "1") || !strcmp(v, "true")) *(bool *)field_of(c, o) = true;
+        else if (!strcmp(v, "0") || !strcmp(v, "false")) *(bool *)field_of(c, o) = false;
+        else goto bad;
+        return 0;
+    case OPT_STRING:
+        if (strlen(v) >= o->size) goto bad;
+        for (const char *p = v; *p; p++)
+            if (isspace((unsigned char)*p) || !isprint((unsigned char)*p)) {
+                snprintf(msg, n, "expected text without spaces, got '%s'", v);
+                return -1;
+            }
+        strcpy((char *)field_of(c, o), v);
+        return 0;
+    case OPT_ENUM:
+        if (parse_enum(o, v, (uint32_t *)field_of(c, o))) goto bad;
+        return 0;
+    case OPT_U32LIST:
+        if (parse_list(o, v, (uint32_t *)field_of(c, o))) {
+            snprintf(msg, n, "expected %s, each %s, got '%s'", o->syntax, expect, v);
+            return -1;
+        }
+        return 0;
+    case OPT_CACHE:
+        return cache_geometry_parse(v, (cache_geometry *)field_of(c, o), msg, n);
+    case OPT_CUSTOM: {
+        char why[400];
+        if (o->parse(c, v, why, sizeof why) == 0) return 0;
+        snprintf(msg, n, "%s, got '%s'", why, v);
+        return -1;
+    }
+    }
+bad:
+    snprintf(msg, n, "expected %s, got '%s'", expect, v);
+    return -1;
+}
+
+static void format_value(const sim_config *c, const option_def *o, char *buf, size_t n) {
+    const void *f = cfield_of(c, o);
+    switch (o->type) {
+    case OPT_UINT: snprintf(buf, n, "%u", *(const uint32_t *)f); break;
+    case OPT_U64: snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)f); break;
+    case OPT_DOUBLE: snprintf(buf, n, "%.17g", *(const double *)f); break;
+    case OPT_BOOL: snprintf(buf, n, "%d", *(const bool *)f ? 1 : 0); break;
+    case OPT_STRING: snprintf(buf, n, "%s", (const char *)f); break;
+    case OPT_ENUM: {
+        uint32_t idx = *(const uint32_t *)f;
+        const char *p = o->choices;
+        for (uint32_t i = 0; i < idx && p; i++) {
+            p = strchr(p, '|');
+            if (p) p++;
+        }
+        size_t len = p ? strcspn(p, "|") : 0;
+        snprintf(buf, n, "%.*s", (int)len, p ? p : "");
+        break;
+    }
+    case OPT_U32LIST: {
+        const uint32_t *v = f;
+        size_t k = 0;
+        buf[0] = '\0';
+        for (uint32_t i = 0; i < o->count && k < n; i++) {
+            if (i) buf[k++] = o->sep;
+            if (k < n) k += (size_t)snprintf(buf + k, n - k, "%u", v[i]);
+        }
+        break;
+    }
+    case OPT_CACHE: snprintf(buf, n, "%s", ((const cache_geometry *)f)->text); break;
+    case OPT_CUSTOM: o->format(c, buf, n); break;
+    }
+}
+
+/* ---- public: setting options ---- */
+
+void config_defaults(sim_config *c) {
+    size_t n;
+    const option_def *t = config_option_table(&n);
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < n; i++) {
+        if (!t[i].name) continue;
+        char msg[512];
+        if (set_value(c, &t[i], t[i].def, msg, sizeof msg)) {
+            fprintf(stderr, "locsim: internal error: default of -%s: %s\n", t[i].name, msg);
+            abort();
+        }
+    }
+}
+
+int config_set(sim_config *c, const char *name, const char *value, const char *origin, char *err, size_t errlen) {
+    if (!origin) origin = "command line";
+    const option_def *o = find_option(name);
+    const char *bare = name[0] == '-' ? name + 1 : name;
+    if (!o) {
+        char hint[96];
+        suggest(bare, hint, sizeof hint);
+        snprintf(err, errlen, "%s: unknown option '-%s'%s", origin, bare, hint);
+        return -1;
+    }
+    char msg[512];
+    if (set_value(c, o, value, msg, sizeof msg)) {
+        snprintf(err, errlen, "%s: -%s: %s", origin, bare, msg);
+        return -1;
+    }
+    return 0;
+}
+
+int config_apply_args(sim_config *c, int argc, char *const *argv, char *err, size_t errlen) {
+    for (int i = 0; i < argc; i += 2) {
+        if (argv[i][0] != '-') {
+            snprintf(err, errlen, "command line: expected an option starting with '-', got '%s'", argv[i]);
+            return -1;
+        }
+        if (i + 1 >= argc) {
+            snprintf(err, errlen, "command line: %s: missing value", argv[i]);
+            return -1;
+        }
+        if (config_set(c, argv[i], argv[i + 1], NULL, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+/* ---- config files ---- */
+
+typedef struct {
+    const char *text;
+    size_t pos;
+    uint32_t line;
+} lexer;
+
+/* Next token into tok; 1 found, 0 end of input, -1 error (in err). */
+static int next_token(lexer *lx, char *tok, size_t toklen, uint32_t *tok_line, const char *origin,
+                      char *err, size_t errlen) {
+    const char *s = lx->text;
+    for (;;) {
+        while (s[lx->pos] && isspace((unsigned char)s[lx->pos])) {
+            if (s[lx->pos] == '\n') lx->line++;
+            lx->pos++;
+        }
+        if (s[lx->pos] != '#') break;
+        while (s[lx->pos] && s[lx->pos] != '\n') lx->pos++;
+    }
+    if (!s[lx->pos]) return 0;
+    *tok_line = lx->line;
+    size_t n = 0;
+    if (s[lx->pos] == '"') {
+        lx->pos++;
+        while (s[lx->pos] && s[lx->pos] != '"') {
+            if (s[lx->pos] == '\n') lx->line++;
+            if (n + 1 < toklen) tok[n++] = s[lx->pos];
+            lx->pos++;
+        }
+        if (!s[lx->pos]) {
+            snprintf(err, errlen, "%s:%u: unterminated quoted value", origin, *tok_line);
+            return -1;
+        }
+        lx->pos++;
+    } else {
+        while (s[lx->pos] && !isspace((unsigned char)s[lx->pos])) {
+            if (n + 1 < toklen) tok[n++] = s[lx->pos];
+            lx->pos++;
+        }
+    }
+    if (n + 1 >= toklen) {
+        snprintf(err, errlen, "%s:%u: value longer than %zu characters", origin, *tok_line, toklen - 2);
+        return -1;
+    }
+    tok[n] = '\0';
+    return 1;
+}
+
+int config_load_string(sim_config *c, const char *text, const char *origin, char *err, size_t errlen) {
+    lexer lx = {.text = text, .pos = 0, .line = 1};
+    char name[MAX_TOKEN], value[MAX_TOKEN], where[600];
+    uint32_t name_line, value_line;
+    int rc;
+    while ((rc = next_token(&lx, name, sizeof name, &name_line, origin, err, errlen)) == 1) {
+        snprintf(where, sizeof where, "%s:%u", origin, name_line);
+        if (name[0] != '-' || !name[1]) {
+            snprintf(err, errlen, "%s: expected an option starting with '-', got '%s'", where, name);
+            return -1;
+        }
+        if (!find_option(name)) return config_set(c, name, "", where, err, errlen);   /* unknown: reports it */
+        rc = next_token(&lx, value, sizeof value, &value_line, origin, err, errlen);
+        if (rc < 0) return -1;
+        if (rc == 0 || (value[0] == '-' && isalpha((unsigned char)value[1]) && find_option(value))) {
+            snprintf(err, errlen, "%s: %s: missing value", where, name);
+            return -1;
+        }
+        snprintf(where, sizeof where, "%s:%u", origin, value_line);
+        if (config_set(c, name, value, where, err, errlen)) return -1;
+    }
+    return rc;
+}
+
+int config_load_file(sim_config *c, const char *path, char *err, size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open config file: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = malloc(MAX_CONFIG_BYTES + 1);
+    size_t n = text ? fread(text, 1, MAX_CONFIG_BYTES + 1, f) : 0;
+    bool read_error = ferror(f);
+    fclose(f);
+    if (!text || read_error || n > MAX_CONFIG_BYTES) {
+        snprintf(err, errlen, "%s: %s", path, !text ? "out of memory" : read_error ? "read error" : "config file larger than 1 MB");
+        free(text);
+        return -1;
+    }
+    text[n] = '\0';
+    if (strlen(text) != n) {
+        snprintf(err, errlen, "%s: config file contains a NUL byte", path);
+        free(text);
+        return -1;
+    }
+    int rc = config_load_string(c, text, path, err, errlen);
+    free(text);
+    return rc;
+}
+
+static bool readable(const char *path) { return access(path, R_OK) == 0; }
+
+int config_resolve(const char *name, const char *extra_dir, char *out, size_t outlen, char *err, size_t errlen) {
+    size_t len = strlen(name);
+    if (strchr(name, '/') || (len > 4 && strcmp(name + len - 4, ".cfg") == 0)) {
+        if (!readable(name)) {
+            snprintf(err, errlen, "%s: cannot read config file", name);
+            return -1;
+        }
+        snprintf(out, outlen, "%s", name);
+        return 0;
+    }
+    const char *dirs[3] = {getenv("LOCSIM_CONFIG_DIR"), "configs", extra_dir};
+    char tried[512] = "";
+    size_t k = 0;
+    for (int i = 0; i < 3; i++) {
+        if (!dirs[i] || !dirs[i][0]) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.cfg", dirs[i], name);
+        if (readable(path)) {
+            snprintf(out, outlen, "%s", path);
+            return 0;
+        }
+        if (k < sizeof tried) k += (size_t)snprintf(tried + k, sizeof tried - k, "%s%s", k ? ", " : "", path);
+    }
+    snprintf(err, errlen, "unknown config '%s' (no file %s)", name, tried);
+    return -1;
+}
+
+int config_load(sim_config *c, const char *name_or_path, char *err, size_t errlen) {
+    char path[1024];
+    config_defaults(c);
+    if (config_resolve(name_or_path, NULL, path, sizeof path, err, errlen)) return -1;
+    return config_load_file(c, path, err, errlen);
+}
+
+/* ---- finalize ---- */
+
+void config_addrmap(const sim_config *c, addrmap_config *out) {
+    memset(out, 0, sizeof *out);
+    out->n_channels = c->n_mem;
+    out->n_sub_per_channel = c->n_sub_partition_per_mchannel;
+    out->nbanks = c->dram.t.nbk;
+    snprintf(out->mapping, sizeof out->mapping, "%s", c->mem_addr_mapping);
+    out->channel_hash = (uint8_t)c->memory_partition_indexing;
+    out->bank_hash = (uint8_t)c->dram_bank_indexing;
+}
+
+void config_partition(const sim_config *c, partition_config *out) {
+    memset(out, 0, sizeof *out);
+    out->l2 = c->l2;
+    out->dram = c->dram;
+    out->rop_latency = c->rop_latency;
+    out->dram_latency = c->dram_latency;
+    memcpy(out->queue_size, c->partition_queues, sizeof out->queue_size);
+}
+
+static int check_policy(cache_geometry *g, const char *override, const char *option, char *err, size_t errlen) {
+    if (override[0]) snprintf(g->policy, sizeof g->policy, "%s", override);
+    if (cache_policy_find(g->policy)) return 0;
+    int k = snprintf(err, errlen, "-%s: unknown replacement policy '%s' (expected", option, g->policy);
+    for (uint32_t i = 0; cache_policy_at(i) && k > 0 && (size_t)k < errlen; i++)
+        k += snprintf(err + k, errlen - (size_t)k, " %s", cache_policy_at(i)->name);
+    if (k > 0 && (size_t)k < errlen) snprintf(err + k, errlen - (size_t)k, ")");
+    return -1;
+}
+
+static int check_buffers(const sim_config *c, char *err, size_t errlen) {
+    uint32_t line = c->l1d.line_size > c->l2.line_size ? c->l1d.line_size : c->l2.line_size;
+    uint32_t bytes = line + MEM_PACKET_HEADER_BYTES;
+    uint32_t flits = (bytes + c->icnt.flit_size - 1) / c->icnt.flit_size;
+    if (c->icnt.in_buffer_flits < flits || c->icnt.out_buffer_flits < flits) {
+        snprintf(err, errlen, "-icnt_in_buffer_limit and -icnt_out_buffer_limit must hold one %u-byte packet "
+                 "(%u flits of %u B)", bytes, flits, c->icnt.flit_size);
+        return -1;
+    }
+    if (c->partition_queues[PART_Q_L2_ICNT] < c->l2.mshr_max_merge) {
+        snprintf(err, errlen, "-gpgpu_dram_partition_queues: the L2->icnt queue (%u) must hold the %u requests "
+                 "one L2 fill can wake (-gpgpu_cache:dl2 max merge)", c->partition_queues[PART_Q_L2_ICNT],
+                 c->l2.mshr_max_merge);
+        return -1;
+    }
+    return 0;
+}
+
+int config_finalize(sim_config *c, char *err, size_t errlen) {
+    if (check_policy(&c->l1d, c->l1d_policy, c->l1d_policy[0] ? "l1d_policy" : "gpgpu_cache:dl1", err, errlen) ||
+        check_policy(&c->l2, c->l2_policy, c->l2_policy[0] ? "l2_policy" : "gpgpu_cache:dl2", err, errlen) ||
+        check_policy(&c->l1i, "", "gpgpu_cache:il1", err, errlen) ||
+        check_policy(&c->l1c, "", "gpgpu_const_cache:l1", err, errlen))
+        return -1;
+    static const uint8_t global_write[] = {0, CACHE_WRITE_THROUGH, CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
+    if (c->l1d_global_write != L1D_GLOBAL_WRITE_FROM_CACHE) c->l1d.write_global = global_write[c->l1d_global_write];
+    if (c->warp_size % c->simd_width) {
+        snprintf(err, errlen, "-gpgpu_simd_width %u does not divide the warp size %u", c->simd_width, c->warp_size);
+        return -1;
+    }
+    addrmap_config ac;
+    addrmap am;
+    char why[400];
+    config_addrmap(c, &ac);
+    if (addrmap_init(&am, &ac, why, sizeof why)) {
+        snprintf(err, errlen, "-gpgpu_mem_addr_mapping: %s", why);
+        return -1;
+    }
+    return check_buffers(c, err, errlen);
+}
+
+/* ---- help and dump ---- */
+
+static void syntax_of(const option_def *o, char *buf, size_t n) {
+    switch (o->type) {
+    case OPT_UINT: case OPT_U64: snprintf(buf, n, "<n>"); break;
+    case OPT_DOUBLE: snprintf(buf, n, "<x>"); break;
+    case OPT_BOOL: snprintf(buf, n, "0|1"); break;
+    case OPT_STRING: snprintf(buf, n, "<text>"); break;
+    case OPT_ENUM: snprintf(buf, n, "%s", o->choices); break;
+    case OPT_CACHE: snprintf(buf, n, "<cache string>"); break;
+    default: snprintf(buf, n, "%s", o->syntax); break;
+    }
+}
+
+void config_help(FILE *out) {
+    size_t n;
+    const option_def *t = config_option_table(&n);
+    fprintf(out, "Options (config files take the same '-option value' pairs; later settings win).\n"
+                 "Cache strings: <N|S>:<sets>:<line>:<assoc>,<repl L|F>:<wr R|B|T|E|L>:<alloc m|f>:"
+                 "<wr_alloc N|W|F|L>:<idx L|H>,<mshr A|S>:<entries>:<max merge>,<miss queue>\n");
+    for (size_t i = 0; i < n; i++) {
+        const option_def *o = &t[i];
+        if (!o->name) {
+            fprintf(out, "\n%s:\n", o->help);
+            continue;
+        }
+        char syn[256], range[160];
+        syntax_of(o, syn, sizeof syn);
+        fprintf(out, "  -%s %s\n      %s\n", o->name, syn, o->help);
+        fprintf(out, "      default: %s", o->def[0] ? o->def : "(empty)");
+        if (o->type == OPT_UINT || o->type == OPT_U64 || o->type == OPT_DOUBLE || o->type == OPT_U32LIST) {
+            range_text(o, range, sizeof range);
+            fprintf(out, "; %s%s", o->type == OPT_U32LIST ? "each " : "", range);
+        }
+        if (o->alias) fprintf(out, "; also accepted as -%s", o->alias);
+        fputc('\n', out);
+    }
+}
+
+void config_dump(const sim_config *c, FILE *out) {
+    size_t n;
+    const option_def *t = config_option_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        const option_def *o = &t[i];
+        if (!o->name) {
+            fprintf(out, "\n# %s\n", o->help);
+            continue;
+        }
+        char v[512];
+        format_value(c, o, v, sizeof v);
+        bool quote = !v[0] || strpbrk(v, " \t\n#\"") != NULL;
+        fprintf(out, quote ? "-%s \"%s\"\n" : "-%s %s\n", o->name, v);
+    }
+}

@@ -1,0 +1,136 @@
+/* The simulator configuration: a typed struct filled from GPGPU-Sim-style
+ * config files and command-line overrides.
+ *
+ *   sim_config cfg;
+ *   char err[512];
+ *   if (config_load(&cfg, "fermi_gtx480", err, sizeof err) ||       // defaults + file
+ *       config_set(&cfg, "-gpgpu_n_clusters", "30", NULL, err, sizeof err) ||  // overrides
+ *       config_finalize(&cfg, err, sizeof err))                      // cross-checks
+ *       { fprintf(stderr, "locsim: %s\n", err); exit(2); }
+ *
+ * The rest of the simulator reads the fields directly (no string lookups in
+ * the cycle loop).  Every option is declared once, in src/sim/options.c, with
+ * its GPGPU-Sim name where one exists, type, default, range and one line of
+ * help; config_help() prints them all.  To add an option: a field here and a
+ * row there.
+ *
+ * File syntax (GPGPU-Sim's): "-option value" pairs separated by whitespace,
+ * usually one per line; '#' starts a comment (at the start of a token);
+ * "double quotes" group a value that contains spaces or newlines.  A later
+ * setting of an option replaces an earlier one (so the command line, applied
+ * after the file, wins).  Errors name file:line (or "command line"), the option
+ * and what was expected.
+ */
+#ifndef LOCSIM_SIM_CONFIG_H
+#define LOCSIM_SIM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "locsim/locsim.h"
+#include "mem/addrmap.h"
+#include "mem/cache.h"
+#include "mem/dram.h"
+#include "mem/icnt.h"
+#include "mem/partition.h"
+
+/* Columns of GPGPU-Sim's -ptx_opcode_latency_* lists: "ADD,MAX,MUL,MAD,DIV". */
+enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_COUNT };
+
+/* Clock domains, indices of clock_mhz[]. */
+enum { CLOCK_CORE = 0, CLOCK_ICNT, CLOCK_L2, CLOCK_DRAM, CLOCK_COUNT };
+
+/* -l1d_global_write_policy */
+enum { L1D_GLOBAL_WRITE_FROM_CACHE = 0, L1D_GLOBAL_WRITE_THROUGH, L1D_GLOBAL_WRITE_EVICT, L1D_GLOBAL_WRITE_BACK };
+
+typedef struct locsim_config sim_config;
+
+struct locsim_config {
+    /* ---- run limits ---- */
+    uint64_t max_insn;                 /* thread instructions, 0 = no limit */
+    uint64_t max_cycle;                /* core cycles, 0 = no limit */
+
+    /* ---- SM ---- */
+    uint32_t n_clusters, n_cores_per_cluster;
+    uint32_t max_threads_per_core, warp_size;    /* -gpgpu_shader_core_pipeline */
+    uint32_t simd_width;               /* lanes per pipeline: warp_size/simd_width cycles per warp instruction */
+    uint32_t registers_per_core;
+    uint32_t max_cta_per_core;
+    uint32_t shmem_size;               /* bytes per SM */
+    uint32_t shmem_num_banks;
+    bool shmem_limited_broadcast;
+    uint32_t smem_latency, l1_latency; /* core cycles */
+    uint32_t num_sched_per_core;
+    char scheduler[128];               /* "gto", "lrr", "two_level_active:6:0:1", ... (src/sched/) */
+    uint32_t max_insn_issue_per_warp;
+    uint32_t num_sp_units, num_sfu_units, num_dp_units;
+    uint32_t oc_units_sp, oc_units_sfu, oc_units_mem, num_reg_banks;
+    uint32_t lat_int[OPLAT_COUNT], init_int[OPLAT_COUNT];
+    uint32_t lat_fp[OPLAT_COUNT], init_fp[OPLAT_COUNT];
+    uint32_t lat_dp[OPLAT_COUNT], init_dp[OPLAT_COUNT];
+
+    /* ---- caches ---- */
+    cache_geometry l1d, l1i, l1c, l1t, l2;   /* l2: one slice */
+    char l1d_policy[32], l2_policy[32];      /* replacement overrides ("" = the string's letter) */
+    uint32_t l1d_global_write;               /* L1D_GLOBAL_WRITE_* */
+    bool flush_l1_cache;                     /* invalidate L1D between kernels */
+
+    /* ---- clocks (MHz) ---- */
+    double clock_mhz[CLOCK_COUNT];
+
+    /* ---- memory partitions and DRAM ---- */
+    uint32_t n_mem;                          /* memory channels */
+    uint32_t n_sub_partition_per_mchannel;   /* L2 slices per channel */
+    dram_config dram;                        /* timing, data bus, queues, scheduler */
+    char mem_addr_mapping[256];
+    uint32_t memory_partition_indexing;      /* 0 linear, 1 hashed */
+    uint32_t dram_bank_indexing;             /* 0 linear, 1 XOR */
+    uint32_t mem_address_mask;               /* accepted for GPGPU-Sim files; the mapping string decides */
+    uint32_t rop_latency, dram_latency;      /* L2 cycles */
+    uint32_t partition_queues[PART_Q_COUNT];
+
+    /* ---- interconnect ---- */
+    icnt_config icnt;
+};
+
+/* Fill every option with its default (the GTX480 values of GPGPU-Sim 3.x). */
+void config_defaults(sim_config *c);
+
+/* Find a config by name (configs/<name>.cfg under $LOCSIM_CONFIG_DIR, ./configs,
+ * or extra_dir when not NULL) or by path (anything with a '/' or ending in .cfg).
+ * Writes the path to out.  -1 with err listing where it looked. */
+int config_resolve(const char *name_or_path, const char *extra_dir, char *out, size_t outlen,
+                   char *err, size_t errlen);
+
+/* Read options from a file into c (on top of what c holds). */
+int config_load_file(sim_config *c, const char *path, char *err, size_t errlen);
+/* Parse options from a string; `origin` names it in errors (e.g. "command line"). */
+int config_load_string(sim_config *c, const char *text, const char *origin, char *err, size_t errlen);
+/* config_defaults + config_resolve + config_load_file. */
+int config_load(sim_config *c, const char *name_or_path, char *err, size_t errlen);
+
+/* Set one option; name with or without the leading '-'.  origin NULL = "command line". */
+int config_set(sim_config *c, const char *name, const char *value, const char *origin, char *err, size_t errlen);
+/* Apply "-option value" pairs (argv-style, no program name). */
+int config_apply_args(sim_config *c, int argc, char *const *argv, char *err, size_t errlen);
+
+/* Cross-option checks and derived settings (policy overrides into the cache
+ * geometries, the address mapping against the channel and bank counts, buffers
+ * large enough for the largest packet, ...).  Call once after the last override. */
+int config_finalize(sim_config *c, char *err, size_t errlen);
+
+/* Every option with its default, range and help (locsim --help-options). */
+void config_help(FILE *out);
+/* Every option with its current value, in config-file syntax (loadable again). */
+void config_dump(const sim_config *c, FILE *out);
+
+/* Derived views for the parts of the memory system. */
+static inline uint32_t config_num_sms(const sim_config *c) { return c->n_clusters * c->n_cores_per_cluster; }
+static inline uint32_t config_max_warps_per_sm(const sim_config *c) { return c->max_threads_per_core / c->warp_size; }
+static inline uint32_t config_num_l2_slices(const sim_config *c) { return c->n_mem * c->n_sub_partition_per_mchannel; }
+void config_addrmap(const sim_config *c, addrmap_config *out);
+void config_partition(const sim_config *c, partition_config *out);
+
+#endif

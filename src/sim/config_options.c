@@ -1,0 +1,197 @@
+/* Every configuration option: name, type, default, range, help.
+ * Defaults are GPGPU-Sim 3.x's GTX480 configuration (configs/fermi_gtx480.cfg
+ * restates them).  Options without a GPGPU-Sim counterpart say "(locsim)". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/config_options.h"
+
+#define F(field) offsetof(sim_config, field)
+#define SECTION(title) {.name = NULL, .help = title}
+#define UINT(n, field, d, lo, hi, h) {.name = n, .type = OPT_UINT, .offset = F(field), .min = lo, .max = hi, .def = d, .help = h}
+#define U64(n, field, d, lo, hi, h) {.name = n, .type = OPT_U64, .offset = F(field), .min = lo, .max = hi, .def = d, .help = h}
+#define BOOL(n, field, d, h) {.name = n, .type = OPT_BOOL, .offset = F(field), .def = d, .help = h}
+#define STR(n, field, d, h) {.name = n, .type = OPT_STRING, .offset = F(field), .size = sizeof(((sim_config *)0)->field), .def = d, .help = h}
+#define LIST(n, field, cnt, sp, lo, hi, syn, d, h) \
+    {.name = n, .type = OPT_U32LIST, .offset = F(field), .count = cnt, .sep = sp, .min = lo, .max = hi, .syntax = syn, .def = d, .help = h}
+#define CACHE(n, field, d, h) {.name = n, .type = OPT_CACHE, .offset = F(field), .syntax = "<N|S>:<sets>:<line>:<assoc>,<repl>:<wr>:<alloc>:<wr_alloc>:<idx>,<mshr>:<entries>:<merge>,<miss queue>", .def = d, .help = h}
+#define CUSTOM(n, p, f, syn, d, h) {.name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .syntax = syn, .def = d, .help = h}
+
+/* ---- custom parsers ---- */
+
+static int parse_pipeline(sim_config *c, const char *v, char *err, size_t n) {
+    unsigned threads, warp;
+    char extra;
+    if (sscanf(v, "%u:%u%c", &threads, &warp, &extra) != 2 || warp == 0 || threads == 0 || threads > 4096) {
+        snprintf(err, n, "expected <threads per SM>:<warp size>, e.g. 1536:32");
+        return -1;
+    }
+    if (warp != 32) {
+        snprintf(err, n, "warp size %u: only 32 is supported", warp);
+        return -1;
+    }
+    if (threads % warp) {
+        snprintf(err, n, "%u threads per SM is not a multiple of the warp size %u", threads, warp);
+        return -1;
+    }
+    c->max_threads_per_core = threads;
+    c->warp_size = warp;
+    return 0;
+}
+
+static void format_pipeline(const sim_config *c, char *buf, size_t n) {
+    snprintf(buf, n, "%u:%u", c->max_threads_per_core, c->warp_size);
+}
+
+static int parse_clocks(sim_config *c, const char *v, char *err, size_t n) {
+    double mhz[CLOCK_COUNT];
+    const char *p = v;
+    for (int i = 0; i < CLOCK_COUNT; i++) {
+        char *end;
+        mhz[i] = strtod(p, &end);
+        bool sep_ok = i + 1 < CLOCK_COUNT ? *end == ':' : *end == '\0';
+        if (end == p || !sep_ok || !(mhz[i] > 0.0 && mhz[i] <= 100000.0)) {
+            snprintf(err, n, "expected <core>:<icnt>:<l2>:<dram> clocks in MHz, each in (0, 100000]");
+            return -1;
+        }
+        p = end + 1;
+    }
+    memcpy(c->clock_mhz, mhz, sizeof mhz);
+    return 0;
+}
+
+static void format_clocks(const sim_config *c, char *buf, size_t n) {
+    snprintf(buf, n, "%.17g:%.17g:%.17g:%.17g", c->clock_mhz[0], c->clock_mhz[1], c->clock_mhz[2], c->clock_mhz[3]);
+}
+
+static int parse_timing(sim_config *c, const char *v, char *err, size_t n) {
+    return dram_timing_parse(v, &c->dram.t, err, n);
+}
+
+static void format_timing(const sim_config *c, char *buf, size_t n) { dram_timing_format(&c->dram.t, buf, n); }
+
+/* 0 and 1 are GPGPU-Sim's numbers for FIFO and FR-FCFS; names pick any
+ * registered scheduler (src/mem/dram_sched_*.c). */
+static int parse_dram_sched(sim_config *c, const char *v, char *err, size_t n) {
+    const char *name = strcmp(v, "0") == 0 ? "fifo" : strcmp(v, "1") == 0 ? "frfcfs" : v;
+    if (!dram_sched_find(name)) {
+        int k = snprintf(err, n, "unknown DRAM scheduler '%s' (expected 0, 1", v);
+        for (uint32_t i = 0; dram_sched_at(i) && k > 0 && (size_t)k < n; i++)
+            k += snprintf(err + k, n - (size_t)k, ", %s", dram_sched_at(i)->name);
+        if (k > 0 && (size_t)k < n) snprintf(err + k, n - (size_t)k, ")");
+        return -1;
+    }
+    snprintf(c->dram.scheduler, sizeof c->dram.scheduler, "%s", name);
+    return 0;
+}
+
+static void format_dram_sched(const sim_config *c, char *buf, size_t n) { snprintf(buf, n, "%s", c->dram.scheduler); }
+
+/* ---- the table ---- */
+
+static const option_def options[] = {
+    SECTION("Run limits"),
+    U64("gpgpu_max_insn", max_insn, "0", 0, UINT64_MAX, "stop after this many thread instructions (0: no limit)"),
+    U64("gpgpu_max_cycle", max_cycle, "0", 0, UINT64_MAX, "stop after this many core cycles (0: no limit)"),
+
+    SECTION("Streaming multiprocessors"),
+    UINT("gpgpu_n_clusters", n_clusters, "15", 1, 1024, "number of SM clusters"),
+    UINT("gpgpu_n_cores_per_cluster", n_cores_per_cluster, "1", 1, 64, "SMs per cluster"),
+    CUSTOM("gpgpu_shader_core_pipeline", parse_pipeline, format_pipeline, "<threads per SM>:<warp size>",
+           "1536:32", "thread slots per SM and warp size (32 only)"),
+    UINT("gpgpu_simd_width", simd_width, "32", 1, 32,
+         "(locsim) lanes per SIMD pipeline: a warp instruction holds it warp_size/simd_width cycles"),
+    UINT("gpgpu_shader_registers", registers_per_core, "32768", 1, 1u << 20, "32-bit registers per SM"),
+    UINT("gpgpu_shader_cta", max_cta_per_core, "8", 1, 64, "maximum resident CTAs per SM"),
+    UINT("gpgpu_shmem_size", shmem_size, "49152", 0, 1u << 20, "shared memory bytes per SM"),
+    UINT("gpgpu_shmem_num_banks", shmem_num_banks, "32", 1, 64, "shared memory banks"),
+    BOOL("gpgpu_shmem_limited_broadcast", shmem_limited_broadcast, "0",
+         "1: only one address per bank can be broadcast per cycle"),
+    UINT("gpgpu_smem_latency", smem_latency, "3", 1, 1000, "(locsim) shared memory access latency, core cycles"),
+    UINT("gpgpu_l1_latency", l1_latency, "1", 1, 1000, "L1D hit latency, core cycles"),
+    UINT("gpgpu_num_sched_per_core", num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
+    STR("gpgpu_scheduler", scheduler, "gto",
+        "warp scheduler: lrr | gto | two_level_active:<G>:<inner>:<outer> | warp_limiting:<prio>:<N> | ..."),
+    UINT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, "1", 1, 2,
+         "instructions one warp may issue per cycle"),
+    UINT("gpgpu_num_sp_units", num_sp_units, "2", 1, 8, "SP (ALU) pipelines per SM"),
+    UINT("gpgpu_num_sfu_units", num_sfu_units, "1", 1, 8, "SFU pipelines per SM"),
+    UINT("gpgpu_num_dp_units", num_dp_units, "0", 0, 8, "double-precision pipelines per SM (0: DP runs on the SFU)"),
+    UINT("gpgpu_operand_collector_num_units_sp", oc_units_sp, "6", 1, 64, "operand collector units for SP"),
+    UINT("gpgpu_operand_collector_num_units_sfu", oc_units_sfu, "8", 1, 64, "operand collector units for SFU"),
+    UINT("gpgpu_operand_collector_num_units_mem", oc_units_mem, "2", 1, 64, "operand collector units for LD/ST"),
+    UINT("gpgpu_num_reg_banks", num_reg_banks, "16", 1, 64, "register file banks"),
+    LIST("ptx_opcode_latency_int", lat_int, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+         "4,13,4,5,145", "integer latencies, core cycles"),
+    LIST("ptx_opcode_initiation_int", init_int, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+         "1,2,2,1,8", "integer initiation intervals, core cycles"),
+    LIST("ptx_opcode_latency_fp", lat_fp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+         "4,13,4,5,39", "single-precision latencies (DIV also for SFU ops), core cycles"),
+    LIST("ptx_opcode_initiation_fp", init_fp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+         "1,2,1,1,4", "single-precision initiation intervals, core cycles"),
+    LIST("ptx_opcode_latency_dp", lat_dp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+         "8,19,8,8,330", "double-precision latencies, core cycles"),
+    LIST("ptx_opcode_initiation_dp", init_dp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+         "8,16,8,8,130", "double-precision initiation intervals, core cycles"),
+
+    SECTION("Caches (GPGPU-Sim cache strings)"),
+    CACHE("gpgpu_cache:dl1", l1d, "N:32:128:4,L:L:m:N:H,A:32:8,8", "L1 data cache per SM"),
+    CACHE("gpgpu_cache:il1", l1i, "N:4:128:4,L:R:f:N:L,A:2:32,4", "L1 instruction cache per SM"),
+    CACHE("gpgpu_const_cache:l1", l1c, "N:64:64:2,L:R:f:N:L,A:2:32,4", "constant cache per SM"),
+    CACHE("gpgpu_tex_cache:l1", l1t, "N:4:128:24,L:R:m:N:L,F:128:4,128:2", "texture cache per SM (parsed only)"),
+    CACHE("gpgpu_cache:dl2", l2, "N:64:128:8,L:B:m:W:L,A:32:4,4:0,32",
+          "one L2 slice (there are n_mem x n_sub_partition_per_mchannel)"),
+    STR("l1d_policy", l1d_policy, "", "(locsim) L1D replacement policy by name (lru, fifo, ...); empty: the cache string's letter"),
+    STR("l2_policy", l2_policy, "", "(locsim) L2 replacement policy by name; empty: the cache string's letter"),
+    {.name = "l1d_global_write_policy", .type = OPT_ENUM, .offset = F(l1d_global_write),
+     .choices = "cache|through|evict|back", .def = "cache",
+     .help = "(locsim) L1D policy for global writes; cache: as the -gpgpu_cache:dl1 string says (local writes always follow it)"},
+    BOOL("gpgpu_flush_l1_cache", flush_l1_cache, "0", "invalidate the L1D at every kernel boundary"),
+
+    SECTION("Clocks"),
+    CUSTOM("gpgpu_clock_domains", parse_clocks, format_clocks, "<core>:<icnt>:<l2>:<dram>", "700.0:700.0:700.0:924.0",
+           "clock frequencies in MHz (DRAM: command clock)"),
+
+    SECTION("Memory partitions and DRAM"),
+    UINT("gpgpu_n_mem", n_mem, "6", 1, 256, "memory channels (one DRAM controller and partition each)"),
+    UINT("gpgpu_n_sub_partition_per_mchannel", n_sub_partition_per_mchannel, "2", 1, 16,
+         "L2 slices per memory channel (a power of two)"),
+    CUSTOM("gpgpu_dram_timing_opt", parse_timing, format_timing,
+           "nbk=<n>:CCD=<c>:RRD=<c>:RCD=<c>:RAS=<c>:RP=<c>:RC=<c>:CL=<c>:WL=<c>:CDLR=<c>:WR=<c>:nbkgrp=<n>:CCDL=<c>:RTPL=<c>",
+           "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0",
+           "DRAM banks and timing in DRAM cycles (keys not given keep their value)"),
+    UINT("gpgpu_dram_buswidth", dram.bus_width, "4", 1, 64, "bytes per DRAM chip per beat"),
+    UINT("gpgpu_n_mem_per_ctrlr", dram.chips, "2", 1, 16, "DRAM chips per channel (channel width = buswidth x chips)"),
+    UINT("gpgpu_dram_burst_length", dram.burst_length, "8", 1, 64, "beats per column command"),
+    UINT("dram_data_command_freq_ratio", dram.freq_ratio, "4", 1, 16, "data beats per command cycle (2 DDR, 4 GDDR5)"),
+    CUSTOM("gpgpu_dram_scheduler", parse_dram_sched, format_dram_sched, "0|1|<name>", "1",
+           "DRAM scheduler: 0 = fifo, 1 = frfcfs, or a registered name"),
+    UINT("gpgpu_frfcfs_dram_sched_queue_size", dram.queue_size, "16", 1, 4096, "DRAM scheduler queue entries per channel"),
+    UINT("gpgpu_dram_return_queue_size", dram.return_queue_size, "116", 1, 4096,
+         "finished DRAM requests waiting to return to the L2, per channel"),
+    STR("gpgpu_mem_addr_mapping", mem_addr_mapping, ADDRMAP_GTX480_DEFAULT,
+        "address -> channel/bank/row/column: [dramid@<bit>;]<64 letters D B R C S 0, MSB first>"),
+    UINT("gpgpu_memory_partition_indexing", memory_partition_indexing, "0", 0, 1,
+         "0: channel as mapped; 1: hash the row bits into the channel"),
+    UINT("dram_bnk_indexing_policy", dram_bank_indexing, "0", 0, 1, "0: bank as mapped; 1: XOR the row into the bank"),
+    UINT("gpgpu_mem_address_mask", mem_address_mask, "1", 0, 3,
+         "accepted for GPGPU-Sim config files; has no effect (-gpgpu_mem_addr_mapping decides)"),
+    {.name = "gpgpu_l2_rop_latency", .alias = "rop_latency", .type = OPT_UINT, .offset = F(rop_latency),
+     .min = 0, .max = 100000, .def = "120", .help = "L2 cycles from a request's arrival at a partition to its L2 access"},
+    UINT("dram_latency", dram_latency, "100", 0, 100000, "L2 cycles from an L2 miss to the DRAM scheduler queue"),
+    LIST("gpgpu_dram_partition_queues", partition_queues, PART_Q_COUNT, ':', 1, 4096,
+         "<icnt->L2>:<L2->dram>:<dram->L2>:<L2->icnt>", "8:8:8:8", "queue sizes inside a memory partition"),
+
+    SECTION("Interconnect (crossbar)"),
+    UINT("icnt_flit_size", icnt.flit_size, "32", 4, 1024, "bytes per flit"),
+    UINT("icnt_in_buffer_limit", icnt.in_buffer_flits, "64", 1, 65536, "input buffer per port, flits"),
+    UINT("icnt_out_buffer_limit", icnt.out_buffer_flits, "64", 1, 65536, "output buffer per port, flits"),
+    UINT("icnt_latency", icnt.latency, "8", 0, 10000, "(locsim) crossbar traversal latency, interconnect cycles"),
+    UINT("icnt_flits_per_cycle", icnt.flits_per_cycle, "1", 1, 64, "(locsim) flits per port per interconnect cycle"),
+};
+
+const option_def *config_option_table(size_t *count) {
+    *count = sizeof options / sizeof options[0];
+    return options;
+}
