@@ -1,0 +1,372 @@
+/* Executor: SIMT control flow.  Nested divergence and reconvergence, loops with
+ * divergent trip counts, early exit of some lanes, .func calls with divergent
+ * returns, guarded calls, recursion.  Every expected value is worked out by hand in
+ * the comment next to it; `activemask` after a join proves the lanes reconverged. */
+#include "test_exec_util.h"
+
+/* ---- nested if/else ------------------------------------------------------ */
+static const char *nested_ptx = XT_HEADER
+    ".visible .entry nested(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, 0;\n"
+    "  and.b32 %r3, %r1, 1;\n"
+    "  setp.eq.u32 %p1, %r3, 0;\n"
+    "  @%p1 bra EVEN;\n"
+    "  add.s32 %r2, %r2, 1;\n"
+    "  and.b32 %r4, %r1, 2;\n"
+    "  setp.eq.u32 %p2, %r4, 0;\n"
+    "  @%p2 bra ODD_NO2;\n"
+    "  add.s32 %r2, %r2, 10;\n"
+    "  activemask.b32 %r5;\n"
+    "  bra.uni ODD_JOIN;\n"
+    "ODD_NO2:\n"
+    "  add.s32 %r2, %r2, 20;\n"
+    "  activemask.b32 %r5;\n"
+    "ODD_JOIN:\n"
+    "  shl.b32 %r2, %r2, 1;\n"
+    "  activemask.b32 %r6;\n"
+    "  bra.uni JOIN;\n"
+    "EVEN:\n"
+    "  setp.lt.u32 %p3, %r1, 8;\n"
+    "  @!%p3 bra BIG;\n"
+    "  mov.u32 %r2, 100;\n"
+    "  activemask.b32 %r5;\n"
+    "  activemask.b32 %r6;\n"
+    "  bra.uni JOIN;\n"
+    "BIG:\n"
+    "  mov.u32 %r2, 200;\n"
+    "  activemask.b32 %r5;\n"
+    "  mov.u32 %r6, %r5;\n"
+    "JOIN:\n"
+    "  activemask.b32 %r7;\n"
+    "  add.s32 %r2, %r2, %r1;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r2, %r5, %r6, %r7};\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_nested_divergence(void **state) {
+    (void)state;
+    xt t = xt_open(nested_ptx, "nested.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 32 * 16);
+    void *args[] = {&out};
+    xt_run(&t, "nested", 1, 32, args, 1);
+    uint32_t r[32][4];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t v, m5, m6;
+        if (l & 1) {
+            /* odd lanes: v = (1 + (t&2 ? 10 : 20)) * 2; the inner paths see lanes
+             * t%4==3 (0x88888888) and t%4==1 (0x22222222); the odd join sees all odd
+             * lanes (0xaaaaaaaa) */
+            v = (l & 2) ? 22 : 42;
+            m5 = (l & 2) ? 0x88888888u : 0x22222222u;
+            m6 = 0xaaaaaaaau;
+        } else if (l < 8) {
+            v = 100; /* even lanes 0,2,4,6: mask 0x55 */
+            m5 = m6 = 0x55u;
+        } else {
+            v = 200; /* even lanes 8..30: 0x55555500 */
+            m5 = m6 = 0x55555500u;
+        }
+        assert_int_equal(r[l][0], v + l);
+        assert_int_equal(r[l][1], m5);
+        assert_int_equal(r[l][2], m6);
+        assert_int_equal(r[l][3], 0xffffffffu); /* reconverged at JOIN */
+    }
+    xt_close(&t);
+}
+
+/* ---- loop with a per-lane trip count and a break ---------------------------
+ * for (i = 0; i < t; i++) { s += i; iters++; if (s > 100) break; } */
+static const char *loop_ptx = XT_HEADER
+    ".visible .entry loops(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, 0;\n"
+    "  mov.u32 %r3, 0;\n"
+    "  mov.u32 %r4, 0;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra DONE;\n"
+    "LOOP:\n"
+    "  add.s32 %r2, %r2, %r3;\n"
+    "  add.s32 %r4, %r4, 1;\n"
+    "  setp.gt.s32 %p2, %r2, 100;\n"
+    "  @%p2 bra DONE;\n"
+    "  add.s32 %r3, %r3, 1;\n"
+    "  setp.lt.u32 %p3, %r3, %r1;\n"
+    "  @%p3 bra LOOP;\n"
+    "DONE:\n"
+    "  activemask.b32 %r5;\n"
+    "  mul.wide.u32 %rd2, %r1, 12;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r2;\n"
+    "  st.global.u32 [%rd3+4], %r4;\n"
+    "  st.global.u32 [%rd3+8], %r5;\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_loop_divergent_trip_counts(void **state) {
+    (void)state;
+    xt t = xt_open(loop_ptx, "loop.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 64 * 12);
+    void *args[] = {&out};
+    xt_run(&t, "loops", 1, 64, args, 1); /* two warps, same behaviour per lane */
+    uint32_t r[64][3];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t l = 0; l < 64; l++) {
+        /* after k iterations s = 0+1+..+(k-1) = k(k-1)/2; the break fires first at
+         * k = 15 (105 > 100; k = 14 gives 91).  So lanes t <= 14 run t iterations,
+         * lanes t >= 15 stop after 15 with s = 105. */
+        uint32_t k = l <= 14 ? l : 15;
+        assert_int_equal(r[l][0], k * (k - (k ? 1 : 0)) / 2);
+        assert_int_equal(r[l][1], k);
+        assert_int_equal(r[l][2], 0xffffffffu);
+    }
+    xt_close(&t);
+}
+
+/* ---- early exit: a guarded exit, then ret from the kernel inside a branch ----
+ * Lanes t%3 == 0 exit first; the survivors diverge on parity and must meet again at
+ * JOIN.  In the second if/else the even lanes > 20 return: a path that returns
+ * means the branch's immediate post-dominator is the function exit, so (as in
+ * GPGPU-Sim) the two paths run to the end separately and JOIN2 sees each path's own
+ * lanes. */
+static const char *early_ptx = XT_HEADER
+    ".visible .entry early(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  rem.u32 %r2, %r1, 3;\n"
+    "  setp.eq.u32 %p1, %r2, 0;\n"
+    "  @%p1 exit;\n"
+    "  and.b32 %r3, %r1, 1;\n"
+    "  setp.eq.u32 %p2, %r3, 0;\n"
+    "  @%p2 bra EVEN;\n"
+    "  mov.u32 %r5, 1;\n"
+    "  bra.uni JOIN;\n"
+    "EVEN:\n"
+    "  mov.u32 %r5, 2;\n"
+    "JOIN:\n"
+    "  activemask.b32 %r4;\n"
+    "  @%p2 bra EVEN2;\n"
+    "  mov.u32 %r6, 1;\n"
+    "  bra.uni JOIN2;\n"
+    "EVEN2:\n"
+    "  setp.gt.u32 %p3, %r1, 20;\n"
+    "  @%p3 ret;\n"
+    "  mov.u32 %r6, 2;\n"
+    "JOIN2:\n"
+    "  activemask.b32 %r7;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_early_exit(void **state) {
+    (void)state;
+    xt t = xt_open(early_ptx, "early.ptx");
+    uint32_t init[32][4];
+    for (int i = 0; i < 32; i++)
+        for (int j = 0; j < 4; j++) init[i][j] = 0xdeadbeefu;
+    locsim_dptr out = xt_buf(&t, init, sizeof init);
+    void *args[] = {&out};
+    xt_run(&t, "early", 1, 32, args, 1);
+    uint32_t r[32][4];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t l = 0; l < 32; l++) {
+        if (l % 3 == 0 || ((l & 1) == 0 && l > 20)) { /* exited, or returned: wrote nothing */
+            for (int j = 0; j < 4; j++) assert_int_equal(r[l][j], 0xdeadbeefu);
+            continue;
+        }
+        /* survivors t%3 != 0: bits 1,2,4,5,7,8,... = 0xb6db6db6, all at JOIN */
+        assert_int_equal(r[l][0], 0xb6db6db6u);
+        assert_int_equal(r[l][1], (l & 1) ? 1u : 2u);
+        assert_int_equal(r[l][2], (l & 1) ? 1u : 2u);
+        /* odd survivors 1,5,7,11,13,17,19,23,25,29,31 = 0xa28a28a2;
+         * even survivors <= 20: 2,4,8,10,14,16,20 = 0x00114514 */
+        assert_int_equal(r[l][3], (l & 1) ? 0xa28a28a2u : 0x00114514u);
+    }
+    xt_close(&t);
+}
+
+/* ---- .func with two returns on divergent paths, and a guarded call ---------
+ * pick(a) = a odd ? 3a : 0+1+..+(a-1) */
+static const char *calls_ptx = XT_HEADER
+    ".func (.param .b32 ret0) pick(.param .b32 a)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n"
+    "  ld.param.b32 %r1, [a];\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.eq.u32 %p1, %r2, 1;\n"
+    "  @%p1 bra ODD;\n"
+    "  mov.u32 %r3, 0;\n"
+    "  mov.u32 %r4, 0;\n"
+    "  setp.eq.u32 %p2, %r1, 0;\n"
+    "  @%p2 bra EVEN_DONE;\n"
+    "ELOOP:\n"
+    "  add.s32 %r3, %r3, %r4;\n"
+    "  add.s32 %r4, %r4, 1;\n"
+    "  setp.lt.u32 %p2, %r4, %r1;\n"
+    "  @%p2 bra ELOOP;\n"
+    "EVEN_DONE:\n"
+    "  st.param.b32 [ret0], %r3;\n"
+    "  ret;\n"
+    "ODD:\n"
+    "  mul.lo.s32 %r6, %r1, 3;\n"
+    "  st.param.b32 [ret0], %r6;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry calls(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r4, 77;\n"
+    "  {\n"
+    "  .reg .b32 %temp;\n"
+    "  .param .b32 param0;\n"
+    "  st.param.b32 [param0], %r1;\n"
+    "  .param .b32 retval0;\n"
+    "  call.uni (retval0), pick, (param0);\n"
+    "  ld.param.b32 %r2, [retval0];\n"
+    "  }\n"
+    "  activemask.b32 %r3;\n"
+    "  setp.lt.u32 %p1, %r1, 10;\n"
+    "  {\n"
+    "  .param .b32 param0;\n"
+    "  st.param.b32 [param0], %r1;\n"
+    "  .param .b32 retval0;\n"
+    "  @%p1 call (retval0), pick, (param0);\n"
+    "  @%p1 ld.param.b32 %r4, [retval0];\n"
+    "  }\n"
+    "  activemask.b32 %r5;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r2, %r3, %r4, %r5};\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_calls_with_divergent_returns(void **state) {
+    (void)state;
+    xt t = xt_open(calls_ptx, "calls.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 32 * 16);
+    void *args[] = {&out};
+    xt_run(&t, "calls", 1, 32, args, 1);
+    uint32_t r[32][4];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t want = (l & 1) ? 3 * l : l * (l ? l - 1 : 0) / 2; /* e.g. pick(6) = 15, pick(7) = 21 */
+        assert_int_equal(r[l][0], want);
+        assert_int_equal(r[l][1], 0xffffffffu);            /* all lanes back after the call */
+        assert_int_equal(r[l][2], l < 10 ? want : 77u);    /* only lanes < 10 called */
+        assert_int_equal(r[l][3], 0xffffffffu);            /* and everyone reconverged */
+    }
+    xt_close(&t);
+}
+
+/* ---- recursion: factorial with a per-lane depth ----------------------------- */
+static const char *fact_ptx = XT_HEADER
+    ".func (.param .b32 r) fact(.param .b32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n"
+    "  ld.param.b32 %r1, [n];\n"
+    "  setp.le.s32 %p1, %r1, 1;\n"
+    "  @%p1 bra BASE;\n"
+    "  add.s32 %r2, %r1, -1;\n"
+    "  {\n"
+    "  .param .b32 p0;\n"
+    "  st.param.b32 [p0], %r2;\n"
+    "  .param .b32 r0;\n"
+    "  call.uni (r0), fact, (p0);\n"
+    "  ld.param.b32 %r3, [r0];\n"
+    "  }\n"
+    "  mul.lo.s32 %r4, %r3, %r1;\n"
+    "  st.param.b32 [r], %r4;\n"
+    "  ret;\n"
+    "BASE:\n"
+    "  mov.u32 %r5, 1;\n"
+    "  st.param.b32 [r], %r5;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry facts(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  rem.u32 %r2, %r1, 13;\n"
+    "  {\n"
+    "  .param .b32 p0;\n"
+    "  st.param.b32 [p0], %r2;\n"
+    "  .param .b32 r0;\n"
+    "  call.uni (r0), fact, (p0);\n"
+    "  ld.param.b32 %r3, [r0];\n"
+    "  }\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_recursive_factorial(void **state) {
+    (void)state;
+    xt t = xt_open(fact_ptx, "fact.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 64 * 4);
+    void *args[] = {&out};
+    xt_run(&t, "facts", 1, 64, args, 1);
+    uint32_t r[64];
+    xt_get(&t, r, out, sizeof r);
+    /* n! for n = t % 13: 0! = 1! = 1, 5! = 120, 12! = 479001600 */
+    static const uint32_t fact[13] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880, 3628800, 39916800, 479001600};
+    for (uint32_t l = 0; l < 64; l++) assert_int_equal(r[l], fact[l % 13]);
+    xt_close(&t);
+}
+
+/* ---- recursion from nvcc: tests/exec_cu/recursion.cu ----------------------- */
+static void test_nvcc_recursion(void **state) {
+    (void)state;
+    char *ptx = xt_read_source("tests/exec_cu/recursion.ptx");
+    xt t = xt_open(ptx, "recursion.ptx");
+    free(ptx);
+    int32_t in[32];
+    for (int i = 0; i < 32; i++) in[i] = i % 16;
+    locsim_dptr din = xt_buf(&t, in, sizeof in), dout = xt_buf(&t, NULL, 32 * 4 * 3);
+    void *args[] = {&din, &dout};
+    xt_run(&t, "fib_and_exit", 1, 32, args, 2);
+    int32_t r[3][32];
+    xt_get(&t, r, dout, sizeof r);
+    /* fib(0..15) = 0 1 1 2 3 5 8 13 21 34 55 89 144 233 377 610 */
+    static const int32_t fib[16] = {0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610};
+    for (int l = 0; l < 32; l++) {
+        assert_int_equal(r[0][l], fib[l % 16]);
+        /* sum_to(n) = n + (n-1) + ... + 1 = n(n+1)/2 */
+        assert_int_equal(r[1][l], (l % 16) * ((l % 16) + 1) / 2);
+        /* lanes with in % 5 == 4 exit inside maybe_exit(): their slot keeps 0 */
+        assert_int_equal(r[2][l], (l % 16) % 5 == 4 ? 0 : 1000 + l);
+    }
+    xt_close(&t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nested_divergence),
+        cmocka_unit_test(test_loop_divergent_trip_counts),
+        cmocka_unit_test(test_early_exit),
+        cmocka_unit_test(test_calls_with_divergent_returns),
+        cmocka_unit_test(test_recursive_factorial),
+        cmocka_unit_test(test_nvcc_recursion),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
