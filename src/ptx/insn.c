@@ -592,11 +592,12 @@ static void resolve_symaddr(parser *P, const raw_opnd *r, sym *s, ptx_operand *o
         break;
     case SYM_LOCAL:
     case SYM_PARAM:
-        o->addr_base = PTX_ABASE_FRAME;
-        o->imm += s->offset;
-        break;
     case SYM_KPARAM:
-        o->addr_base = PTX_ABASE_KPARAM;
+        /* the address may point just past the variable, never further */
+        if (r->off < 0 || (uint64_t)r->off > s->size)
+            parse_fail_tok(P, &r->t, "offset %lld is outside '%.*s' (%llu bytes)", (long long)r->off,
+                           NAMEFMT(&r->t), (unsigned long long)s->size);
+        o->addr_base = s->kind == SYM_KPARAM ? PTX_ABASE_KPARAM : PTX_ABASE_FRAME;
         o->imm += s->offset;
         break;
     case SYM_FUNC:
@@ -663,7 +664,17 @@ static void resolve_dst(parser *P, const raw_opnd *r, ptx_type ty, int allow, pt
 }
 
 /* [addr] for a memory access in space (PTX_SPACE_NONE = generic). */
-static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space, int is_store, ptx_operand *o)
+/* A static access [sym+off] of `access` bytes must stay inside the frame or
+ * parameter variable sym: the executor trusts these offsets. */
+static void check_static_access(parser *P, const raw_opnd *r, const sym *s, uint64_t access)
+{
+    if (r->off < 0 || (uint64_t)r->off + access > s->size)
+        parse_fail_tok(P, &r->t, "access of %llu bytes at offset %lld is outside '%.*s' (%llu bytes)",
+                       (unsigned long long)access, (long long)r->off, NAMEFMT(&r->t), (unsigned long long)s->size);
+}
+
+static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space, int is_store, uint64_t access,
+                         ptx_operand *o)
 {
     const token *t = &r->t;
     memset(o, 0, sizeof(*o));
@@ -709,6 +720,7 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
     case SYM_LOCAL:
         if (space != PTX_SPACE_LOCAL)
             parse_fail_tok(P, t, "'%.*s' is a .local variable: access it with a .local instruction", NAMEFMT(t));
+        check_static_access(P, r, s, access);
         o->addr_base = PTX_ABASE_FRAME;
         o->imm += s->offset;
         return;
@@ -718,6 +730,7 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
             parse_fail_tok(P, t, "'%.*s' is a .param variable: access it with a .param instruction", NAMEFMT(t));
         if (s->kind == SYM_KPARAM && is_store)
             parse_fail_tok(P, t, "kernel parameter '%.*s' is read-only", NAMEFMT(t));
+        check_static_access(P, r, s, access);
         o->addr_base = s->kind == SYM_KPARAM ? PTX_ABASE_KPARAM : PTX_ABASE_FRAME;
         o->imm += s->offset;
         return;
@@ -1350,7 +1363,7 @@ static void decode_memory(parser *P, ictx *c)
         const raw_opnd *v = is_st ? &c->raw[1] : &c->raw[0];
         const raw_opnd *a = is_st ? &c->raw[0] : &c->raw[1];
         ptx_operand *vo = is_st ? &in->opnd[1] : &in->opnd[0];
-        resolve_addr(P, c, a, sp, is_st, is_st ? &in->opnd[0] : &in->opnd[1]);
+        resolve_addr(P, c, a, sp, is_st, (uint64_t)ptx_type_size(t) * in->vec, is_st ? &in->opnd[0] : &in->opnd[1]);
         if (in->vec > 1)
             resolve_vec(P, c, v, in->vec, t, !is_st, vo);
         else if (v->kind == RO_VEC)
@@ -1403,7 +1416,7 @@ static void decode_memory(parser *P, ictx *c)
         uint32_t k = 0;
         if (!is_red)
             resolve_dst(P, &c->raw[k++], t, ALLOW_SINK, &in->opnd[0]);
-        resolve_addr(P, c, &c->raw[k], sp, 1, &in->opnd[k]);
+        resolve_addr(P, c, &c->raw[k], sp, 1, ptx_type_size(t), &in->opnd[k]);
         for (k++; k < n; k++)
             resolve_src(P, c, &c->raw[k], t, ALLOW_IMM, &in->opnd[k]);
         in->ndst = (uint8_t)!is_red;
@@ -1419,7 +1432,7 @@ static void decode_memory(parser *P, ictx *c)
         if (in->op == PTX_OP_PREFETCHU && c->md.level != 1)
             parse_fail_tok(P, &c->md.first, "'prefetchu' takes .L1");
         want_operands(P, c, 1, 1);
-        resolve_addr(P, c, &c->raw[0], sp, 0, &in->opnd[0]);
+        resolve_addr(P, c, &c->raw[0], sp, 0, 0, &in->opnd[0]);
         in->nopnd = 1;
         return;
     case PTX_OP_CVTA: {

@@ -318,6 +318,11 @@ void ptx_module_free(ptx_module *m);
 int ptx_find_function(const ptx_module *m, const char *name);
 int ptx_find_var(const ptx_module *m, const char *name);
 
+/* Check that every index in m is in range (registers, predicates, variables,
+ * functions, labels, frame and parameter offsets, calls).  Returns 0, or -1 with
+ * a description in msg.  Every module ptx_parse returns passes. */
+int ptx_module_verify(const ptx_module *m, char *msg, size_t msgsz);
+
 /* Write a human-readable line for insn (disassembly) into buf. */
 void ptx_insn_format(const ptx_module *m, const ptx_function *f, const ptx_insn *in,
                      char *buf, size_t bufsz);
