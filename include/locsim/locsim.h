@@ -40,6 +40,18 @@ typedef struct { uint32_t x, y, z; } locsim_dim3;
 /* Execution mode of a device. */
 typedef enum { LOCSIM_MODE_FUNCTIONAL = 0, LOCSIM_MODE_TIMING = 1 } locsim_mode;
 
+/* ---- configurations (timing model) ---- */
+/* Load a GPU configuration: a shipped name ("fermi_gtx480", looked up in
+ * $LOCSIM_CONFIG_DIR, ./configs and the configs/ next to the executable's build
+ * directory) or a path to a GPGPU-Sim-style .cfg file, then apply noverrides
+ * strings as "-option value" pairs (argv style: name and value in separate
+ * entries, so noverrides is even).  On error *out is NULL and err names the file,
+ * line or option and what was expected.  The configuration must outlive every
+ * device created from it; free it with locsim_config_free. */
+locsim_status locsim_config_load(const char *name_or_path, int noverrides, char **overrides, locsim_config **out,
+                                 char *err, size_t errsz);
+void locsim_config_free(locsim_config *cfg);
+
 /* ---- device ---- */
 /* cfg may be NULL: the default configuration (fermi_gtx480), functional mode. */
 locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, locsim_device **out);

@@ -7,13 +7,21 @@
 
 #include "cli/cli.h"
 #include "locsim/locsim.h"
+#include "sim/timing.h"
 #include "workload.h"
+
+#define MAX_OVERRIDES 128
 
 typedef struct {
     const char *workload;
     uint32_t size;        /* 0 = the workload's default */
     uint64_t seed;
     int functional;
+    const char *config;   /* --config name or file (timing mode) */
+    const char *json;     /* --json FILE */
+    int all_stats;        /* --stats: print every statistic */
+    int noverrides;       /* "-option value" pairs, argv style */
+    char *overrides[MAX_OVERRIDES];
 } run_options;
 
 /* Parse an unsigned decimal option value; prints an error and returns -1 on failure. */
@@ -33,11 +41,33 @@ bad:
 static int parse_run_options(int argc, char **argv, run_options *o, int want_workload) {
     memset(o, 0, sizeof *o);
     o->seed = 1;
+    o->config = "fermi_gtx480";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         uint64_t v;
         if (!strcmp(a, "--functional")) {
             o->functional = 1;
+        } else if (!strcmp(a, "--stats")) {
+            o->all_stats = 1;
+        } else if (!strcmp(a, "--config") || !strcmp(a, "--json")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "locsim: %s needs a value\n", a);
+                return -1;
+            }
+            if (a[2] == 'c') o->config = argv[++i];
+            else o->json = argv[++i];
+        } else if (a[0] == '-' && a[1] != '-' && a[1] != '\0') {
+            /* a configuration override: -option value */
+            if (i + 1 >= argc) {
+                fprintf(stderr, "locsim: %s: missing value\n", a);
+                return -1;
+            }
+            if (o->noverrides + 2 > MAX_OVERRIDES) {
+                fprintf(stderr, "locsim: too many -option overrides (at most %d)\n", MAX_OVERRIDES / 2);
+                return -1;
+            }
+            o->overrides[o->noverrides++] = argv[i];
+            o->overrides[o->noverrides++] = argv[++i];
         } else if (!strcmp(a, "--size") || !strcmp(a, "--seed")) {
             int is_size = a[2] == 's' && a[3] == 'i';
             if (parse_u64(a, i + 1 < argc ? argv[i + 1] : NULL, is_size ? 1000000 : UINT64_MAX, &v)) return -1;
@@ -77,29 +107,107 @@ typedef struct {
     locsim_counters counters;
     double seconds;
     char detail[512];
+    double ipc, l1d_miss_rate;   /* timing mode */
+    double core_mhz;             /* timing mode: core clock of the configuration */
+    char *summary;               /* timing statistics text (malloc'd), or NULL */
+    size_t summary_len;
 } run_outcome;
 
+/* What to do with the device after the run, before it is destroyed. */
+typedef void (*after_run_fn)(locsim_device *dev, run_outcome *r, void *ctx);
+
+int cli_load_config(const char *name, int noverrides, char **overrides, locsim_config **out) {
+    char err[1024];
+    if (locsim_config_load(name, noverrides, overrides, out, err, sizeof err) != LOCSIM_OK) {
+        fprintf(stderr, "locsim: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* The value of statistic `name` over the whole run (timing mode), or 0. */
+double cli_timing_stat(locsim_device *dev, const char *name) {
+    timing_state *t = timing_of(dev);
+    if (!t) return 0.0;
+    uint32_t n;
+    const timing_metric *m = timing_metrics(&n);
+    timing_snapshot total;
+    timing_snapshot_take(t->g, &total);
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(m[i].name, name)) return m[i].value(&total);
+    return 0.0;
+}
+
 /* Run one workload on a fresh device. Returns 0 if the device could be created. */
-static int run_one(const workload_entry *e, const run_options *o, run_outcome *out) {
+static int run_with(const workload_entry *e, const run_options *o, run_outcome *out, after_run_fn after, void *ctx) {
     memset(out, 0, sizeof *out);
     locsim_device *dev = NULL;
+    locsim_config *cfg = NULL;
+    if (!o->functional && cli_load_config(o->config, o->noverrides, (char **)o->overrides, &cfg)) return -1;
     locsim_mode mode = o->functional ? LOCSIM_MODE_FUNCTIONAL : LOCSIM_MODE_TIMING;
-    locsim_status st = locsim_device_create(NULL, mode, &dev);
-    if (st != LOCSIM_OK && mode == LOCSIM_MODE_TIMING) {
-        /* The cycle-level model is not built yet: say so and run functionally. */
-        fprintf(stderr, "locsim: timing mode is not available in this build; running functional simulation\n");
-        st = locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev);
-    }
+    locsim_status st = locsim_device_create(cfg, mode, &dev);
     if (st != LOCSIM_OK) {
         fprintf(stderr, "locsim: cannot create a device: %s\n", locsim_status_name(st));
+        locsim_config_free(cfg);
         return -1;
     }
     double t0 = cli_now_seconds();
     out->result = workload_run(e, dev, o->size, o->seed, out->detail, sizeof out->detail);
     out->seconds = cli_now_seconds() - t0;
     locsim_get_counters(dev, &out->counters);
+    out->ipc = cli_timing_stat(dev, "gpu_ipc");
+    out->l1d_miss_rate = cli_timing_stat(dev, "L1D_total_cache_miss_rate");
+    if (timing_of(dev)) out->core_mhz = timing_of(dev)->cfg->clock_mhz[CLOCK_CORE];
+    if (after) after(dev, out, ctx);
     locsim_device_destroy(dev);
+    locsim_config_free(cfg);
     return 0;
+}
+
+static int run_one(const workload_entry *e, const run_options *o, run_outcome *out) {
+    return run_with(e, o, out, NULL, NULL);
+}
+
+/* Key statistics printed after a timing run (all of them with --stats). */
+static const char *const summary_stats[] = {
+    "gpu_sim_cycle", "gpu_ipc", "L1D_total_cache_accesses", "L1D_total_cache_miss_rate",
+    "L1D_total_cache_pending_hits", "L1D_total_cache_reservation_fails", "L1D_MPKI", "L2_total_cache_accesses",
+    "L2_total_cache_miss_rate", "L2_MPKI", "dram_reads", "dram_writes", "dram_row_buffer_hit_rate",
+    "averagemflatency", "icnt_total_flits", "issue_stall_idle_frac", "issue_stall_scoreboard_frac",
+    "issue_stall_pipeline_frac", "issue_stall_memory_frac", "issue_stall_barrier_frac",
+};
+
+static void report_timing(locsim_device *dev, run_outcome *r, void *ctx) {
+    const run_options *o = ctx;
+    timing_state *t = timing_of(dev);
+    if (!t) return;
+    FILE *out = open_memstream(&r->summary, &r->summary_len);
+    if (!out) return;
+    if (o->all_stats) {
+        timing_report_text(t, out);
+    } else {
+        uint32_t n;
+        const timing_metric *m = timing_metrics(&n);
+        timing_snapshot total;
+        timing_snapshot_take(t->g, &total);
+        for (size_t k = 0; k < sizeof summary_stats / sizeof *summary_stats; k++)
+            for (uint32_t i = 0; i < n; i++)
+                if (!strcmp(m[i].name, summary_stats[k])) {
+                    double v = m[i].value(&total);
+                    if (m[i].is_int) fprintf(out, "%-35s %" PRIu64 "\n", m[i].name, (uint64_t)v);
+                    else fprintf(out, "%-35s %.4f\n", m[i].name, v);
+                }
+    }
+    fclose(out);
+    if (o->json) {
+        FILE *f = fopen(o->json, "w");
+        if (!f || timing_report_json(t, f) || fclose(f)) {
+            fprintf(stderr, "locsim: cannot write %s\n", o->json);
+            if (f) fclose(f);
+            r->result = WL_ERROR;
+            snprintf(r->detail, sizeof r->detail, "cannot write the statistics to %s", o->json);
+        }
+    }
 }
 
 static const char *result_name(wl_result r) { return r == WL_PASS ? "PASS" : r == WL_FAIL ? "FAIL" : "ERROR"; }
@@ -112,15 +220,28 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "locsim: unknown workload '%s' (see 'locsim list')\n", o.workload);
         return 2;
     }
+    if (o.functional && (o.json || o.noverrides)) {
+        fprintf(stderr, "locsim: --json and -option overrides need timing mode (drop --functional)\n");
+        return 2;
+    }
     run_outcome r;
-    if (run_one(e, &o, &r)) return 2;
+    if (run_with(e, &o, &r, o.functional ? NULL : report_timing, &o)) return 2;
     uint32_t size = o.size ? o.size : e->wl->default_size;
     printf("workload        %s (size %u, seed %" PRIu64 ")\n", e->wl->name, size, o.seed);
+    printf("mode            %s%s\n", o.functional ? "functional" : "timing, config ", o.functional ? "" : o.config);
     printf("kernels         %" PRIu64 "\n", r.counters.kernels);
     printf("gpu_sim_insn    %" PRIu64 "\n", r.counters.thread_insns);
     printf("warp_insn       %" PRIu64 "\n", r.counters.warp_insns);
     printf("host_seconds    %.3f\n", r.seconds);
     printf("sim_rate        %.1f M thread-insn/s\n", r.seconds > 0 ? r.counters.thread_insns / r.seconds / 1e6 : 0.0);
+    if (r.core_mhz > 0 && r.seconds > 0 && r.counters.cycles) {
+        /* host seconds per simulated second at the core clock */
+        printf("slowdown        %.0fx\n", r.seconds / (r.counters.cycles / (r.core_mhz * 1e6)));
+    }
+    if (r.summary) {
+        fputs(r.summary, stdout);
+        free(r.summary);
+    }
     printf("%s\n", result_name(r.result));
     if (r.result != WL_PASS) fprintf(stderr, "locsim: %s: %s\n", e->wl->name, r.detail);
     return r.result == WL_PASS ? 0 : 1;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "sim/config.h"
 
 typedef struct {
     const char *name;
@@ -21,15 +22,20 @@ __attribute__((weak)) int cmd_exec(int argc, char **argv) {
 
 static const command commands[] = {
     {"list", cmd_list, "list                          list the workloads (name and description)"},
-    {"run", cmd_run, "run <workload> [--size S] [--seed N] [--functional]\n"
-                     "                                run one workload, check it, print counts"},
+    {"run", cmd_run, "run <workload> [--size S] [--seed N] [--config NAME|FILE] [-option value ...]\n"
+                     "          [--json FILE] [--stats] [--functional]\n"
+                     "                                run one workload (timing model unless --functional; default\n"
+                     "                                config fermi_gtx480), check it, print counts and statistics"},
     {"run-all", cmd_run_all, "run-all [--seed N] [--functional]\n"
                              "                                run every workload at its default size, print a summary"},
+    {"compare", cmd_compare, "compare <workload...|all> [--config NAME] [--sched lrr,gto,two_level] [--size S]\n"
+                             "          [--seed N] [-option value ...]\n"
+                             "                                IPC and L1D miss rate per workload and warp scheduler"},
     {"exec", cmd_exec, "exec [options] -- ./app args   run an unmodified CUDA program (libcudart replacement)"},
 };
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: locsim <command> [options]\n\ncommands:\n");
+    fprintf(out, "usage: locsim <command> [options]\n       locsim --help-options   list every configuration option\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) fprintf(out, "  %s\n", commands[i].usage);
 }
 
@@ -46,6 +52,10 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--help-options")) {
+        config_help(stdout);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
