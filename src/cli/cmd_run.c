@@ -128,14 +128,7 @@ int cli_load_config(const char *name, int noverrides, char **overrides, locsim_c
 /* The value of statistic `name` over the whole run (timing mode), or 0. */
 double cli_timing_stat(locsim_device *dev, const char *name) {
     timing_state *t = timing_of(dev);
-    if (!t) return 0.0;
-    uint32_t n;
-    const timing_metric *m = timing_metrics(&n);
-    timing_snapshot total;
-    timing_snapshot_take(t->g, &total);
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(m[i].name, name)) return m[i].value(&total);
-    return 0.0;
+    return t ? timing_stat_total(t, name) : 0.0;
 }
 
 /* Run one workload on a fresh device. Returns 0 if the device could be created. */
@@ -172,8 +165,8 @@ static int run_one(const workload_entry *e, const run_options *o, run_outcome *o
 static const char *const summary_stats[] = {
     "gpu_sim_cycle", "gpu_ipc", "L1D_total_cache_accesses", "L1D_total_cache_miss_rate",
     "L1D_total_cache_pending_hits", "L1D_total_cache_reservation_fails", "L1D_MPKI", "L2_total_cache_accesses",
-    "L2_total_cache_miss_rate", "L2_MPKI", "dram_reads", "dram_writes", "dram_row_buffer_hit_rate",
-    "averagemflatency", "icnt_total_flits", "issue_stall_idle_frac", "issue_stall_scoreboard_frac",
+    "L2_total_cache_miss_rate", "L2_MPKI", "dram_reads", "dram_writes", "dram_row_buffer_locality",
+    "averagemflatency", "icnt_req_flits", "icnt_rep_flits", "issue_stall_idle_frac", "issue_stall_scoreboard_frac",
     "issue_stall_pipeline_frac", "issue_stall_memory_frac", "issue_stall_barrier_frac",
 };
 
@@ -186,17 +179,13 @@ static void report_timing(locsim_device *dev, run_outcome *r, void *ctx) {
     if (o->all_stats) {
         timing_report_text(t, out);
     } else {
-        uint32_t n;
-        const timing_metric *m = timing_metrics(&n);
-        timing_snapshot total;
-        timing_snapshot_take(t->g, &total);
-        for (size_t k = 0; k < sizeof summary_stats / sizeof *summary_stats; k++)
-            for (uint32_t i = 0; i < n; i++)
-                if (!strcmp(m[i].name, summary_stats[k])) {
-                    double v = m[i].value(&total);
-                    if (m[i].is_int) fprintf(out, "%-35s %" PRIu64 "\n", m[i].name, (uint64_t)v);
-                    else fprintf(out, "%-35s %.4f\n", m[i].name, v);
-                }
+        for (size_t k = 0; k < sizeof summary_stats / sizeof *summary_stats; k++) {
+            int id = stats_find(t->stats, summary_stats[k]);
+            if (id < 0) continue;
+            double v = stats_value(t->stats, STATS_TOTAL, id);
+            if (v == (double)(uint64_t)v && v < 1e15) fprintf(out, "%-35s %" PRIu64 "\n", summary_stats[k], (uint64_t)v);
+            else fprintf(out, "%-35s %.4f\n", summary_stats[k], v);
+        }
     }
     fclose(out);
     if (o->json) {

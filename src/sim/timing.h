@@ -8,69 +8,44 @@
 #include "locsim/locsim.h"
 #include "sim/config.h"
 #include "sim/gpu.h"
+#include "sim/stats.h"
 
-/* Every raw counter of the GPU at one moment; statistics of a kernel are the
- * difference of two snapshots. */
+/* Ids of the statistics the timing model defines in its registry. */
 typedef struct {
-    uint64_t cycles[CLK_COUNT];
-    uint64_t thread_insns, warp_insns, issue_slots, stall[STALL_COUNT];
-    uint64_t unit_insns[UNIT_COUNT];
-    uint64_t ctas, active_sm_cycles;
-    uint64_t gmem_insns, gmem_requests, smem_insns, smem_conflict_cycles, const_insns;
-    uint64_t ldst_fail_cycles, bypass_requests, requests_out, replies_in;
-    uint64_t mem_lat_sum, mem_lat_n;
-    uint64_t l1d[MEM_ACCESS_TYPE_COUNT][CACHE_OUTCOME_COUNT], l1d_fail[CACHE_FAIL_COUNT];
-    uint64_t l1c[CACHE_OUTCOME_COUNT];
-    uint64_t l2[MEM_ACCESS_TYPE_COUNT][CACHE_OUTCOME_COUNT], l2_fail[CACHE_FAIL_COUNT], l2_writebacks;
-    uint64_t dram_reads, dram_writes, dram_read_bytes, dram_write_bytes, dram_row_hits, dram_row_misses;
-    uint64_t dram_activates, dram_latency_sum, dram_data_bus_cycles;
-    uint64_t icnt_req_flits, icnt_rep_flits, icnt_req_packets, icnt_rep_packets;
-} timing_snapshot;
-
-void timing_snapshot_take(const gpu *g, timing_snapshot *s);
-
-/* One statistic: GPGPU-Sim's name where one exists. */
-typedef struct {
-    const char *name;
-    const char *help;
-    int is_int;          /* print as an integer */
-    double (*value)(const timing_snapshot *d);
-} timing_metric;
-
-/* The metrics, in report order; *n gets the count. */
-const timing_metric *timing_metrics(uint32_t *n);
-
-typedef struct {
-    char name[128];      /* kernel name */
-    uint64_t launch;     /* 0-based launch number on the device */
-    uint32_t grid_ctas, cta_threads, ctas_per_sm, max_resident;
-    const char *occupancy_limiter;
-    int status;          /* locsim_status of the launch */
-    timing_snapshot delta;
-} timing_kernel_record;
+    stats_gpu_ids gpu;
+    stats_cache_ids l1d, l1c, l2;
+    stats_dram_ids dram;
+    stats_icnt_ids req, rep;
+    int ctas, icnt_cycles, l2_cycles, dram_cycles, skipped_cycles, active_sm_cycles;
+    int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
+    int unit[UNIT_COUNT];
+    int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns;
+    int ldst_fails, bypass, send_fails;
+} timing_stat_ids;
 
 typedef struct {
     gpu *g;
     const sim_config *cfg;
     sim_config *owned_cfg;           /* when the device was created without one */
-    double start_s, last_progress_s; /* host time: progress line only */
+    double start_s, last_progress_s; /* host time: progress line and simulation rate only */
     int progress_shown;
-    timing_snapshot at_launch;
-    timing_kernel_record *kernels;   /* every launch, in order */
-    uint64_t nkernels, cap_kernels;
-    void *stats;                     /* the statistics registry of this device, if any */
+    double host_seconds;             /* spent in kernels, cumulative (STAT_HOST) */
+    stats *stats;                    /* per-kernel and total statistics */
+    timing_stat_ids ids;
 } timing_state;
 
-/* The timing state of a timing-mode device, NULL otherwise. */
 timing_state *timing_of(const locsim_device *dev);
 
+/* Define the statistics (at attach) and collect them after each kernel. */
 int timing_stats_init(timing_state *t, char *err, size_t errlen);
-void timing_stats_kernel_begin(timing_state *t, const exec_launch *L);
-void timing_stats_kernel_end(timing_state *t, const exec_launch *L, locsim_status st);
+void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_seconds);
 void timing_stats_free(timing_state *t);
 
-/* Statistics of the whole run (every kernel) as "name value" lines, and as JSON
- * (deterministic: no host time, fixed order, integers printed exactly). */
+/* Total value of a statistic by name (its per-kernel name), 0 if unknown. */
+double timing_stat_total(const timing_state *t, const char *name);
+
+/* Statistics of the whole run as "name = value" lines, and as JSON
+ * (deterministic: host-time statistics are left out). */
 void timing_report_text(const timing_state *t, FILE *out);
 int timing_report_json(const timing_state *t, FILE *out);
 
