@@ -45,11 +45,16 @@ static inline void xt_get(xt *t, void *out, locsim_dptr p, size_t bytes) {
     assert_int_equal(locsim_memcpy_dtoh(t->dev, out, p, bytes), LOCSIM_OK);
 }
 
-static inline locsim_status xt_launch3(xt *t, const char *kernel, locsim_dim3 grid, locsim_dim3 block, void **args,
-                                       uint32_t nargs) {
+static inline locsim_status xt_launch_dyn(xt *t, const char *kernel, locsim_dim3 grid, locsim_dim3 block,
+                                          uint32_t dyn_smem, void **args, uint32_t nargs) {
     locsim_kernel *k;
     assert_int_equal(locsim_module_get_kernel(t->mod, kernel, &k), LOCSIM_OK);
-    return locsim_launch(k, grid, block, 0, args, nargs);
+    return locsim_launch(k, grid, block, dyn_smem, args, nargs);
+}
+
+static inline locsim_status xt_launch3(xt *t, const char *kernel, locsim_dim3 grid, locsim_dim3 block, void **args,
+                                       uint32_t nargs) {
+    return xt_launch_dyn(t, kernel, grid, block, 0, args, nargs);
 }
 
 static inline locsim_status xt_launch(xt *t, const char *kernel, uint32_t grid, uint32_t block, void **args,

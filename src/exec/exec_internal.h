@@ -102,6 +102,11 @@ struct exec_cta {
     uint64_t thread_insns;
     uint64_t clock;         /* %clock64 in timing mode */
     int clock_external;     /* exec_cta_set_clock was called */
+    /* Fast path of global accesses: the allocation and the page last accessed
+     * (allocations do not change while a kernel runs; device pages never move). */
+    uint64_t alloc_lo, alloc_len;   /* [lo, lo + len) is one live allocation (len 0: none) */
+    uint64_t page_no;               /* addr >> DEVMEM_PAGE_BITS of page_host */
+    uint8_t *page_host;             /* NULL: none */
     int faulted;
     exec_fault fault;
 };
@@ -187,6 +192,34 @@ typedef enum { ACC_READ, ACC_WRITE, ACC_ATOMIC } exec_access;
  * and *raddr the address within it. */
 uint8_t *exec_mem_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc, uint32_t lane,
                       ptx_space *resolved, uint64_t *raddr);
+/* The common case of exec_mem_ptr, inline: an aligned access to the global
+ * allocation and page last used, or to shared / local memory.  NULL means "take the
+ * slow path" (which checks everything and reports faults), never a fault itself. */
+static inline uint8_t *exec_mem_fast(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, uint32_t lane) {
+    exec_cta *cta = x->cta;
+    if (addr & (size - 1)) return NULL;
+    if (space == PTX_SPACE_NONE) {
+        if (addr >= DEVMEM_GLOBAL_LIMIT) return NULL; /* a window: the slow path classifies it */
+        space = PTX_SPACE_GLOBAL;                     /* generic below the windows is global */
+    }
+    switch (space) {
+    case PTX_SPACE_GLOBAL:
+    case PTX_SPACE_CONST: {
+        uint64_t off = addr - cta->alloc_lo;
+        if (off >= cta->alloc_len || size > cta->alloc_len - off) return NULL;
+        if (addr >> DEVMEM_PAGE_BITS != cta->page_no || !cta->page_host) return NULL;
+        return cta->page_host + (addr & (DEVMEM_PAGE_SIZE - 1));
+    }
+    case PTX_SPACE_SHARED:
+        if (addr >= cta->smem_size || size > cta->smem_size - addr) return NULL;
+        return cta->smem + addr;
+    case PTX_SPACE_LOCAL:
+        if (addr >= cta->local_bytes || size > cta->local_bytes - addr) return NULL;
+        return cta->local + ((size_t)x->w->index * LANES + lane) * cta->local_bytes + addr;
+    default: return NULL;
+    }
+}
+
 /* Per-lane effective address of operand i (an ADDR operand) in its own space. */
 uint64_t exec_addr_of(exec_ctx *x, const ptx_operand *o, uint32_t lane);
 /* Read a NUL-terminated string at a generic address (printf); -1 + fault if bad. */

@@ -34,13 +34,21 @@ ptx_space exec_classify_generic(uint64_t gaddr, uint64_t *offset) {
 
 static uint8_t *global_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc,
                            uint32_t lane) {
-    devmem *mem = x->cta->L->mem;
-    if (!devmem_check(mem, addr, size)) return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
+    exec_cta *cta = x->cta;
+    devmem *mem = cta->L->mem;
+    const devmem_alloc_info *a = devmem_find(mem, addr);
+    if (!a || size > a->size - (addr - a->base))
+        return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
     uint8_t *p = devmem_ptr(mem, addr);
     if (!p) {
         exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for device pages");
         return NULL;
     }
+    /* remember them for exec_mem_fast */
+    cta->alloc_lo = a->base;
+    cta->alloc_len = a->size;
+    cta->page_no = addr >> DEVMEM_PAGE_BITS;
+    cta->page_host = p - (addr & (DEVMEM_PAGE_SIZE - 1));
     return p;
 }
 
@@ -172,8 +180,13 @@ static int load(exec_ctx *x) {
     FOR_EACH_LANE(l, x->active) {
         ptx_space rs;
         uint64_t ra, addr = af.base + (af.row ? af.row[l] : 0);
-        const uint8_t *p = exec_mem_ptr(x, af.space, addr, size, ACC_READ, l, &rs, &ra);
-        if (!p) return -1;
+        const uint8_t *p = exec_mem_fast(x, af.space, addr, size, l);
+        if (p) {
+            rs = af.space == PTX_SPACE_NONE ? PTX_SPACE_GLOBAL : af.space;
+            ra = addr;
+        } else if (!(p = exec_mem_ptr(x, af.space, addr, size, ACC_READ, l, &rs, &ra))) {
+            return -1;
+        }
         note_access(x, rs, l, ra);
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = read_le(p + k * esize, esize);
@@ -220,8 +233,13 @@ static int store(exec_ctx *x) {
     FOR_EACH_LANE(l, x->active) {
         ptx_space rs;
         uint64_t ra, addr = af.base + (af.row ? af.row[l] : 0);
-        uint8_t *p = exec_mem_ptr(x, af.space, addr, size, ACC_WRITE, l, &rs, &ra);
-        if (!p) return -1;
+        uint8_t *p = af.space == PTX_SPACE_PARAM ? NULL : exec_mem_fast(x, af.space, addr, size, l);
+        if (p) {
+            rs = af.space == PTX_SPACE_NONE ? PTX_SPACE_GLOBAL : af.space;
+            ra = addr;
+        } else if (!(p = exec_mem_ptr(x, af.space, addr, size, ACC_WRITE, l, &rs, &ra))) {
+            return -1;
+        }
         note_access(x, rs, l, ra);
         for (unsigned k = 0; k < n; k++) write_le(p + k * esize, rows[k][l], esize);
     }
