@@ -430,6 +430,52 @@ static void test_partition_writes_and_writeback(void **state) {
     partition_destroy(f.p);
 }
 
+/* The ROP delay is a pipeline, not a throttle: with ROP 120 and 8-entry queues,
+ * 200 L2 hits offered one per cycle all return by cycle 120 + 200 + a few
+ * (a queue of 8 that also held the delay would need 200 / 8 x 120 = 3000). */
+static void test_partition_rop_is_pipelined(void **state) {
+    (void)state;
+    addrmap_config ac = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    addrmap am;
+    assert_int_equal(addrmap_init(&am, &ac, err, sizeof err), 0);
+    partition_config pc;
+    memset(&pc, 0, sizeof pc);
+    assert_int_equal(cache_geometry_parse("N:64:128:8,L:B:m:W:L,A:32:4,4:0,32", &pc.l2, err, sizeof err), 0);
+    pc.dram = gtx480_cfg("frfcfs");
+    pc.rop_latency = 120;
+    pc.dram_latency = 100;
+    for (int q = 0; q < PART_Q_COUNT; q++) pc.queue_size[q] = 8;
+    partition *p = partition_create(&pc, &am, 0, err, sizeof err);
+    assert_non_null(p);
+    /* Warm one line in slice 0, then hit it 200 times. */
+    mem_req a = line_read(0x0, 1), out;
+    part_fixture f = {.am = am, .p = p};
+    assert_int_equal(partition_push(p, 0, &a), 0);
+    int64_t t0 = part_run(&f, 0, 10000, &out);
+    assert_true(t0 > 0);
+    int pushed = 0, got = 0;
+    int64_t t = t0 + 1, last = 0;
+    for (; got < 200 && t < t0 + 5000; t++) {
+        if (pushed < 200) {
+            assert_true(partition_can_accept(p, 0));
+            assert_int_equal(partition_push(p, 0, &a), 0);
+            pushed++;
+        }
+        partition_l2_cycle(p);
+        partition_dram_cycle(p);
+        while (partition_reply_peek(p, 0)) {
+            partition_reply_pop(p, 0);
+            got++;
+            last = t;
+        }
+    }
+    assert_int_equal(got, 200);
+    assert_true(last - t0 <= 120 + 200 + 2);
+    assert_int_equal(cache_total(partition_l2(p, 0), CACHE_HIT), 200);
+    partition_destroy(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timing_string),
@@ -444,6 +490,7 @@ int main(void) {
         cmocka_unit_test(test_partition_l2_miss_then_hit),
         cmocka_unit_test(test_partition_merges_misses),
         cmocka_unit_test(test_partition_writes_and_writeback),
+        cmocka_unit_test(test_partition_rop_is_pipelined),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -202,6 +202,16 @@ cache *partition_l2(partition *p, uint32_t s) { return s < p->nslices ? p->slice
 dram *partition_dram(partition *p) { return p->dram; }
 const partition_counters *partition_stats(const partition *p) { return &p->ctr; }
 
+/* The two queues that carry a fixed delay also hold the requests inside that
+ * delay, one per cycle of it: the delay is a pipeline and must not limit
+ * throughput (GPGPU-Sim keeps such requests in separate unbounded delay queues,
+ * fed at most one per cycle, in front of its bounded queues). */
+static uint32_t queue_capacity(const partition_config *cfg, int q) {
+    if (q == PART_Q_ICNT_L2) return cfg->queue_size[q] + cfg->rop_latency;
+    if (q == PART_Q_L2_DRAM) return cfg->queue_size[q] + cfg->dram_latency;
+    return cfg->queue_size[q];
+}
+
 partition *partition_create(const partition_config *cfg, const addrmap *am, uint32_t channel,
                             char *err, size_t errlen) {
     if (channel >= am->cfg.n_channels) {
@@ -240,7 +250,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->woken = calloc(cfg->l2.mshr_max_merge, sizeof *s->woken);
         if (!s->woken) goto oom;
         for (int q = 0; q < PART_Q_COUNT; q++)
-            if (tq_init(&s->q[q], cfg->queue_size[q])) goto oom;
+            if (tq_init(&s->q[q], queue_capacity(cfg, q))) goto oom;
     }
     return p;
 oom:

@@ -17,7 +17,9 @@
  * before it, up to partition_push() refusing.
  *
  * Clocks: partition_l2_cycle() at the L2 clock, partition_dram_cycle() at the
- * DRAM command clock; the ROP and dram_latency delays count L2 cycles.
+ * DRAM command clock; the ROP and dram_latency delays count L2 cycles.  Those
+ * two delays are pipelines: their queues hold queue_size + latency requests, so
+ * a partition fed one request per L2 cycle is never throttled by the delay.
  */
 #ifndef LOCSIM_MEM_PARTITION_H
 #define LOCSIM_MEM_PARTITION_H
