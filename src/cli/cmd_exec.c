@@ -125,10 +125,7 @@ static int find_cudart_dir(char *out, size_t size) {
     const char *candidates[] = {"cudart", "../lib/locsim"};
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
         snprintf(lib, sizeof lib, "%s/%s/%s", self, candidates[i], CUDART_SONAME);
-        if (access(lib, R_OK) == 0) {
-            snprintf(out, size, "%s/%s", self, candidates[i]);
-            return 0;
-        }
+        if (access(lib, R_OK) == 0 && (size_t)snprintf(out, size, "%s/%s", self, candidates[i]) < size) return 0;
     }
     fprintf(stderr, "locsim exec: cannot find %s in %s/cudart/; build it (target locsim_cudart)\n", CUDART_SONAME,
             self);

@@ -15,7 +15,7 @@ readelf -d "$OURS" | grep -q 'SONAME.*\[libcudart.so.13\]' || fail "soname of $O
 readelf -V "$OURS" | grep -q 'Name: libcudart.so.13' || fail "$OURS defines no version node libcudart.so.13"
 
 # every exported function of the real runtime, exported by ours under that version
-exports() { objdump -T "$1" | awk '$2 == "g" && $4 == ".text" {print $(NF-1), $NF}' | LC_ALL=C sort -u; }
+exports() { objdump -T "$1" | awk '($2 == "g" || $2 == "w") && $4 == ".text" {print $(NF-1), $NF}' | LC_ALL=C sort -u; }
 exports "$REAL" > "$WORK/real.txt"
 exports "$OURS" > "$WORK/ours.txt"
 missing=$(LC_ALL=C comm -23 "$WORK/real.txt" "$WORK/ours.txt")

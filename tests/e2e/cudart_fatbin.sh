@@ -29,5 +29,5 @@ build multi "$SRCFILE" -gencode arch=compute_80,code=compute_80 -gencode arch=co
 check multi
 # a binary that is not an nvcc product
 "$FATBIN" /bin/sh > /dev/null 2> "$WORK/sh.err" && fail "locsim-fatbin accepted /bin/sh"
-grep -q 'no .nv_fatbin section' "$WORK/sh.err" || fail "unexpected message: $(cat "$WORK/sh.err")"
+grep -q 'not a 64-bit ELF with a .nv_fatbin section' "$WORK/sh.err" || fail "unexpected message: $(cat "$WORK/sh.err")"
 echo "PASS: compressed, plain and multi-target PTX extracted as nvcc -ptx writes it"
