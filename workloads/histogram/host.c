@@ -70,8 +70,8 @@ static wl_result hist_run(wl_ctx *ctx) {
 
 const workload wl_histogram = {
     "histogram",
-    "256-bin histogram, global atomics vs shared-memory privatised; size S = 16384*S+7 words of 4 samples",
-    64,
+    "256-bin histogram, global atomics vs shared-memory privatised; size S = 8192*S+7 words of 4 samples",
+    128,
     { 1, 2 },
     hist_run,
 };

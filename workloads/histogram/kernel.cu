@@ -78,7 +78,7 @@ static int compare(const char *what, const unsigned *got, const unsigned *expect
 }
 
 int main(int argc, char **argv) {
-    uint32_t size = 64;  // the evaluation size (wl_histogram.default_size)
+    uint32_t size = 128;  // the evaluation size (wl_histogram.default_size)
     uint64_t seed = 1;
     parse_args(argc, argv, &size, &seed);
 

@@ -16,9 +16,9 @@
 #define HIST_BINS 256
 #define HIST_BLOCK 256u         /* threads per CTA */
 #define HIST_MAX_BLOCKS 120u    /* grid-stride loops beyond this many CTAs */
-#define HIST_WORDS_PER_SIZE 16384u
+#define HIST_WORDS_PER_SIZE 8192u
 
-/* words = 16384 * size + 7 (4 samples each; not a multiple of the grid) */
+/* words = 8192 * size + 7 (4 samples each; not a multiple of the grid) */
 static inline uint32_t hist_num_words(uint32_t size) { return HIST_WORDS_PER_SIZE * size + 7u; }
 
 static inline uint32_t hist_num_blocks(uint32_t words) {

@@ -118,8 +118,8 @@ static wl_result srad_run(wl_ctx *ctx) {
 
 const workload wl_srad = {
     "srad",
-    "speckle-reducing anisotropic diffusion, 4 kernels/iteration x 4 (expf/logf, divisions); size S = (32S+5)x(32S+11) pixels",
-    12,
+    "speckle-reducing anisotropic diffusion, 4 kernels/iteration x 4 (expf/logf, divisions); size S = (16S+13)x(16S+19) pixels",
+    20,
     { 1, 2 },
     srad_run,
 };

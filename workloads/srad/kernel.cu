@@ -133,7 +133,7 @@ static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
 }
 
 int main(int argc, char **argv) {
-    uint32_t size = 12;  // the evaluation size (wl_srad.default_size)
+    uint32_t size = 20;  // the evaluation size (wl_srad.default_size)
     uint64_t seed = 1;
     parse_args(argc, argv, &size, &seed);
 
