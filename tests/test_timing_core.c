@@ -1,0 +1,191 @@
+/* The SM side of the timing model: shared-memory bank conflicts, occupancy
+ * limits, scoreboard latencies, and determinism of the whole statistics output.
+ * Expected values are worked out by hand from configs/fermi_gtx480.cfg. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "core/sm.h"
+#include "sim/gpu.h"
+#include "timing_util.h"
+#include "workload.h"
+
+/* One warp: thread t stores t at word t*stride of a shared array, then loads it
+ * back `iters` times, one load at a time (the next address depends on the data).
+ * stride 1: 32 lanes in 32 banks; stride 32: all lanes in bank 0, 32 words. */
+static const char *const banks_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry banks(.param .u32 stride, .param .u32 iters, .param .u64 dst)\n{\n"
+    "  .shared .align 4 .b32 buf[1024];\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u32 %r1, [stride];\n  ld.param.u32 %r2, [iters];\n  ld.param.u64 %rd1, [dst];\n"
+    "  mov.u32 %r3, %tid.x;\n  mul.lo.u32 %r4, %r3, %r1;\n  shl.b32 %r5, %r4, 2;\n"
+    "  mov.u32 %r6, buf;\n  add.u32 %r7, %r6, %r5;\n"
+    "  st.shared.u32 [%r7], %r3;\n  bar.sync 0;\n"
+    "  mov.u32 %r8, 0;\n  mov.u32 %r9, 0;\n"
+    "$Lloop:\n  ld.shared.u32 %r10, [%r7];\n  add.s32 %r9, %r9, %r10;\n"
+    "  and.b32 %r11, %r10, 0;\n  add.u32 %r7, %r7, %r11;\n"
+    "  add.s32 %r8, %r8, 1;\n  setp.lt.u32 %p1, %r8, %r2;\n  @%p1 bra $Lloop;\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r9;\n  ret;\n}\n";
+
+static uint64_t run_banks(uint32_t stride, uint32_t iters, double *conflict_cycles) {
+    tdev t;
+    tdev_open(&t, "fermi_gtx480", NULL);
+    locsim_dptr dst = tdev_alloc(&t, NULL, 128);
+    void *args[] = {&stride, &iters, &dst};
+    tdev_launch(&t, tdev_kernel(&t, banks_ptx, "banks"), 1, 32, args, 3);
+    uint32_t out[32];
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, out, dst, sizeof out), LOCSIM_OK);
+    for (uint32_t l = 0; l < 32; l++) assert_int_equal(out[l], l * iters);
+    *conflict_cycles = tdev_stat(&t, "smem_bank_conflict_cycles", 0);
+    uint64_t cycles = (uint64_t)tdev_stat(&t, "gpu_sim_cycle", 0);
+    tdev_close(&t);
+    return cycles;
+}
+
+/* 32 banks of 4 bytes.  Stride 32 puts the 32 words of a warp access in one
+ * bank: the access holds the LD/ST unit 32 cycles instead of 1, i.e. 31 extra
+ * cycles for the store and for each of the `iters` loads (the statistic counts
+ * (iters + 1) x 31).  Each load waits for the previous one (data dependence), so
+ * every load's 31 cycles add to the run time.  The store's 31 overlap the three
+ * instructions after it (bar.sync and two movs issue one per cycle while the
+ * unit is busy), so only 28 of them delay the first load: the kernel is longer
+ * by exactly iters x 31 + 28 cycles; everything else is identical. */
+static void test_bank_conflicts_cost_31_cycles(void **state) {
+    (void)state;
+    enum { ITERS = 16 };
+    double free_conf, bad_conf;
+    uint64_t free_cycles = run_banks(1, ITERS, &free_conf);
+    uint64_t bad_cycles = run_banks(32, ITERS, &bad_conf);
+    print_message("conflict-free %llu cycles, 32-way %llu cycles\n", (unsigned long long)free_cycles,
+                  (unsigned long long)bad_cycles);
+    assert_true(free_conf == 0);
+    assert_true(bad_conf == (ITERS + 1) * 31);
+    assert_int_equal(bad_cycles - free_cycles, ITERS * 31 + 28);
+}
+
+/* 20 KB of static shared memory per CTA, 64 threads per CTA. */
+static const char *const bigsmem_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry bigsmem(.param .u64 dst)\n{\n"
+    "  .shared .align 4 .b8 buf[20480];\n"
+    "  .reg .b32 %r<12>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, buf;\n  shl.b32 %r4, %r1, 2;\n  add.u32 %r5, %r3, %r4;\n  st.shared.u32 [%r5], %r1;\n"
+    "  bar.sync 0;\n  add.u32 %r6, %r1, 1;\n  and.b32 %r7, %r6, 63;\n  shl.b32 %r8, %r7, 2;\n"
+    "  add.u32 %r9, %r3, %r8;\n  ld.shared.u32 %r10, [%r9];\n"
+    "  mad.lo.s32 %r11, %r2, 64, %r1;\n  mul.wide.u32 %rd2, %r11, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r10;\n  ret;\n}\n";
+
+/* fermi_gtx480: 48 KB shared, 1536 threads, 8 CTAs, 32768 registers per SM.
+ *   shared:    49152 / 20480 = 2.4   -> 2 CTAs
+ *   threads:   1536 / 64     = 24
+ *   CTAs:      8
+ *   registers: 12 + 8 = 20 PTX registers x 32 = 640 per warp (a multiple of 64),
+ *              x 2 warps = 1280 per CTA; 32768 / 1280 = 25
+ * so 2 CTAs per SM, limited by shared memory, and with 60 CTAs on 15 SMs no SM
+ * ever holds more than 2. */
+static void test_occupancy_large_shared_memory(void **state) {
+    (void)state;
+    tdev t;
+    tdev_open(&t, "fermi_gtx480", NULL);
+    enum { CTAS = 60 };
+    locsim_dptr dst = tdev_alloc(&t, NULL, CTAS * 64 * 4);
+    void *args[] = {&dst};
+    tdev_launch(&t, tdev_kernel(&t, bigsmem_ptx, "bigsmem"), CTAS, 64, args, 1);
+    uint32_t *out = malloc(CTAS * 64 * 4);
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, out, dst, CTAS * 64 * 4), LOCSIM_OK);
+    for (uint32_t i = 0; i < CTAS * 64; i++) assert_int_equal(out[i], (i % 64 + 1) % 64);
+    free(out);
+    const gpu *g = timing_of(t.dev)->g;
+    const sm_occupancy_info *o = gpu_last_occupancy(g);
+    assert_int_equal(o->limit_smem, 2);
+    assert_int_equal(o->limit_threads, 24);
+    assert_int_equal(o->limit_ctas, 8);
+    assert_int_equal(o->regs_per_cta, 1280);
+    assert_int_equal(o->limit_regs, 25);
+    assert_int_equal(o->ctas_per_sm, 2);
+    assert_string_equal(o->limiter, "shared memory");
+    assert_int_equal(gpu_last_max_resident(g), 2);
+    assert_int_equal((int)tdev_stat(&t, "gpu_ctas", 0), CTAS);
+    tdev_close(&t);
+}
+
+/* Register limit and rounding on their own (sm_occupancy), fermi-like SM. */
+static void test_occupancy_registers(void **state) {
+    (void)state;
+    sm_config c = {.warp_size = 32, .max_threads = 1536, .max_ctas = 8, .num_regs = 32768,
+                   .max_regs_per_thread = 63, .reg_alloc_unit = 64, .smem_size = 49152, .smem_alloc_unit = 128};
+    sm_occupancy_info o;
+    char err[256];
+    /* 256 threads x 90 PTX registers: capped at 63; 63 x 32 = 2016 -> 2048 per warp,
+     * x 8 warps = 16384 per CTA: 2 CTAs (threads would allow 6) */
+    assert_int_equal(sm_occupancy(&c, 256, 90, 0, &o, err, sizeof err), 0);
+    assert_int_equal(o.regs_per_thread, 63);
+    assert_int_equal(o.regs_per_cta, 16384);
+    assert_int_equal(o.ctas_per_sm, 2);
+    assert_string_equal(o.limiter, "registers");
+    /* 100 threads (4 warps, the last partial) x 10 registers: 320 per warp, 1280 per CTA;
+     * threads: 1536 / 128 = 12; CTAs: 8 wins.  1000 B of shared -> 1024 (units of 128). */
+    assert_int_equal(sm_occupancy(&c, 100, 10, 1000, &o, err, sizeof err), 0);
+    assert_int_equal(o.warps, 4);
+    assert_int_equal(o.smem_per_cta, 1024);
+    assert_int_equal(o.ctas_per_sm, 8);
+    assert_string_equal(o.limiter, "ctas");
+    /* 1024 threads x 63 registers would need 65536: lowered to 32 per thread (32 x 32 x 32 = 32768) */
+    assert_int_equal(sm_occupancy(&c, 1024, 63, 0, &o, err, sizeof err), 0);
+    assert_int_equal(o.regs_per_thread, 32);
+    assert_int_equal(o.ctas_per_sm, 1);
+    /* too much shared memory: an error naming it */
+    assert_int_equal(sm_occupancy(&c, 64, 10, 50000, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "shared memory"));
+}
+
+/* ---- determinism: the same run twice gives byte-identical JSON ---- */
+static char *run_workload_json(const char *name, const char *sched, size_t *len) {
+    const workload_entry *e = workload_find(name);
+    assert_non_null(e);
+    const char *const ov[] = {"-gpgpu_scheduler", sched, NULL};
+    tdev t;
+    tdev_open(&t, "fermi_gtx480", ov);
+    char detail[512];
+    assert_int_equal(workload_run(e, t.dev, e->wl->test_sizes[0], 7, detail, sizeof detail), WL_PASS);
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    assert_int_equal(timing_report_json(timing_of(t.dev), f), 0);
+    fclose(f);
+    tdev_close(&t);
+    return buf;
+}
+
+static void test_json_is_deterministic(void **state) {
+    (void)state;
+    const char *const cases[][2] = {{"kmeans", "gto"}, {"histogram", "lrr"}, {"bfs", "two_level_active:2:gto:gto"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (!workload_find(cases[i][0])) continue;
+        size_t la, lb;
+        char *a = run_workload_json(cases[i][0], cases[i][1], &la);
+        char *b = run_workload_json(cases[i][0], cases[i][1], &lb);
+        assert_true(la > 1000);
+        assert_int_equal(la, lb);
+        assert_memory_equal(a, b, la);
+        assert_non_null(strstr(a, "\"gpu_sim_cycle\""));
+        assert_null(strstr(a, "gpgpu_simulation_time_sec")); /* host time stays out of JSON */
+        free(a);
+        free(b);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bank_conflicts_cost_31_cycles),
+        cmocka_unit_test(test_occupancy_large_shared_memory),
+        cmocka_unit_test(test_occupancy_registers),
+        cmocka_unit_test(test_json_is_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
