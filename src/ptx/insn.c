@@ -483,6 +483,10 @@ static void parse_raw_operands(parser *P, ictx *c)
     c->nraw = 0;
     if (tok_is_punct(&P->tok, ';'))
         return;
+    if (P->tok.kind == TK_EOF || tok_is_punct(&P->tok, '}')) {
+        char buf[96];
+        parse_fail_tok(P, &P->tok, "expected ';' after instruction, found %s", tok_text(&P->tok, buf, sizeof buf));
+    }
     for (;;) {
         if (c->nraw >= PTX_MAX_OPNDS + 1)
             parse_fail_tok(P, &P->tok, "too many operands for '%s'", c->opname);

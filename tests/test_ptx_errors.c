@@ -1,0 +1,178 @@
+/* Malformed and unsupported PTX: every error names file:line:col and the
+ * offending thing, and the parse returns NULL (no crash, no leak: the tests run
+ * under ASan/LSan). */
+#include "ptx_test.h"
+
+/* Wrap body lines in a kernel whose body starts at line 9:
+ *   1 .version 9.0      4 .visible .entry k(.param .u64 k_p0)   7 .reg .pred %p<2>;
+ *   2 .target sm_75     5 {                                      8 .reg .b64 %rd<4>;
+ *   3 .address_size 64  6 .reg .b32 %r<4>;                       9 <body> */
+static void body_fails(const char *body, unsigned line, unsigned col, const char *want)
+{
+    char src[8192];
+    snprintf(src, sizeof src,
+             PTX_HEADER ".visible .entry k(.param .u64 k_p0)\n{\n.reg .b32 %%r<4>;\n.reg .pred %%p<2>;\n"
+                        ".reg .b64 %%rd<4>;\n%s\n}\n",
+             body);
+    parse_fails(src, line, col, want);
+}
+
+static void test_opcode_errors(void **state)
+{
+    (void)state;
+    body_fails("foo.u32 %r1, %r2;", 9, 1, "unknown opcode 'foo'");
+    body_fails("tex.2d.v4.f32.f32 %r1, [t, {%r1, %r2}];", 9, 1, "unsupported: 'tex'");
+    body_fails("brx.idx %r1, tbl;", 9, 1, "unsupported: brx.idx");
+    body_fails("add.foo.u32 %r1, %r2, %r3;", 9, 4, "unsupported modifier '.foo' for 'add'");
+    body_fails("add.u32.s32 %r1, %r2, %r3;", 9, 1, "'add' takes one type modifier, found two");
+    body_fails("add %r1, %r2, %r3;", 9, 1, "'add' needs a type modifier");
+    body_fails("add.rn.rz.f32 %r1, %r2, %r3;", 9, 7, "more than one rounding modifier");
+    body_fails("mul.s32 %r1, %r2, %r3;", 9, 1, "needs exactly one of .hi, .lo, .wide");
+    body_fails("fma.f32 %r1, %r2, %r3, %r0;", 9, 1, "'fma' needs a rounding modifier");
+    body_fails("sin.f32 %r1, %r2;", 9, 1, "'sin' needs .approx");
+    body_fails("setp.s32 %p1, %r1, %r2;", 9, 1, "'setp' needs a comparison");
+    body_fails("setp.lt.b32 %p1, %r1, %r2;", 9, 1, "bit types compare only with .eq/.ne");
+    body_fails("setp.ltu.s32 %p1, %r1, %r2;", 9, 1, "floating-point comparison on an integer type");
+    body_fails("add.rn.s32 %r1, %r1, %r2;", 9, 1, "rounding modifier on an integer type");
+    body_fails("cvt.rn.s32.f32 %r1, %r2;", 9, 1, "cvt from float to integer takes .rni/.rzi/.rmi/.rpi");
+    body_fails("ld.v8.u32 {%r0, %r1}, [%rd1];", 9, 3, "unsupported modifier '.v8' for 'ld'");
+    body_fails("atom.global.u32 %r1, [%rd1], 1;", 9, 1, "'atom' needs an operation");
+    body_fails("atom.global.and.u32 %r1, [%rd1], 1;", 9, 1, "unsupported type .u32 for 'atom'");
+    body_fails("atom.local.add.u32 %r1, [%rd1], 1;", 9, 1, "not .local");
+    body_fails("red.global.cas.b32 [%rd1], 1;", 9, 1, "'red' cannot do .exch/.cas");
+    body_fails("bar 0;", 9, 1, "needs exactly one of .sync, .arrive, .red");
+    body_fails("shfl.sync.b32 %r1, %r2, 1, 31, -1;", 9, 1, "'shfl' needs a mode");
+    body_fails("fence.proxy.alias;", 9, 6, "unsupported modifier '.proxy' for 'fence'");
+    body_fails("membar;", 9, 1, "'membar' needs .cta, .gl or .sys");
+    body_fails("cvta.u64 %rd1, %rd2;", 9, 1, "'cvta' needs a state space");
+    body_fails("ld.shared.nc.u32 %r1, [%rd1];", 9, 1, "'ld.nc' needs .global");
+}
+
+static void test_operand_errors(void **state)
+{
+    (void)state;
+    body_fails("ld.global.u32 %r1, [%rd1;", 9, 25, "expected ']', found ';'");
+    body_fails("mov.u32 %r9, 1;", 9, 9, "undefined register '%r9'");
+    body_fails("mov.u32 %r1, nothing;", 9, 14, "undefined symbol 'nothing'");
+    body_fails("bra BB0_3;", 9, 5, "undefined label 'BB0_3' in 'k'");
+    body_fails("add.s32 %r1, %r2;", 9, 1, "'add' takes 3 operands, found 2");
+    body_fails("add.s32 %r1, %p1, 1;", 9, 14, "expected a value register, found predicate '%p1'");
+    body_fails("setp.eq.s32 %r1, %r1, 1;", 9, 13, "expected a predicate register, found '%r1'");
+    body_fails("mov.u16 %r1, 70000;", 9, 14, "immediate 70000 out of range for .u16");
+    body_fails("add.s32 %r1, %r1, 1.5;", 9, 19, "floating-point literal used with integer type .s32");
+    body_fails("mov.f32 %r1, 0f3F80;", 9, 14, "expected 8 hex digits");
+    body_fails("st.param.u64 [k_p0], %rd1;", 9, 15, "kernel parameter 'k_p0' is read-only");
+    body_fails("ld.param.u64 %rd1, [k_p0+4];", 9, 21, "access of 8 bytes at offset 4 is outside 'k_p0'");
+    body_fails("ld.global.u64 %rd1, [k_p0];", 9, 22, "'k_p0' is a .param variable");
+    body_fails("add.u32 %r1, %tid.x, 1;", 9, 14, "special register '%tid' is only allowed in mov/cvt");
+    body_fails("mov.u32 %r1, %tid;", 9, 14, "needs a component .x, .y or .z");
+    body_fails("mov.u32 %r1, %envreg3;", 9, 14, "unsupported special register '%envreg3'");
+    body_fails("add.s32 %r1, !%r2, 1;", 9, 15, "'!' is only allowed on predicates");
+    body_fails("ld.global.v2.u32 {%r1, %r2, %r3, %r0}, [%rd1];", 9, 18, "vector operand has 4 elements");
+    body_fails("ld.global.u32 {%r1, %r2}, [%rd1];", 9, 15, "vector operand needs a .v2/.v4 modifier");
+    body_fails("mov.u32 %r1, 1 2;", 9, 16, "expected ';' after instruction, found '2'");
+    body_fails("ret\n", 11, 1, "expected ';' after instruction, found '}'");
+    body_fails("@%r1 ret;", 9, 2, "expected a predicate register, found '%r1'");
+    body_fails("ld.param.u32 %r1, [%rd1];", 9, 20, "unsupported: .param access through a register");
+    body_fails("call.uni nowhere;", 9, 10, "call to undeclared function 'nowhere'");
+}
+
+static void test_declaration_errors(void **state)
+{
+    (void)state;
+    body_fails(".reg .b32 %x;\n.reg .b32 %x;", 10, 11, "'%x' redeclared in the same scope");
+    body_fails(".reg .b32 %z<100000>;", 9, 14, "register range too large: 100000 (limit 65536)");
+    body_fails(".reg .v4 .f32 %v;", 9, 6, "unsupported: vector registers");
+    body_fails("L1: ret;\nL1: ret;", 10, 1, "label 'L1' redefined (first defined at line 9)");
+    body_fails(".local .u32 x = 5;", 9, 15, ".local variables cannot be initialized");
+    body_fails(".shared .u32 s = 5;", 9, 16, ".shared variables cannot be initialized");
+    body_fails(".foo;", 9, 1, "unexpected directive '.foo' in function body");
+    body_fails("prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);", 9, 15,
+               "unsupported: indirect calls (.callprototype)");
+    body_fails("{ .reg .b32 %q; ", 11, 1, "unexpected end of file in function 'k'");
+
+    char deep[400] = "";
+    for (int i = 0; i < 70; i++)
+        strcat(deep, "{");
+    /* the kernel's parameters and body already use two levels */
+    body_fails(deep, 9, 63, "blocks nested too deeply (limit 64)");
+}
+
+static void test_module_errors(void **state)
+{
+    (void)state;
+    parse_fails("", 1, 1, "expected '.version' at the start of the module");
+    parse_fails(".target sm_75\n", 1, 1, "expected '.version' at the start of the module");
+    parse_fails(".version 10.0\n", 1, 10, "unsupported PTX version 10.0");
+    parse_fails(".version nine\n", 1, 10, "expected a version number");
+    parse_fails(PTX_HEADER ".version 9.0\n", 4, 1, "duplicate .version directive");
+    parse_fails(".version 9.0\n.target sm_75, map_f64_to_f32\n", 2, 16, "unsupported: .target map_f64_to_f32");
+    parse_fails(".version 9.0\n.target gfx90a\n", 2, 9, "unknown target 'gfx90a'");
+    parse_fails(".version 9.0\n.address_size 32\n", 2, 15, "unsupported: .address_size 32 (only 64)");
+    parse_fails(PTX_HEADER ".foo 1;\n", 4, 1, "unsupported directive '.foo'");
+    parse_fails(PTX_HEADER "ret;\n", 4, 1, "expected a directive, found 'ret'");
+    parse_fails(PTX_HEADER ".global .u32 x;\n.global .u32 x;\n", 5, 14, "'x' redeclared in the same scope");
+    parse_fails(PTX_HEADER ".global .u32 a[2] = {1, 2, 3};\n", 4, 28, "too many initializers");
+    parse_fails(PTX_HEADER ".global .u8 b = 256;\n", 4, 17, "immediate 256 out of range for .u8");
+    parse_fails(PTX_HEADER ".global .u32 p = missing;\n", 4, 18, "undefined symbol 'missing' in initializer");
+    parse_fails(PTX_HEADER ".global .u32 g;\n.global .u32 p = g;\n", 5, 18,
+                "address initializer needs a 64-bit element type");
+    parse_fails(PTX_HEADER ".global .u32 u[];\n", 4, 14, "unsized array 'u' needs an initializer or .extern");
+    parse_fails(PTX_HEADER ".global .b8 big[4294967296] = {1};\n", 4, 31, "initializer too large");
+    parse_fails(PTX_HEADER ".local .u32 l;\n", 4, 1, "unsupported: module-scope .local variable");
+    parse_fails(PTX_HEADER ".global .align 3 .u32 x;\n", 4, 16, "alignment must be a power of two");
+    parse_fails(PTX_HEADER ".entry k(.reg .u32 r) { ret; }\n", 4, 10, "unsupported: .reg parameters");
+    parse_fails(PTX_HEADER ".entry k() { ret; }\n.entry k() { ret; }\n", 5, 8, "redefinition of function 'k'");
+    parse_fails(PTX_HEADER ".func f(.param .b32 a);\n.func f(.param .b64 a) { ret; }\n", 5, 7,
+                "declaration of 'f' conflicts with the one at line 4");
+    parse_fails(PTX_HEADER ".extern .func e() { ret; }\n", 4, 19, ".extern function 'e' cannot have a body");
+    parse_fails(PTX_HEADER ".entry k() .maxclusterrank 2 { ret; }\n", 4, 12, "unsupported function directive");
+    parse_fails(PTX_HEADER "/* never closed\n", 4, 1, "unterminated comment");
+    parse_fails(PTX_HEADER ".entry k() { ret; } #\n", 4, 21, "unexpected character '#'");
+    parse_fails(PTX_HEADER ".section .debug_info { .b8 1\n", 4, 1, "unterminated .section");
+
+    /* calls are checked against the callee's declaration at the end of the module */
+    parse_fails(PTX_HEADER ".func f(.param .b32 a) { ret; }\n"
+                           ".entry k() { { .param .b32 x; .param .b32 y; call f, (x, y); } ret; }\n",
+                5, 51, "call to 'f' passes 2 arguments, it takes 1");
+    parse_fails(PTX_HEADER ".func f(.param .b64 a) { ret; }\n"
+                           ".entry k() { { .param .b32 x; call f, (x); } ret; }\n",
+                5, 36, "argument 1 of call to 'f' is 4 bytes, the parameter is 8");
+    parse_fails(PTX_HEADER ".entry g() { ret; }\n.entry k() { call g; ret; }\n", 5, 19, "cannot call kernel 'g'");
+    parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 35,
+                "return value '%rd' must be a .param variable");
+}
+
+/* Text that is not NUL-terminated, NULL arguments, and the error struct. */
+static void test_api_edges(void **state)
+{
+    (void)state;
+    ptx_error err;
+    /* only the first len bytes count */
+    const char text[] = PTX_HEADER ".entry k() { ret; }\nGARBAGE";
+    ptx_module *m = ptx_parse(text, sizeof(text) - 1 - 8, "t.ptx", &err);
+    assert_non_null(m);
+    ptx_module_free(m);
+    /* NULL text with a length is refused, NULL error pointer is allowed */
+    assert_null(ptx_parse(NULL, 10, "t.ptx", &err));
+    assert_non_null(strstr(err.msg, "no text"));
+    assert_null(ptx_parse("junk", 4, NULL, NULL));
+    m = ptx_parse(PTX_HEADER, strlen(PTX_HEADER), NULL, &err);
+    assert_non_null(m);
+    assert_string_equal(m->source_name, "<ptx>");
+    ptx_module_free(m);
+    assert_null(ptx_parse("junk", 4, "file.ptx", &err));
+    assert_string_equal(err.msg, "file.ptx:1:1: expected '.version' at the start of the module");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_opcode_errors),
+        cmocka_unit_test(test_operand_errors),
+        cmocka_unit_test(test_declaration_errors),
+        cmocka_unit_test(test_module_errors),
+        cmocka_unit_test(test_api_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
