@@ -5,8 +5,8 @@
  * the caller's local depot), packed as nvcc packs them: each argument aligned to
  * its own size, 8 bytes for long/long long/pointers/strings/doubles (float is
  * promoted to double), 4 bytes for int, char and the rest.  The text is written to
- * launch->printf_out (stdout if NULL) and the character count is returned in the
- * call's return slot. */
+ * launch->printf_out (stdout if NULL).  As CUDA's printf, the call returns the
+ * number of arguments parsed (0 when there are none, -1 for a NULL format). */
 #include <stdio.h>
 
 #include "exec/exec_internal.h"
@@ -21,10 +21,12 @@ typedef struct {
     uint32_t off;    /* next argument offset */
     FILE *out;
     int count;       /* characters written */
+    int nargs;       /* arguments consumed */
 } printf_state;
 
 static int next_arg(printf_state *s, unsigned size, uint64_t *val) {
     s->off = (s->off + size - 1) & ~(size - 1);
+    s->nargs++;
     *val = 0;
     if (!s->args) return 0; /* no argument buffer: missing arguments read as 0 */
     ptx_space rs;
@@ -175,11 +177,14 @@ int exec_vprintf(exec_ctx *x, const ptx_call *site, uint32_t lanes) {
         uint64_t fmt_addr = 0, args = 0;
         if (exec_call_arg(x, site, 0, l, &fmt_addr, 8)) return exec_unsupported(x);
         if (site->nargs > 1 && exec_call_arg(x, site, 1, l, &args, 8)) return exec_unsupported(x);
-        char fmt[FMT_MAX];
-        if (exec_read_string(x, fmt_addr, l, fmt, sizeof fmt) < 0) return -1;
-        printf_state s = {x, l, args, 0, out, 0};
-        if (print_lane(&s, fmt)) return -1;
-        int32_t ret = s.count;
+        int32_t ret = -1;
+        if (fmt_addr) {
+            char fmt[FMT_MAX];
+            if (exec_read_string(x, fmt_addr, l, fmt, sizeof fmt) < 0) return -1;
+            printf_state s = {x, l, args, 0, out, 0, 0};
+            if (print_lane(&s, fmt)) return -1;
+            ret = s.nargs;
+        }
         if (exec_call_ret(x, site, 0, l, &ret, 4)) return exec_unsupported(x);
     }
     return 0;
