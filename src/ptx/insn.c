@@ -265,14 +265,17 @@ static int name_eq(const token *t, const char *s)
 /* ---- step 1: opcode ---------------------------------------------------- */
 static int lookup_opcode(const token *t, uint32_t *flags)
 {
-    static const char *const names[PTX_OP_COUNT] = {
-#define OP(e, name, cls) name,
+    static const struct {
+        const char *name;
+        uint8_t len;
+    } names[PTX_OP_COUNT] = {
+#define OP(e, name, cls) {name, sizeof(name) - 1},
 #include "ptx/opcodes.def"
 #undef OP
     };
     *flags = 0;
     for (int i = 0; i < PTX_OP_COUNT; i++)
-        if (name_eq(t, names[i]))
+        if (names[i].len == t->len && memcmp(names[i].name, t->text, t->len) == 0)
             return i;
     if (name_eq(t, "addc")) {
         *flags = PTX_F_CARRYIN;
@@ -318,7 +321,7 @@ static void apply_modifier(parser *P, ictx *c, const token *t)
     }
     for (size_t i = 0; i < sizeof(modifiers) / sizeof(modifiers[0]); i++) {
         const modifier *mo = &modifiers[i];
-        if (mo->len != t->len || memcmp(mo->name, t->text, t->len) != 0)
+        if (mo->len != t->len || mo->name[1] != t->text[1] || memcmp(mo->name, t->text, t->len) != 0)
             continue;
         if (!(om->cls & mo->cls))
             continue;
@@ -350,7 +353,12 @@ static void apply_modifier(parser *P, ictx *c, const token *t)
         case C_SHFMODE: SET_ONCE(md->shfmode, mo->value, "shift mode"); return;
         case C_SCOPE: SET_ONCE(md->scope, mo->value, "scope"); return;
         case C_LEVEL: SET_ONCE(md->level, mo->value, "cache level"); return;
-        default: return; /* semantics, cache operators, .aligned, .noftz: no effect */
+        case C_CACHE:
+            /* prefetch.L2::evict_last names its level through the hint */
+            if (!md->level && mo->len > 5 && memcmp(mo->name, ".L2::", 5) == 0)
+                md->level = 2;
+            return;
+        default: return; /* semantics, .aligned, .noftz: no effect */
         }
     }
     parse_fail_tok(P, t, "unsupported modifier '%.*s' for '%s'", t->len > 40 ? 40 : (int)t->len, t->text,
@@ -430,8 +438,11 @@ static void parse_raw_vec(parser *P, raw_opnd *r)
 static void parse_raw_operand(parser *P, raw_opnd *r)
 {
     char buf[96];
-    memset(r, 0, sizeof(*r));
+    /* field by field: the token arrays are only read for the kinds that set them */
+    r->kind = RO_NAME;
+    r->neg = r->pipe = r->base_is_num = r->nelem = 0;
     r->comp = -1;
+    r->off = 0;
     if (tok_is_punct(&P->tok, '[')) {
         parse_raw_addr(P, r);
         return;
@@ -1764,7 +1775,10 @@ void parse_instruction(parser *P)
 {
     char buf[96];
     ictx c;
-    memset(&c, 0, sizeof(c));
+    /* the raw operand slots are filled before use; clear only the rest */
+    memset(&c.in, 0, sizeof(c.in));
+    memset(&c.md, 0, sizeof(c.md));
+    c.nraw = 0;
     ptx_insn *in = &c.in;
     in->guard = PTX_NO_GUARD;
     in->line = P->tok.line;

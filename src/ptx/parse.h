@@ -132,6 +132,7 @@ typedef struct parser {
 
     arena names;               /* parse-time strings */
     symtab syms;
+    int digit_prefix_ranges;   /* some %name<N> prefix ends in a digit (see sym_lookup) */
 
     /* function being defined (NULL outside a body) */
     ptx_function *fn;

@@ -304,8 +304,10 @@ sym *sym_lookup(parser *P, const char *name, uint32_t len, uint32_t *elem)
     while (digits < len && name[len - 1 - digits] >= '0' && name[len - 1 - digits] <= '9')
         digits++;
     /* Try every split of the trailing digits: "%r12" may be %r<20> element 12 or
-     * %r1<5> element 2.  Numbers are at most 10 digits (ranges are bounded). */
-    for (uint32_t k = digits; k >= 1; k--) {
+     * %r1<5> element 2 -- the shorter splits only when some range prefix ends in
+     * a digit.  Numbers are at most 10 digits (ranges are bounded). */
+    uint32_t last = P->digit_prefix_ranges ? 1 : digits;
+    for (uint32_t k = digits; k >= last && k >= 1; k--) {
         uint32_t plen = len - k;
         if (plen == 0 || k > 10)
             continue;
@@ -434,16 +436,23 @@ static void reset_labels(parser *P)
 
 ptx_type ptx_type_from_name(const char *s, uint32_t len)
 {
-    static const struct { const char *name; ptx_type t; } names[] = {
-        {".b8", PTX_T_B8},     {".b16", PTX_T_B16},   {".b32", PTX_T_B32},   {".b64", PTX_T_B64},
-        {".b128", PTX_T_B128}, {".u8", PTX_T_U8},     {".u16", PTX_T_U16},   {".u32", PTX_T_U32},
-        {".u64", PTX_T_U64},   {".s8", PTX_T_S8},     {".s16", PTX_T_S16},   {".s32", PTX_T_S32},
-        {".s64", PTX_T_S64},   {".f16", PTX_T_F16},   {".f16x2", PTX_T_F16X2},
-        {".bf16", PTX_T_BF16}, {".bf16x2", PTX_T_BF16X2}, {".f32", PTX_T_F32},
-        {".f64", PTX_T_F64},   {".pred", PTX_T_PRED},
+#define T(n, t) {n, sizeof(n) - 1, t}
+    static const struct {
+        const char *name;
+        uint8_t len;
+        ptx_type t;
+    } names[] = {
+        T(".b8", PTX_T_B8),     T(".b16", PTX_T_B16),   T(".b32", PTX_T_B32),     T(".b64", PTX_T_B64),
+        T(".b128", PTX_T_B128), T(".u8", PTX_T_U8),     T(".u16", PTX_T_U16),     T(".u32", PTX_T_U32),
+        T(".u64", PTX_T_U64),   T(".s8", PTX_T_S8),     T(".s16", PTX_T_S16),     T(".s32", PTX_T_S32),
+        T(".s64", PTX_T_S64),   T(".f16", PTX_T_F16),   T(".f16x2", PTX_T_F16X2), T(".bf16", PTX_T_BF16),
+        T(".bf16x2", PTX_T_BF16X2), T(".f32", PTX_T_F32), T(".f64", PTX_T_F64),   T(".pred", PTX_T_PRED),
     };
+#undef T
+    if (len < 3 || len > 7)
+        return PTX_T_NONE;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strlen(names[i].name) == len && memcmp(names[i].name, s, len) == 0)
+        if (names[i].len == len && memcmp(names[i].name, s, len) == 0)
             return names[i].t;
     return PTX_T_NONE;
 }
@@ -619,19 +628,31 @@ static uint32_t alloc_regs(parser *P, const token *at, int is_pred, uint32_t cou
         uint32_t *n = is_pred ? &f->npreds : &f->nregs;
         if (idx < *n)
             continue; /* reused index of a closed block: keep its first name */
+        /* name, or prefix + decimal index (written by hand: this runs for every
+         * register of every %r<N> range) */
         char buf[LEX_MAX_TOKEN + 16];
-        int blen = range ? snprintf(buf, sizeof buf, "%.*s%u", (int)len, name, i)
-                         : snprintf(buf, sizeof buf, "%.*s", (int)len, name);
+        size_t blen = len < LEX_MAX_TOKEN ? len : LEX_MAX_TOKEN;
+        memcpy(buf, name, blen);
+        if (range) {
+            char digits[12];
+            int nd = 0;
+            uint32_t v = i;
+            do
+                digits[nd++] = (char)('0' + v % 10);
+            while ((v /= 10) != 0);
+            while (nd)
+                buf[blen++] = digits[--nd];
+        }
         if (is_pred) {
             f->pred_names = xrealloc_array(P, f->pred_names, &P->pnames_cap, idx + 1, sizeof(char *),
                                            PTX_MAX_REGS, "predicate registers");
-            f->pred_names[idx] = xstrndup(P, buf, (size_t)blen);
+            f->pred_names[idx] = xstrndup(P, buf, blen);
         } else {
             f->reg_names = xrealloc_array(P, f->reg_names, &P->vnames_cap, idx + 1, sizeof(char *),
                                           PTX_MAX_REGS, "registers");
             f->reg_types = xrealloc_array(P, f->reg_types, &P->vtypes_cap, idx + 1, 1,
                                           PTX_MAX_REGS, "registers");
-            f->reg_names[idx] = xstrndup(P, buf, (size_t)blen);
+            f->reg_names[idx] = xstrndup(P, buf, blen);
             f->reg_types[idx] = (uint8_t)type;
         }
         *n = idx + 1;
@@ -673,6 +694,8 @@ static void parse_reg_decl(parser *P)
                 parse_fail_tok(P, &name, "register range '%.*s<>' redeclared in the same scope",
                                name.len > 64 ? 64 : (int)name.len, name.text);
             uint32_t base = alloc_regs(P, &name, is_pred, n, type, name.text, name.len, 1);
+            if (name.text[name.len - 1] >= '0' && name.text[name.len - 1] <= '9')
+                P->digit_prefix_ranges = 1;
             sym *s = sym_add(P, name.text, name.len, is_pred ? SYM_PRANGE : SYM_VRANGE);
             s->index = base;
             s->count = n;
