@@ -11,67 +11,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
+#include "bench_common.h"
 #include "locsim/locsim.h"
 #include "workload.h"
 
-typedef struct {
-    int passed;
-    uint64_t thread_insns;
-    double seconds;
-} child_report;
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void run_in_child(const workload_entry *e, uint32_t size, uint64_t seed, int fd) {
-    child_report r = {0};
+static void run_functional(const workload_entry *e, uint32_t size, uint64_t seed, void *ctx, bench_report *r) {
+    (void)ctx;
     locsim_device *dev = NULL;
-    if (locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev) == LOCSIM_OK) {
-        double t0 = now();
-        char detail[512];
-        r.passed = workload_run(e, dev, size, seed, detail, sizeof detail) == WL_PASS;
-        r.seconds = now() - t0;
-        locsim_counters c;
-        locsim_get_counters(dev, &c);
-        r.thread_insns = c.thread_insns;
-        locsim_device_destroy(dev);
-    }
-    ssize_t w = write(fd, &r, sizeof r);
-    _exit(w == (ssize_t)sizeof r ? 0 : 1);
-}
-
-/* Run once in a child; returns 0 and fills *r and *maxrss_kb on success. */
-static int measure(const workload_entry *e, uint32_t size, uint64_t seed, child_report *r, long *maxrss_kb) {
-    int fds[2];
-    if (pipe(fds)) return -1;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        close(fds[0]);
-        run_in_child(e, size, seed, fds[1]);
-    }
-    close(fds[1]);
-    ssize_t got = read(fds[0], r, sizeof *r);
-    close(fds[0]);
-    int status;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0) return -1;
-    *maxrss_kb = ru.ru_maxrss;
-    return got == (ssize_t)sizeof *r && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    if (locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev) != LOCSIM_OK) return;
+    double t0 = bench_now();
+    char detail[512];
+    r->passed = workload_run(e, dev, size, seed, detail, sizeof detail) == WL_PASS;
+    r->seconds = bench_now() - t0;
+    locsim_counters c;
+    locsim_get_counters(dev, &c);
+    r->thread_insns = c.thread_insns;
+    locsim_device_destroy(dev);
 }
 
 int main(int argc, char **argv) {
@@ -102,12 +57,12 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nonly; i++) wanted |= !strcmp(only[i], e->wl->name);
         if (!wanted) continue;
         double secs[99];
-        child_report r = {0};
+        bench_report r = {0};
         long peak_kb = 0;
         int ok = 1;
         for (int k = 0; k < repeat && ok; k++) {
             long kb;
-            ok = measure(e, size, seed, &r, &kb) == 0 && r.passed;
+            ok = bench_measure(e, size, seed, run_functional, NULL, &r, &kb) == 0 && r.passed;
             secs[k] = r.seconds;
             if (kb > peak_kb) peak_kb = kb;
         }
@@ -116,7 +71,7 @@ int main(int argc, char **argv) {
             printf("%-14s %6u %14s %10s %12s %10s  %s\n", e->wl->name, shown, "-", "-", "-", "-", "FAILED");
             continue;
         }
-        qsort(secs, (size_t)repeat, sizeof *secs, cmp_double);
+        qsort(secs, (size_t)repeat, sizeof *secs, bench_cmp_double);
         double med = secs[repeat / 2];
         double rate = med > 0 ? r.thread_insns / med / 1e6 : 0;
         printf("%-14s %6u %14" PRIu64 " %10.3f %12.1f %10.1f  PASS\n", e->wl->name, shown, r.thread_insns, med, rate,
@@ -127,7 +82,7 @@ int main(int argc, char **argv) {
         if (nrates < 256) rates[nrates++] = rate;
     }
     if (nrates) {
-        qsort(rates, (size_t)nrates, sizeof *rates, cmp_double);
+        qsort(rates, (size_t)nrates, sizeof *rates, bench_cmp_double);
         printf("suite: %.0f thread instructions in %.3f s = %.1f M thread-insn/s overall; median workload %.1f M/s\n",
                total_insns, total_seconds, total_insns / total_seconds / 1e6, rates[nrates / 2]);
     }

@@ -1,0 +1,30 @@
+/* Helpers shared by the simulation-speed benchmarks: run one workload in a
+ * fresh child process (so its peak memory is its own) and read back what it
+ * measured. */
+#ifndef LOCSIM_BENCH_COMMON_H
+#define LOCSIM_BENCH_COMMON_H
+
+#include <stdint.h>
+
+#include "workload.h"
+
+typedef struct {
+    int passed;
+    uint64_t thread_insns;
+    uint64_t cycles;        /* simulated core cycles (timing mode) */
+    double core_mhz;        /* core clock of the configuration (timing mode) */
+    double seconds;         /* host seconds of workload_run */
+} bench_report;
+
+/* Runs in the child: fill *r for workload e. */
+typedef void (*bench_child_fn)(const workload_entry *e, uint32_t size, uint64_t seed, void *ctx, bench_report *r);
+
+/* Host monotonic time in seconds. */
+double bench_now(void);
+/* Run fn in a child process; 0 and *r, *maxrss_kb (the child's peak RSS) on success. */
+int bench_measure(const workload_entry *e, uint32_t size, uint64_t seed, bench_child_fn fn, void *ctx,
+                  bench_report *r, long *maxrss_kb);
+/* qsort comparator for doubles. */
+int bench_cmp_double(const void *a, const void *b);
+
+#endif

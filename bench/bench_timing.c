@@ -1,0 +1,126 @@
+/* bench_timing: timing-mode simulation speed of every workload.
+ *
+ * For each workload at its default size (or --size S), run it in timing mode in a
+ * fresh child process (REPEAT times; the median host time is kept) and print:
+ *   thread_insns  simulated thread instructions
+ *   cycles        simulated core cycles
+ *   Minsn/s       simulated thread instructions per host second
+ *   slowdown      host seconds per simulated GPU second (at the core clock)
+ *   peak_MB       the child's peak resident memory in timing mode
+ *   over_MB       peak_MB minus the same workload's peak in functional mode:
+ *                 what the timing model itself costs
+ *
+ *   bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...]
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_common.h"
+#include "locsim/locsim.h"
+#include "sim/config.h"
+#include "workload.h"
+
+static void run_timing(const workload_entry *e, uint32_t size, uint64_t seed, void *ctx, bench_report *r) {
+    const char *config = ctx;
+    locsim_config *cfg = NULL;
+    locsim_device *dev = NULL;
+    char err[1024];
+    if (locsim_config_load(config, 0, NULL, &cfg, err, sizeof err) != LOCSIM_OK) {
+        fprintf(stderr, "bench_timing: %s\n", err);
+        return;
+    }
+    if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &dev) == LOCSIM_OK) {
+        double t0 = bench_now();
+        char detail[512];
+        r->passed = workload_run(e, dev, size, seed, detail, sizeof detail) == WL_PASS;
+        r->seconds = bench_now() - t0;
+        locsim_counters c;
+        locsim_get_counters(dev, &c);
+        r->thread_insns = c.thread_insns;
+        r->cycles = c.cycles;
+        r->core_mhz = cfg->clock_mhz[CLOCK_CORE];
+        locsim_device_destroy(dev);
+    }
+    locsim_config_free(cfg);
+}
+
+static void run_functional(const workload_entry *e, uint32_t size, uint64_t seed, void *ctx, bench_report *r) {
+    (void)ctx;
+    locsim_device *dev = NULL;
+    if (locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev) != LOCSIM_OK) return;
+    char detail[512];
+    r->passed = workload_run(e, dev, size, seed, detail, sizeof detail) == WL_PASS;
+    locsim_device_destroy(dev);
+}
+
+static int wanted(const char *name, char **only, int nonly) {
+    if (nonly == 0) return 1;
+    for (int i = 0; i < nonly; i++)
+        if (!strcmp(only[i], name)) return 1;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    uint32_t size = 0;
+    uint64_t seed = 1;
+    int repeat = 1, nonly = 0;
+    const char *config = "fermi_gtx480";
+    char *only[64];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--config") && i + 1 < argc) config = argv[++i];
+        else if (argv[i][0] != '-' && nonly < 64) only[nonly++] = argv[i];
+        else {
+            fprintf(stderr, "usage: bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...]\n");
+            return 2;
+        }
+    }
+    if (repeat < 1 || repeat > 99) repeat = 1;
+    printf("timing-mode speed, config %s, one core, median of %d run(s)\n", config, repeat);
+    printf("%-14s %6s %14s %12s %9s %9s %10s %9s %9s  %s\n", "workload", "size", "thread_insns", "cycles", "seconds",
+           "Minsn/s", "slowdown", "peak_MB", "over_MB", "check");
+    double total_insns = 0, total_seconds = 0, worst_over = 0, rates[256];
+    int nrates = 0;
+    for (const workload_entry *e = workload_table; e->wl; e++) {
+        if (!wanted(e->wl->name, only, nonly)) continue;
+        uint32_t shown = size ? size : e->wl->default_size;
+        double secs[99];
+        bench_report r = {0}, f = {0};
+        long peak_kb = 0, func_kb = 0, kb;
+        int ok = 1;
+        for (int k = 0; k < repeat && ok; k++) {
+            ok = bench_measure(e, size, seed, run_timing, (void *)config, &r, &kb) == 0 && r.passed;
+            secs[k] = r.seconds;
+            if (kb > peak_kb) peak_kb = kb;
+        }
+        if (ok && bench_measure(e, size, seed, run_functional, NULL, &f, &func_kb)) func_kb = 0;
+        if (!ok) {
+            printf("%-14s %6u %14s %12s %9s %9s %10s %9s %9s  %s\n", e->wl->name, shown, "-", "-", "-", "-", "-", "-",
+                   "-", "FAILED");
+            continue;
+        }
+        qsort(secs, (size_t)repeat, sizeof *secs, bench_cmp_double);
+        double med = secs[repeat / 2];
+        double rate = med > 0 ? r.thread_insns / med / 1e6 : 0;
+        double gpu_seconds = r.core_mhz > 0 ? r.cycles / (r.core_mhz * 1e6) : 0;
+        double over = (peak_kb - func_kb) / 1024.0;
+        printf("%-14s %6u %14" PRIu64 " %12" PRIu64 " %9.3f %9.2f %10.0f %9.1f %9.1f  PASS\n", e->wl->name, shown,
+               r.thread_insns, r.cycles, med, rate, gpu_seconds > 0 ? med / gpu_seconds : 0.0, peak_kb / 1024.0, over);
+        fflush(stdout);
+        total_insns += (double)r.thread_insns;
+        total_seconds += med;
+        if (over > worst_over) worst_over = over;
+        if (nrates < 256) rates[nrates++] = rate;
+    }
+    if (nrates) {
+        qsort(rates, (size_t)nrates, sizeof *rates, bench_cmp_double);
+        printf("suite: %.0f thread instructions in %.3f s = %.2f M thread-insn/s overall; median workload %.2f M/s; "
+               "largest timing-model memory overhead %.1f MB\n",
+               total_insns, total_seconds, total_insns / total_seconds / 1e6, rates[nrates / 2], worst_over);
+    }
+    return 0;
+}
