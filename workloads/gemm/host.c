@@ -77,7 +77,7 @@ out:
 const workload wl_gemm = {
     "gemm",
     "tiled SGEMM C = alpha*A*B + beta*C, 16x16 shared-memory tiles + barriers; "
-    "--size S: M=32S+19, N=32S+13, K=24S+5",
+    "--size S: M=32S+19, N=32S+13, K=16S+5",
     GEMM_DEFAULT_SIZE,
     {1, 2},
     run,

@@ -1,7 +1,7 @@
 /* gemm: input generation and CPU reference (C11 and C++).
  *
  * C = alpha * A * B + beta * C, single precision, row-major; A is M x K, B is K x N.
- * --size S means M = 32*S + 19, N = 32*S + 13, K = 24*S + 5: none is a multiple of
+ * --size S means M = 32*S + 19, N = 32*S + 13, K = 16*S + 5: none is a multiple of
  * the 16 x 16 tile, so every edge of the iteration space has partial tiles.
  */
 #ifndef WL_GEMM_REF_H
@@ -12,7 +12,7 @@
 
 #include "wl_rng.h"
 
-#define GEMM_DEFAULT_SIZE 8u
+#define GEMM_DEFAULT_SIZE 10u
 #define GEMM_MAX_SIZE 256u
 #define GEMM_TILE 16
 #define GEMM_ALPHA 1.5f
@@ -26,7 +26,7 @@ static inline gemm_dims gemm_dims_for(uint32_t size) {
     gemm_dims d;
     d.m = 32u * size + 19u;
     d.n = 32u * size + 13u;
-    d.k = 24u * size + 5u;
+    d.k = 16u * size + 5u;
     return d;
 }
 

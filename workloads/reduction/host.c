@@ -72,7 +72,7 @@ out:
 
 const workload wl_reduction = {
     "reduction",
-    "int sum + non-zero count (shfl.down/xor, ballot, shared memory, two passes); --size S: S*65536+1234 ints",
+    "int sum + non-zero count (shfl.down/xor, ballot, shared memory, two passes); --size S: S*32768+1234 ints",
     REDUCTION_DEFAULT_SIZE,
     {1, 2},
     run,

@@ -1,6 +1,6 @@
 /* reduction: input generation and CPU reference (C11 and C++).
  *
- * --size S means n = S * 65536 + 1234 ints (a ragged tail: n is not a multiple of
+ * --size S means n = S * 32768 + 1234 ints (a ragged tail: n is not a multiple of
  * a warp, a block or the grid).  The result is the sum and the number of
  * non-zero elements.
  */
@@ -11,15 +11,15 @@
 
 #include "wl_rng.h"
 
-#define REDUCTION_DEFAULT_SIZE 64u
+#define REDUCTION_DEFAULT_SIZE 128u
 /* Values are in [-100, 100], so |sum| <= 100 * n; n stays below 2^31 / 100 so the
  * int sum can never overflow (on the GPU or here). */
-#define REDUCTION_MAX_SIZE 256u
+#define REDUCTION_MAX_SIZE 512u
 #define REDUCTION_BLOCK 256u
 #define REDUCTION_ITEMS_PER_THREAD 4u  /* grid sized so each thread sums >= ~4 elements */
 #define REDUCTION_MAX_GRID 1024u       /* also the most partials the final pass reads */
 
-static inline uint32_t reduction_n(uint32_t size) { return size * 65536u + 1234u; }
+static inline uint32_t reduction_n(uint32_t size) { return size * 32768u + 1234u; }
 
 static inline uint32_t reduction_grid(uint32_t n) {
     uint32_t per_block = REDUCTION_BLOCK * REDUCTION_ITEMS_PER_THREAD;
