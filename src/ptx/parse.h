@@ -25,6 +25,9 @@
 #define PTX_MAX_INSNS        (1u << 22)/* instructions per function */
 #define PTX_MAX_REGS         (1u << 18)/* value (or predicate) registers per function */
 #define PTX_MAX_REG_RANGE    (1u << 16)/* %r<N>: N per declaration */
+#define PTX_MAX_MODULE_REGS  (1u << 21)/* named registers in the whole module (each has
+                                          a name string: bounds memory for tiny inputs
+                                          declaring huge ranges in many functions) */
 #define PTX_MAX_DEPTH        64        /* nesting of { } blocks */
 #define PTX_MAX_KPARAMS      4096      /* kernel parameters */
 #define PTX_MAX_FPARAMS      16        /* .func formals (ptx_call.args is 16 wide) */
@@ -133,6 +136,7 @@ typedef struct parser {
     arena names;               /* parse-time strings */
     symtab syms;
     int digit_prefix_ranges;   /* some %name<N> prefix ends in a digit (see sym_lookup) */
+    uint32_t module_regs;      /* registers named so far, all functions */
 
     /* function being defined (NULL outside a body) */
     ptx_function *fn;

@@ -623,6 +623,11 @@ static uint32_t alloc_regs(parser *P, const token *at, int is_pred, uint32_t cou
     if ((uint64_t)base + count > PTX_MAX_REGS)
         parse_fail_tok(P, at, "too many %s registers in '%s' (limit %u)", is_pred ? "predicate" : "value",
                        f->name, PTX_MAX_REGS);
+    uint32_t have = is_pred ? f->npreds : f->nregs;
+    uint32_t fresh = base + count > have ? base + count - have : 0;
+    if ((uint64_t)P->module_regs + fresh > PTX_MAX_MODULE_REGS)
+        parse_fail_tok(P, at, "too many registers in the module (limit %u)", PTX_MAX_MODULE_REGS);
+    P->module_regs += fresh;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t idx = base + i;
         uint32_t *n = is_pred ? &f->npreds : &f->nregs;
