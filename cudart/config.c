@@ -78,25 +78,38 @@ static const char *env_or_empty(const char *name) {
     return v ? v : "";
 }
 
+#define DEFAULT_CONFIG "fermi_gtx480"  /* what `locsim run` simulates by default */
+
 int cr_config_from_env(locsim_config **cfg, locsim_mode *mode, char *name, size_t namelen, char *err,
                        size_t errlen) {
     *cfg = NULL;
     const char *m = env_or_empty("LOCSIM_MODE");
-    if (!*m || strcmp(m, "functional") == 0) {
-        *mode = LOCSIM_MODE_FUNCTIONAL;
-    } else if (strcmp(m, "timing") == 0) {
+    if (!*m || strcmp(m, "timing") == 0) {
         *mode = LOCSIM_MODE_TIMING;
+    } else if (strcmp(m, "functional") == 0) {
+        *mode = LOCSIM_MODE_FUNCTIONAL;
     } else {
         return fail(err, errlen, "LOCSIM_MODE=%s: expected functional or timing", m);
     }
     const char *config = env_or_empty("LOCSIM_CONFIG");
-    const char *options = env_or_empty("LOCSIM_OPTIONS");
-    snprintf(name, namelen, "%s", *config ? config : "default");
-    /* The configuration parser (src/sim) has no public entry point yet: until it
-     * does, only the default GPU can be simulated, and asking for another one is an
-     * error rather than a silent substitution. */
-    if (*config || *options)
-        return fail(err, errlen, "LOCSIM_CONFIG/LOCSIM_OPTIONS given (%s%s%s) but this build can only "
-                    "simulate the default configuration", config, *config && *options ? " " : "", options);
-    return 0;
+    int nwords = 0;
+    char **words = cr_split_words(env_or_empty("LOCSIM_OPTIONS"), &nwords, err, errlen);
+    if (!words) return -1;
+    if (nwords % 2) {
+        cr_free_words(words);
+        return fail(err, errlen, "LOCSIM_OPTIONS: expected \"-option value\" pairs, got %d words", nwords);
+    }
+    snprintf(name, namelen, "%s", *config ? config : DEFAULT_CONFIG);
+    char why[1024];
+    locsim_status st = locsim_config_load(name, nwords, words, cfg, why, sizeof why);
+    cr_free_words(words);
+    if (st == LOCSIM_OK) return 0;
+    if (!*config && nwords == 0) {
+        /* Nothing was asked for and the shipped file is not where we look (the
+         * library used outside `locsim exec`): the built-in defaults are the same
+         * GTX480 figures. */
+        snprintf(name, namelen, "%s (built-in defaults)", DEFAULT_CONFIG);
+        return 0;
+    }
+    return fail(err, errlen, "%s", why);
 }

@@ -11,8 +11,9 @@
 
 #include "locsim/locsim.h"
 
-/* Fill *cfg (NULL = the default configuration), *mode and a printable config name.
- * Returns 0, or -1 with a message in err. */
+/* Fill *cfg (NULL = the built-in defaults; free with locsim_config_free after the
+ * device), *mode (timing unless LOCSIM_MODE=functional) and a printable config
+ * name.  Returns 0, or -1 with a message in err. */
 int cr_config_from_env(locsim_config **cfg, locsim_mode *mode, char *name, size_t namelen, char *err,
                        size_t errlen);
 

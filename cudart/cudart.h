@@ -350,6 +350,7 @@ enum { CR_REGION_MANAGED = 1, CR_REGION_PINNED = 2, CR_REGION_MANAGED_VAR = 3 };
 /* ---- state and helpers (state.c) ---- */
 typedef struct {
     locsim_device *dev;         /* created on first use */
+    locsim_config *cfg;         /* its configuration (NULL: built-in defaults) */
     locsim_mode mode;
     char config_name[256];
     cr_devinfo info;
@@ -411,6 +412,10 @@ void cr_free_registrations(void);
 cr_region *cr_find_region(const void *p);
 void cr_regions_to_device(void);
 void cr_regions_to_host(void);
+/* cudaDeviceReset: free every allocation the program made (cudaMalloc, regions). */
+void cr_free_all_allocations(void);
+/* Drop the record of device allocations without freeing them (the device goes). */
+void cr_forget_allocations(void);
 /* Translate a pointer-sized kernel argument that points into a region's host copy
  * (regions without identity mapping). */
 uint64_t cr_translate_arg(uint64_t value);
@@ -430,8 +435,6 @@ void cr_stats_record(const char *kernel, const locsim_counters *before, const lo
 /* Print the per-kernel and total statistics (stderr, or LOCSIM_JSON's file). */
 void cr_stats_report(void);
 void cr_stats_free(void);
-/* The device is about to be reset: keep its simulated time. */
-void cr_stats_fold_device(void);
 
 /* Simulated time so far in milliseconds (0 in functional mode). */
 double cr_sim_time_ms(void);

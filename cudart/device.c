@@ -6,39 +6,46 @@
 
 #include "cudart.h"
 #include "runtime/runtime.h"
+#include "sim/config.h"
 
 #define CUDART_VERSION 13000  /* the runtime and driver version we answer: 13.0 */
 
 /* ---- device description ---- */
 
-/* Properties of the simulated GPU.  SM count and shared memory per CTA come from
- * the device (its configuration); the rest are the GTX480 figures DESIGN.md uses
- * for the default configuration.  The compute capability is 7.5: nvcc 13 emits no
- * older PTX target, and programs test it before using warp intrinsics. */
+/* Properties of the simulated GPU, from its configuration (the built-in defaults
+ * when it has none).  The compute capability is 7.5: nvcc 13 emits no older PTX
+ * target, and programs test it before using warp intrinsics. */
 void cr_devinfo_init(cr_devinfo *info, const locsim_device *dev) {
+    sim_config defaults;
+    const sim_config *c = dev->cfg;
+    if (!c) {
+        config_defaults(&defaults);
+        c = &defaults;
+    }
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "locsim %.200s (%s)", cr.config_name,
              cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional");
-    info->sms = dev->num_sms ? (int)dev->num_sms : 15;
-    info->warp_size = 32;
-    info->max_threads_per_block = 1024;
-    info->max_threads_per_sm = 1536;
-    info->max_blocks_per_sm = 8;
-    info->max_block_dim[0] = 1024;
-    info->max_block_dim[1] = 1024;
+    info->sms = (int)config_num_sms(c);
+    info->warp_size = (int)c->warp_size;
+    info->max_threads_per_sm = (int)c->max_threads_per_core;
+    info->max_threads_per_block = info->max_threads_per_sm < 1024 ? info->max_threads_per_sm : 1024;
+    info->max_blocks_per_sm = (int)c->max_cta_per_core;
+    info->max_block_dim[0] = info->max_threads_per_block;
+    info->max_block_dim[1] = info->max_threads_per_block;
     info->max_block_dim[2] = 64;
     info->max_grid_dim[0] = 0x7fffffff;
     info->max_grid_dim[1] = 65535;
     info->max_grid_dim[2] = 65535;
-    info->smem_per_block = dev->max_smem_per_cta ? dev->max_smem_per_cta : 48 * 1024;
-    info->smem_per_sm = info->smem_per_block;
-    info->regs_per_block = 32768;
-    info->regs_per_sm = 32768;
-    info->clock_khz = 700000;
-    info->mem_clock_khz = 924000;
-    info->mem_bus_width = 384;
-    info->l2_bytes = 768 * 1024;
-    info->global_mem = (size_t)4 << 30;
+    info->smem_per_sm = c->shmem_size;
+    info->smem_per_block = dev->max_smem_per_cta && dev->max_smem_per_cta < c->shmem_size ? dev->max_smem_per_cta
+                                                                                          : c->shmem_size;
+    info->regs_per_sm = (int)c->registers_per_core;
+    info->regs_per_block = info->regs_per_sm < 65536 ? info->regs_per_sm : 65536;
+    info->clock_khz = (int)(c->clock_mhz[CLOCK_CORE] * 1000.0);
+    info->mem_clock_khz = (int)(c->clock_mhz[CLOCK_DRAM] * 1000.0);
+    info->mem_bus_width = (int)(c->n_mem * c->dram.bus_width * c->dram.chips * 8);
+    info->l2_bytes = (int)(cache_size_bytes(&c->l2) * config_num_l2_slices(c));
+    info->global_mem = (size_t)4 << 30;  /* sparse memory: only the address space bounds it */
     info->const_mem = 64 * 1024;
     info->cc_major = 7;
     info->cc_minor = 5;
@@ -210,17 +217,16 @@ cudaError_t cudaDeviceSynchronize(void) {
 
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
-/* Destroy every allocation and restart the device from scratch: modules are loaded
- * again (fresh __device__ variables), errors cleared.  Statistics keep counting. */
+/* Free every allocation and reload every module (fresh __device__ variables),
+ * clear the errors.  The simulated GPU itself stays, so its statistics cover the
+ * whole program: many programs reset the device just before they exit. */
 cudaError_t cudaDeviceReset(void) {
     cr_lock();
     if (cr.unloading) return cr_leave(cudaErrorCudartUnloading);
     if (cr.dev) {
-        cr_stats_fold_device();
-        cr_release_regions(1);
+        cr_free_all_allocations();
         cr_release_modules();
-        locsim_device_destroy(cr.dev);
-        cr.dev = NULL;
+        cr_load_modules();
     }
     cr.sticky_error = cudaSuccess;
     cr.last_error = cudaSuccess;

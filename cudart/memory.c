@@ -187,6 +187,71 @@ uint64_t cr_translate_arg(uint64_t value) {
     return value;
 }
 
+/* ---- the program's device allocations, so cudaDeviceReset can free them ----
+ * An open-addressing set of base addresses (linear probing, tombstones). */
+#define SLOT_EMPTY 0
+#define SLOT_TOMBSTONE 1  /* device addresses are >= DEVMEM_GLOBAL_BASE, never 0 or 1 */
+static uint64_t *alloc_slots;
+static size_t alloc_cap, alloc_used;  /* used counts live entries and tombstones */
+
+static size_t slot_of(uint64_t addr, size_t cap) { return (size_t)((addr >> 8) * 0x9E3779B97F4A7C15ull) & (cap - 1); }
+
+/* Rehash into a table at least four times the live entries (tombstones dropped). */
+static int track_grow(void) {
+    size_t live = 0;
+    for (size_t i = 0; i < alloc_cap; i++) live += alloc_slots[i] > SLOT_TOMBSTONE;
+    size_t ncap = 1024;
+    while (ncap < 4 * (live + 1)) ncap *= 2;
+    uint64_t *n = calloc(ncap, sizeof *n);
+    if (!n) return -1;
+    for (size_t i = 0; i < alloc_cap; i++) {
+        uint64_t a = alloc_slots[i];
+        if (a <= SLOT_TOMBSTONE) continue;
+        size_t j = slot_of(a, ncap);
+        while (n[j] != SLOT_EMPTY) j = (j + 1) & (ncap - 1);
+        n[j] = a;
+    }
+    free(alloc_slots);
+    alloc_slots = n;
+    alloc_cap = ncap;
+    alloc_used = live;
+    return 0;
+}
+
+static int track_alloc(uint64_t addr) {
+    if ((alloc_used + 1) * 2 > alloc_cap && track_grow() != 0) return -1;
+    size_t j = slot_of(addr, alloc_cap);
+    while (alloc_slots[j] > SLOT_TOMBSTONE) j = (j + 1) & (alloc_cap - 1);
+    if (alloc_slots[j] == SLOT_EMPTY) alloc_used++;
+    alloc_slots[j] = addr;
+    return 0;
+}
+
+/* Remove addr; -1 if it is not a tracked allocation. */
+static int track_free(uint64_t addr) {
+    if (!alloc_cap) return -1;
+    for (size_t j = slot_of(addr, alloc_cap);; j = (j + 1) & (alloc_cap - 1)) {
+        if (alloc_slots[j] == SLOT_EMPTY) return -1;
+        if (alloc_slots[j] == addr) {
+            alloc_slots[j] = SLOT_TOMBSTONE;
+            return 0;
+        }
+    }
+}
+
+void cr_forget_allocations(void) {
+    free(alloc_slots);
+    alloc_slots = NULL;
+    alloc_cap = alloc_used = 0;
+}
+
+void cr_free_all_allocations(void) {
+    for (size_t i = 0; i < alloc_cap; i++)
+        if (alloc_slots[i] > SLOT_TOMBSTONE) locsim_free(cr.dev, alloc_slots[i]);
+    cr_forget_allocations();
+    cr_release_regions(1);
+}
+
 /* ---- classifying pointers ---- */
 
 typedef struct {
@@ -254,6 +319,10 @@ cudaError_t cudaMalloc(void **ptr, size_t size) {
     if (size == 0) return cr_leave(cudaSuccess);
     locsim_dptr d;
     if (locsim_malloc(cr.dev, &d, size) != LOCSIM_OK) return cr_leave(cudaErrorMemoryAllocation);
+    if (track_alloc(d) != 0) {
+        locsim_free(cr.dev, d);
+        return cr_leave(cudaErrorMemoryAllocation);
+    }
     *ptr = (void *)(uintptr_t)d;
     return cr_leave(cudaSuccess);
 }
@@ -263,7 +332,9 @@ cudaError_t cudaFree(void *ptr) {
     if (e != cudaSuccess) return cr_leave(e);
     if (!ptr) return cr_leave(cudaSuccess);
     if (region_free(ptr, CR_REGION_MANAGED) == 0) return cr_leave(cudaSuccess);
-    if (locsim_free(cr.dev, (uintptr_t)ptr) != LOCSIM_OK) return cr_leave(cudaErrorInvalidValue);
+    /* Only what cudaMalloc returned: module variables are device memory too. */
+    if (track_free((uintptr_t)ptr) != 0) return cr_leave(cudaErrorInvalidValue);
+    locsim_free(cr.dev, (uintptr_t)ptr);
     return cr_leave(cudaSuccess);
 }
 

@@ -47,16 +47,15 @@ void cr_die(const char *fmt, ...) {
 
 locsim_device *cr_device(void) {
     if (cr.dev) return cr.dev;
-    locsim_config *cfg = NULL;
     char err[1024];
-    if (cr_config_from_env(&cfg, &cr.mode, cr.config_name, sizeof cr.config_name, err, sizeof err) != 0)
+    if (cr_config_from_env(&cr.cfg, &cr.mode, cr.config_name, sizeof cr.config_name, err, sizeof err) != 0)
         cr_die("%s", err);
-    locsim_status st = locsim_device_create(cfg, cr.mode, &cr.dev);
+    locsim_status st = locsim_device_create(cr.cfg, cr.mode, &cr.dev);
     if (st == LOCSIM_ERR_CONFIG && cr.mode == LOCSIM_MODE_TIMING) {
         /* As `locsim run` does while the cycle-level model is not built in. */
         cr_warn("timing mode is not available in this build; running functional simulation");
         cr.mode = LOCSIM_MODE_FUNCTIONAL;
-        st = locsim_device_create(cfg, cr.mode, &cr.dev);
+        st = locsim_device_create(cr.cfg, cr.mode, &cr.dev);
     }
     if (st != LOCSIM_OK)
         cr_die("cannot create the simulated GPU (config %s, %s mode): %s", cr.config_name,
@@ -187,8 +186,11 @@ __attribute__((destructor)) static void cr_fini(void) {
         cr_stats_report();
         cr_release_regions(0);
         cr_release_modules();
+        cr_forget_allocations();
         if (cr.dev) locsim_device_destroy(cr.dev);
         cr.dev = NULL;
+        locsim_config_free(cr.cfg);
+        cr.cfg = NULL;
         cr_free_registrations();
         cr_stats_free();
     }

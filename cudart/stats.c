@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cudart.h"
+#include "sim/timing.h"
 
 typedef struct {
     char *name;
@@ -18,7 +19,6 @@ typedef struct {
 
 static kernel_stats *table;
 static int nkernels, cap_kernels;
-static uint64_t cycles_before_reset;  /* simulated cycles of devices reset away */
 
 static kernel_stats *stats_for(const char *name) {
     for (int i = 0; i < nkernels; i++)
@@ -47,19 +47,12 @@ void cr_stats_record(const char *kernel, const locsim_counters *before, const lo
     k->cycles += after->cycles - before->cycles;
 }
 
-void cr_stats_fold_device(void) {
-    if (!cr.dev) return;
-    locsim_counters c;
-    locsim_get_counters(cr.dev, &c);
-    cycles_before_reset += c.cycles;
-}
-
 double cr_sim_time_ms(void) {
-    uint64_t cycles = cycles_before_reset;
+    uint64_t cycles = 0;
     if (cr.dev) {
         locsim_counters c;
         locsim_get_counters(cr.dev, &c);
-        cycles += c.cycles;
+        cycles = c.cycles;
     }
     return cr.info.clock_khz ? (double)cycles / cr.info.clock_khz : 0.0;
 }
@@ -87,6 +80,25 @@ static void print_row(FILE *f, const char *name, const kernel_stats *k, int timi
     fputc('\n', f);
 }
 
+/* Whole-run figures of the timing model a user looks at first (all of them are
+ * in the JSON report). */
+static const char *const summary_stats[] = {
+    "gpu_sim_cycle", "gpu_ipc", "L1D_total_cache_accesses", "L1D_total_cache_miss_rate", "L2_total_cache_accesses",
+    "L2_total_cache_miss_rate", "dram_reads", "dram_writes", "averagemflatency",
+};
+
+static void print_timing_summary(FILE *f) {
+    timing_state *t = cr.dev ? timing_of(cr.dev) : NULL;
+    if (!t) return;
+    for (size_t k = 0; k < sizeof summary_stats / sizeof *summary_stats; k++) {
+        int id = stats_find(t->stats, summary_stats[k]);
+        if (id < 0) continue;
+        double v = stats_value(t->stats, STATS_TOTAL, id);
+        if (v == (double)(uint64_t)v && v < 1e15) fprintf(f, "locsim: %-28s %llu\n", summary_stats[k], (unsigned long long)v);
+        else fprintf(f, "locsim: %-28s %.4f\n", summary_stats[k], v);
+    }
+}
+
 static void report_text(FILE *f) {
     int timing = cr.mode == LOCSIM_MODE_TIMING;
     fprintf(f, "locsim: ---- %s on %s (%s mode) ----\n", cr_program_name(), cr.config_name, mode_name());
@@ -96,6 +108,7 @@ static void report_text(FILE *f) {
     for (int i = 0; i < nkernels; i++) print_row(f, table[i].name, &table[i], timing);
     kernel_stats t = totals();
     print_row(f, "total", &t, timing);
+    print_timing_summary(f);
 }
 
 /* A JSON string: kernel names are mangled C++ identifiers, but escape anyway. */
@@ -132,7 +145,14 @@ static void report_json(FILE *f) {
     kernel_stats t = totals();
     fprintf(f, "%s],\n  \"total\": {", nkernels ? "\n  " : "");
     json_counts(f, &t);
-    fprintf(f, "}\n}\n");
+    fprintf(f, "}");
+    /* Timing mode: every statistic of every launch, as `locsim run --json` writes them. */
+    timing_state *ts = cr.dev ? timing_of(cr.dev) : NULL;
+    if (ts) {
+        fprintf(f, ",\n  \"timing\": ");
+        timing_report_json(ts, f);
+    }
+    fprintf(f, "\n}\n");
 }
 
 void cr_stats_report(void) {

@@ -31,7 +31,7 @@ static void exec_usage(FILE *out) {
             "  Runs a CUDA program built with `nvcc -cudart shared` (and with PTX, e.g. -arch=compute_75)\n"
             "  on the simulated GPU, unmodified.  Per-kernel and total statistics are printed to stderr\n"
             "  at exit (or written to FILE with --json); the exit status is the program's.\n"
-            "  --config NAME|FILE   GPU configuration (default: the default configuration)\n"
+            "  --config NAME|FILE   GPU configuration (default: fermi_gtx480)\n"
             "  --functional         functional simulation only (no timing model)\n"
             "  -option value        override one configuration option (see locsim --help-options)\n"
             "  --json FILE          write the statistics to FILE as JSON\n");
@@ -184,8 +184,24 @@ static int setup_sanitizer_env(void) {
 static int setup_sanitizer_env(void) { return 0; }
 #endif
 
+/* The program is not the locsim binary, so the library cannot find the shipped
+ * configs/ next to it: point LOCSIM_CONFIG_DIR at them (unless the user did). */
+static int setup_config_dir(void) {
+    char self[PATH_MAX], dir[PATH_MAX + 64];
+    const char *old = getenv("LOCSIM_CONFIG_DIR");
+    if ((old && *old) || self_dir(self, sizeof self) != 0) return 0;
+    const char *candidates[] = {"../configs", "../../configs", "../share/locsim/configs"};
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        snprintf(dir, sizeof dir, "%s/%s", self, candidates[i]);
+        struct stat st;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return setenv("LOCSIM_CONFIG_DIR", dir, 1);
+    }
+    return 0;
+}
+
 static int setup_env(const exec_options *o, const char *cudart_dir) {
     int rc = prepend_env_path("LD_LIBRARY_PATH", cudart_dir);
+    rc |= setup_config_dir();
     rc |= setenv("LOCSIM_MODE", o->functional ? "functional" : "timing", 1);
     if (o->config) {
         struct stat st;
