@@ -86,9 +86,13 @@ static wl_result run(wl_ctx *ctx) {
     uint32_t count;
     TRY(locsim_memcpy_dtoh(ctx->dev, &count, d.count, sizeof count));
     int cur = 0;
+    uint64_t greyed = count;
     while (count > 0) {
-        if (count > in.nobj) {
-            result = wl_fail(ctx, "worklist length %u exceeds the %u objects", count, in.nobj);
+        /* Each object is greyed at most once; more means the marking is broken
+         * (and without this check a broken run could loop for ever). */
+        if (greyed > in.nobj) {
+            result = wl_fail(ctx, "%llu objects greyed, but the heap has only %u",
+                             (unsigned long long)greyed, in.nobj);
             goto out;
         }
         TRY(locsim_memset(ctx->dev, d.count, 0, sizeof(uint32_t)));
@@ -97,6 +101,7 @@ static wl_result run(wl_ctx *ctx) {
         locsim_dim3 grid = {(count + GC_BLOCK - 1) / GC_BLOCK, 1, 1};
         TRY(locsim_launch(k_step, grid, block, 0, step_args, 7));
         TRY(locsim_memcpy_dtoh(ctx->dev, &count, d.count, sizeof count));
+        greyed += count;
         cur = 1 - cur;
     }
     uint64_t live;

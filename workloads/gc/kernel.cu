@@ -109,12 +109,19 @@ int main(int argc, char **argv) {
     uint32_t count;
     CUDA_CHECK(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
     int cur = 0, steps = 0;
+    uint64_t greyed = count;
     while (count > 0) {
+        /* Each object is greyed at most once: more means broken marking. */
+        if (greyed > in.nobj) {
+            printf("%llu objects greyed, but the heap has only %u\nFAIL\n", (unsigned long long)greyed, in.nobj);
+            return 1;
+        }
         CUDA_CHECK(cudaMemset(d_count, 0, sizeof(uint32_t)));
         gc_mark_step<<<(count + GC_BLOCK - 1) / GC_BLOCK, GC_BLOCK>>>(d_heap, d_marks, d_list[cur], (int)count,
                                                                      d_list[1 - cur], d_count, d_live);
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
+        greyed += count;
         cur = 1 - cur;
         steps++;
     }
