@@ -213,6 +213,29 @@ typedef struct {
 
 #define PTX_NO_GUARD 0xFFFFFFFFu
 
+/* Operand layout by opcode (opnd[0..ndst-1] are the destinations):
+ *   arithmetic / logic   d, a[, b[, c]]      bfi: d, f, a, b, c     lop3: d, a, b, c, lut
+ *   setp                 p[, q], a, b[, c]   ndst 1 or 2; c (a PRED) with .and/.or/.xor
+ *   set                  d, a, b[, c]        selp / slct: d, a, b, c
+ *   mov                  d, a   d or a may be VEC (unpack / pack); a may be SREG, SYMADDR
+ *                               (address of a variable) or FUNC; mov.pred a may be IMM 0/1
+ *   cvt                  d, a[, b]   (b: second source of cvt.*.f16x2/bf16x2.f32)
+ *   cvta                 d, a   a is a register or SYMADDR
+ *   ld / ldu             d, [addr]   d is REG or VEC (vec 2/4; '_' elements are SINK)
+ *   st                   [addr], a   a is REG, IMM or VEC
+ *   atom                 d, [addr], b[, c]   (cas: b = compare, c = new value)
+ *   red                  [addr], b
+ *   prefetch(u)          [addr]      isspacep / testp: p, a
+ *   bra                  LABEL (imm = instruction index; may equal ninsn = return)
+ *   call                 FUNC (imm = callee); arguments in calls[insn.call]
+ *   bar (and barrier, decoded as bar)   .sync: a[, b]   .arrive: a, b   .warp.sync: mask
+ *   bar.red              d, a, b, c   b is NONE when omitted; c is a PRED (maybe negated)
+ *   shfl                 d, p, a, b, c[, mask]   ndst 2; p is SINK when no |p was written
+ *   vote                 d, p[, mask]            match: d, p, a, mask (p SINK for .any)
+ *   redux                d, a, mask      activemask: d      nanosleep: a
+ * Immediates are already in the bits of the operand's type (see ptx_operand.imm);
+ * sources of shift amounts, bfe/bfi positions, shfl lanes and masks are u32. */
+
 /* A call site: call[.uni] (ret_0, ...), func, (arg_0, ...);
  * Arguments and return slots are frame offsets in the CALLER's frame (the call-site
  * .param variables) -- or registers/immediates where PTX allows them. */
