@@ -75,8 +75,26 @@ static int f32_approx(exec_ctx *x, fargs *g) {
     return 0;
 }
 
+/* add/sub/mul/fma without .ftz/.sat: the bulk of f32 work, kept free of per-lane
+ * flag tests. */
+static int f32_plain(exec_ctx *x, fargs *g) {
+    uint64_t *d = g->d;
+    const uint64_t *a = g->a, *b = g->b, *c = g->c;
+    switch ((ptx_opcode)x->in->op) {
+    case PTX_OP_ADD: FOR_EACH_LANE(l, x->active) d[l] = canon32(f32_from_bits(a[l]) + f32_from_bits(b[l])); return 1;
+    case PTX_OP_SUB: FOR_EACH_LANE(l, x->active) d[l] = canon32(f32_from_bits(a[l]) - f32_from_bits(b[l])); return 1;
+    case PTX_OP_MUL: FOR_EACH_LANE(l, x->active) d[l] = canon32(f32_from_bits(a[l]) * f32_from_bits(b[l])); return 1;
+    case PTX_OP_MAD:
+    case PTX_OP_FMA:
+        FOR_EACH_LANE(l, x->active) d[l] = canon32(fmaf(f32_from_bits(a[l]), f32_from_bits(b[l]), f32_from_bits(c[l])));
+        return 1;
+    default: return 0;
+    }
+}
+
 static int f32_exact(exec_ctx *x, fargs *g) {
     int nanp = (g->flags & PTX_F_NAN) != 0;
+    if (!g->ftz && !g->sat && f32_plain(x, g)) return 0;
     switch ((ptx_opcode)x->in->op) {
     case PTX_OP_ADD: F32_LOOP2(fa + fb); break;
     case PTX_OP_SUB: F32_LOOP2(fa - fb); break;
@@ -171,6 +189,12 @@ static int f64_ops(exec_ctx *x, fargs *g) {
     }
     int old = round_begin((ptx_rnd)x->in->rnd);
     int rc = 0;
+    if (!g->ftz && !g->sat && (op == PTX_OP_FMA || op == PTX_OP_MAD)) {
+        FOR_EACH_LANE(l, x->active)
+            g->d[l] = canon64(fma(f64_from_bits(g->a[l]), f64_from_bits(g->b[l]), f64_from_bits(g->c[l])));
+        round_end(old);
+        return 0;
+    }
     switch (op) {
     case PTX_OP_ADD: F64_LOOP2(fa + fb); break;
     case PTX_OP_SUB: F64_LOOP2(fa - fb); break;

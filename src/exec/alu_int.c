@@ -337,7 +337,7 @@ static int sources(exec_ctx *x, int_args *g) {
     g->bits = type_bits((ptx_type)in->type);
     if (g->bits == 0 || g->bits > 64) return -1;
     g->wm = width_mask(g->bits);
-    g->sgn = ptx_type_is_signed((ptx_type)in->type);
+    g->sgn = type_signed((ptx_type)in->type);
     return 0;
 }
 
@@ -428,12 +428,12 @@ static int ternary(exec_ctx *x, int_args *g) {
         break;
     }
     case PTX_OP_DP4A: {
-        int as = ptx_type_is_signed((ptx_type)in->type), bs = ptx_type_is_signed((ptx_type)in->type2);
+        int as = type_signed((ptx_type)in->type), bs = type_signed((ptx_type)in->type2);
         LANE_LOOP(dp4a(a[l], b[l], c[l], as, bs));
         break;
     }
     case PTX_OP_DP2A: {
-        int as = ptx_type_is_signed((ptx_type)in->type), bs = ptx_type_is_signed((ptx_type)in->type2);
+        int as = type_signed((ptx_type)in->type), bs = type_signed((ptx_type)in->type2);
         int hi = (in->flags & PTX_F_HI) != 0;
         LANE_LOOP(dp2a(a[l], b[l], c[l], as, bs, hi));
         break;

@@ -14,7 +14,7 @@ typedef struct {
 
 static uint64_t atom_int(const atom_kind *k, uint64_t old, uint64_t b, uint64_t c) {
     uint64_t wm = width_mask(k->bits);
-    int sgn = ptx_type_is_signed(k->type);
+    int sgn = type_signed(k->type);
     old &= wm;
     b &= wm;
     switch (k->op) {
@@ -75,7 +75,7 @@ static uint64_t atom_half(const atom_kind *k, uint64_t old, uint64_t b) {
 
 static int atom_supported(const atom_kind *k) {
     if (k->bits != 16 && k->bits != 32 && k->bits != 64) return 0;
-    if (ptx_type_is_float(k->type)) {
+    if (type_float(k->type)) {
         if (k->type == PTX_T_F32 || k->type == PTX_T_F64)
             return k->op == PTX_ATOM_ADD || k->op == PTX_ATOM_MIN || k->op == PTX_ATOM_MAX || k->op == PTX_ATOM_EXCH;
         return k->op == PTX_ATOM_ADD;
@@ -96,7 +96,7 @@ int exec_atomic(exec_ctx *x) {
     const uint64_t *c = k.op == PTX_ATOM_CAS ? exec_src(x, first + 2) : NULL;
     uint64_t *d = is_red ? NULL : exec_dst(x, 0);
     unsigned size = k.bits / 8;
-    int is_float = ptx_type_is_float(k.type), is_half = is_float && k.bits <= 32 && k.type != PTX_T_F32;
+    int is_float = type_float(k.type), is_half = is_float && k.bits <= 32 && k.type != PTX_T_F32;
     uint64_t olds[LANES];
     if (x->info) {
         x->info->mem_space = PTX_SPACE_NONE;

@@ -71,10 +71,10 @@ static double as_double(ptx_type t, uint64_t v, int ftz) {
 /* (a cmp b) as a lane mask for any type; *ok = 0 for types we do not compare. */
 static uint32_t compare(exec_ctx *x, ptx_type t, ptx_cmp cmp, const uint64_t *a, const uint64_t *b, int *ok) {
     *ok = 1;
-    if (!ptx_type_is_float(t)) {
+    if (!type_float(t)) {
         unsigned bits = type_bits(t);
         if (bits == 0 || bits > 64) { *ok = 0; return 0; }
-        return compare_int(x->active, cmp, a, b, bits, ptx_type_is_signed(t));
+        return compare_int(x->active, cmp, a, b, bits, type_signed(t));
     }
     if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) { *ok = 0; return 0; }
     int ftz = (x->in->flags & PTX_F_FTZ) != 0;

@@ -20,6 +20,11 @@ static int init_warp(exec_cta *cta, exec_warp *w, uint32_t index) {
     w->index = index;
     uint32_t first = index * LANES, n = cta->nthreads - first;
     w->valid = n >= LANES ? FULL_MASK : (1u << n) - 1;
+    for (uint32_t l = 0; l < LANES; l++) {
+        uint32_t xyz[3];
+        exec_thread_xyz(cta, index, l, xyz);
+        for (int c = 0; c < 3; c++) w->tid[c][l] = (uint16_t)xyz[c];
+    }
     w->state = WARP_RUNNING;
     w->stack_cap = 16;
     w->frame_cap = 4;

@@ -8,18 +8,18 @@
  */
 #include "exec/float_util.h"
 
-static int is_int(ptx_type t) { return !ptx_type_is_float(t) && t != PTX_T_PRED && type_bits(t) > 0 && type_bits(t) <= 64; }
+static int is_int(ptx_type t) { return !type_float(t) && t != PTX_T_PRED && type_bits(t) > 0 && type_bits(t) <= 64; }
 
 /* Store an integer result of dtype into the destination register. */
 static uint64_t int_result(uint64_t v, ptx_type dt, unsigned dst_bits) {
     unsigned b = type_bits(dt);
-    if (ptx_type_is_signed(dt) && dst_bits > b) return (uint64_t)sign_extend(v, b) & width_mask(dst_bits);
+    if (type_signed(dt) && dst_bits > b) return (uint64_t)sign_extend(v, b) & width_mask(dst_bits);
     return v & width_mask(b);
 }
 
 static uint64_t sat_int(int64_t sv, uint64_t uv, int src_signed, ptx_type dt) {
     unsigned b = type_bits(dt);
-    if (ptx_type_is_signed(dt)) {
+    if (type_signed(dt)) {
         int64_t hi = (int64_t)(width_mask(b) >> 1), lo = -hi - 1;
         if (src_signed) return (uint64_t)(sv > hi ? hi : sv < lo ? lo : sv);
         return uv > (uint64_t)hi ? (uint64_t)hi : uv;
@@ -68,7 +68,7 @@ static uint64_t float_to_int(double v, ptx_rnd r, ptx_type dt) {
     if (isnan(v)) return 0;
     v = round_integral(v, r ? r : PTX_RND_RZI);
     unsigned b = type_bits(dt);
-    if (ptx_type_is_signed(dt)) {
+    if (type_signed(dt)) {
         double lim = ldexp(1.0, (int)b - 1); /* 2^(b-1) */
         if (v >= lim) return width_mask(b) >> 1;
         if (v < -lim) return (uint64_t)(-(int64_t)(width_mask(b) >> 1) - 1);
@@ -123,7 +123,7 @@ static uint64_t to_float(double v, ptx_type dt, ptx_rnd r, int ftz, int sat, int
 
 static int cvt_int_int(exec_ctx *x, uint64_t *d, const uint64_t *a, ptx_type dt, ptx_type st, unsigned dbits) {
     unsigned sb = type_bits(st);
-    int ss = ptx_type_is_signed(st), sat = (x->in->flags & PTX_F_SAT) != 0;
+    int ss = type_signed(st), sat = (x->in->flags & PTX_F_SAT) != 0;
     FOR_EACH_LANE(l, x->active) {
         int64_t sv = sign_extend(a[l], sb);
         uint64_t uv = a[l] & width_mask(sb);
@@ -137,7 +137,7 @@ static int cvt_int_int(exec_ctx *x, uint64_t *d, const uint64_t *a, ptx_type dt,
  * (exactly one rounding); 16-bit ones go through the sticky double. */
 static int cvt_int_float(exec_ctx *x, uint64_t *d, const uint64_t *a, ptx_type dt, ptx_type st) {
     unsigned sb = type_bits(st);
-    int ss = ptx_type_is_signed(st);
+    int ss = type_signed(st);
     ptx_rnd r = x->in->rnd ? (ptx_rnd)x->in->rnd : PTX_RND_RN;
     int ftz = (x->in->flags & PTX_F_FTZ) != 0, sat = (x->in->flags & PTX_F_SAT) != 0;
     if (dt == PTX_T_F32 || dt == PTX_T_F64) {
@@ -221,7 +221,7 @@ int exec_cvt(exec_ctx *x) {
     if (in->nopnd < 2) return exec_unsupported(x);
     const uint64_t *a = exec_src(x, 1);
     unsigned dbits = in->opnd[0].kind == PTX_OPND_REG ? reg_bits(x, in->opnd[0].reg) : 64;
-    int dfloat = ptx_type_is_float(dt), sfloat = ptx_type_is_float(st);
+    int dfloat = type_float(dt), sfloat = type_float(st);
     if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2 || st == PTX_T_F16X2 || st == PTX_T_BF16X2) return exec_unsupported(x);
     if (!dfloat && !sfloat) {
         if (!is_int(dt) || !is_int(st)) return exec_unsupported(x);

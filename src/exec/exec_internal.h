@@ -35,6 +35,8 @@
 #define EXEC_PARAM_WINDOW (DEVMEM_SHARED_WINDOW - DEVMEM_WINDOW_SIZE)
 
 #define EXEC_NUM_BARRIERS 16
+#define EXEC_ALLOC_CACHE 4    /* allocations remembered by the global fast path */
+#define EXEC_PAGE_CACHE 16    /* pages remembered (direct-mapped on the page number) */
 /* A call chain deeper than this is reported as a stack overflow. */
 #define EXEC_MAX_CALL_DEPTH 4096
 
@@ -65,6 +67,7 @@ typedef struct {
     const ptx_insn *bar_insn;  /* that bar instruction (bar.red writes its result at release) */
     uint32_t bar_active;   /* lanes that executed it */
     uint32_t carry;        /* per-lane carry flag of add.cc / addc chains */
+    uint16_t tid[3][LANES]; /* %tid.x/y/z of each lane */
 
     simt_entry *stack;
     uint32_t sp, stack_cap;
@@ -102,11 +105,12 @@ struct exec_cta {
     uint64_t thread_insns;
     uint64_t clock;         /* %clock64 in timing mode */
     int clock_external;     /* exec_cta_set_clock was called */
-    /* Fast path of global accesses: the allocation and the page last accessed
+    /* Fast path of global accesses: allocations and pages recently accessed
      * (allocations do not change while a kernel runs; device pages never move). */
-    uint64_t alloc_lo, alloc_len;   /* [lo, lo + len) is one live allocation (len 0: none) */
-    uint64_t page_no;               /* addr >> DEVMEM_PAGE_BITS of page_host */
-    uint8_t *page_host;             /* NULL: none */
+    struct { uint64_t lo, len; } allocs[EXEC_ALLOC_CACHE];  /* len 0: empty */
+    uint32_t alloc_next;                                     /* round-robin victim */
+    uint32_t alloc_last;                                     /* entry that hit last */
+    struct { uint64_t page_no; uint8_t *host; } pages[EXEC_PAGE_CACHE]; /* host NULL: empty */
     int faulted;
     exec_fault fault;
 };
@@ -131,10 +135,28 @@ typedef struct {
 #define FOR_EACH_LANE(l, mask) \
     for (uint32_t m_##l = (mask), l = 0; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
 
-static inline uint32_t popc32(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+/* Portable SWAR popcount: the build targets baseline x86-64, where
+ * __builtin_popcount is a libgcc call. */
+static inline uint32_t popc32(uint32_t m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (m * 0x01010101u) >> 24;
+}
 
-/* ---- type helpers ---- */
-static inline unsigned type_bits(ptx_type t) { return ptx_type_size(t) * 8; }
+/* ---- type helpers (inline: they sit in every instruction's path) ---- */
+static inline unsigned type_size(ptx_type t) {
+    static const uint8_t size[PTX_T_COUNT] = {
+        [PTX_T_B8] = 1, [PTX_T_B16] = 2, [PTX_T_B32] = 4, [PTX_T_B64] = 8, [PTX_T_B128] = 16,
+        [PTX_T_U8] = 1, [PTX_T_U16] = 2, [PTX_T_U32] = 4, [PTX_T_U64] = 8,
+        [PTX_T_S8] = 1, [PTX_T_S16] = 2, [PTX_T_S32] = 4, [PTX_T_S64] = 8,
+        [PTX_T_F16] = 2, [PTX_T_F16X2] = 4, [PTX_T_BF16] = 2, [PTX_T_BF16X2] = 4, [PTX_T_F32] = 4, [PTX_T_F64] = 8,
+    };
+    return (unsigned)t < PTX_T_COUNT ? size[t] : 0;
+}
+static inline int type_signed(ptx_type t) { return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64; }
+static inline int type_float(ptx_type t) { return t >= PTX_T_F16 && t <= PTX_T_F64; }
+static inline unsigned type_bits(ptx_type t) { return type_size(t) * 8; }
 static inline uint64_t width_mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 static inline int64_t sign_extend(uint64_t v, unsigned bits) {
     if (bits >= 64) return (int64_t)v;
@@ -156,7 +178,12 @@ static inline unsigned reg_bits(const exec_ctx *x, uint32_t r) {
 /* ---- operands (operand.c) ---- */
 /* 32 lane values of a source operand: a register row, or scratch filled with an
  * immediate / special register / symbol address. */
-const uint64_t *exec_src(exec_ctx *x, unsigned i);
+const uint64_t *exec_src_slow(exec_ctx *x, unsigned i);
+static inline const uint64_t *exec_src(exec_ctx *x, unsigned i) {
+    const ptx_operand *o = &x->in->opnd[i];
+    if (o->kind == PTX_OPND_REG) return x->regs + (size_t)o->reg * LANES;
+    return exec_src_slow(x, i);
+}
 /* Lane mask of a predicate source operand (negation applied; immediates 0/1). */
 uint32_t exec_pred_src(const exec_ctx *x, const ptx_operand *o);
 /* Write a lane mask into a predicate destination for the active lanes. */
@@ -205,10 +232,20 @@ static inline uint8_t *exec_mem_fast(exec_ctx *x, ptx_space space, uint64_t addr
     switch (space) {
     case PTX_SPACE_GLOBAL:
     case PTX_SPACE_CONST: {
-        uint64_t off = addr - cta->alloc_lo;
-        if (off >= cta->alloc_len || size > cta->alloc_len - off) return NULL;
-        if (addr >> DEVMEM_PAGE_BITS != cta->page_no || !cta->page_host) return NULL;
-        return cta->page_host + (addr & (DEVMEM_PAGE_SIZE - 1));
+        unsigned i = cta->alloc_last;
+        uint64_t off = addr - cta->allocs[i].lo;
+        if (off >= cta->allocs[i].len || size > cta->allocs[i].len - off) {
+            for (i = 0; i < EXEC_ALLOC_CACHE; i++) {
+                off = addr - cta->allocs[i].lo;
+                if (off < cta->allocs[i].len && size <= cta->allocs[i].len - off) break;
+            }
+            if (i == EXEC_ALLOC_CACHE) return NULL;
+            cta->alloc_last = i;
+        }
+        uint64_t pn = addr >> DEVMEM_PAGE_BITS;
+        unsigned slot = (unsigned)pn & (EXEC_PAGE_CACHE - 1);
+        if (cta->pages[slot].page_no != pn || !cta->pages[slot].host) return NULL;
+        return cta->pages[slot].host + (addr & (DEVMEM_PAGE_SIZE - 1));
     }
     case PTX_SPACE_SHARED:
         if (addr >= cta->smem_size || size > cta->smem_size - addr) return NULL;

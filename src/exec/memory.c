@@ -32,6 +32,23 @@ ptx_space exec_classify_generic(uint64_t gaddr, uint64_t *offset) {
     return PTX_SPACE_GLOBAL;
 }
 
+/* Remember the allocation and page of a valid global access for exec_mem_fast. */
+static void remember(exec_cta *cta, const devmem_alloc_info *a, uint64_t addr, uint8_t *p) {
+    unsigned i;
+    for (i = 0; i < EXEC_ALLOC_CACHE; i++)
+        if (cta->allocs[i].lo == a->base && cta->allocs[i].len == a->size) break;
+    if (i == EXEC_ALLOC_CACHE) {
+        i = cta->alloc_next;
+        cta->alloc_next = (cta->alloc_next + 1) % EXEC_ALLOC_CACHE;
+        cta->allocs[i].lo = a->base;
+        cta->allocs[i].len = a->size;
+    }
+    uint64_t pn = addr >> DEVMEM_PAGE_BITS;
+    unsigned slot = (unsigned)pn & (EXEC_PAGE_CACHE - 1);
+    cta->pages[slot].page_no = pn;
+    cta->pages[slot].host = p - (addr & (DEVMEM_PAGE_SIZE - 1));
+}
+
 static uint8_t *global_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc,
                            uint32_t lane) {
     exec_cta *cta = x->cta;
@@ -44,11 +61,7 @@ static uint8_t *global_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned
         exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for device pages");
         return NULL;
     }
-    /* remember them for exec_mem_fast */
-    cta->alloc_lo = a->base;
-    cta->alloc_len = a->size;
-    cta->page_no = addr >> DEVMEM_PAGE_BITS;
-    cta->page_host = p - (addr & (DEVMEM_PAGE_SIZE - 1));
+    remember(cta, a, addr, p);
     return p;
 }
 
@@ -161,43 +174,98 @@ static void begin_access(exec_ctx *x, unsigned size, int is_store, int is_atomic
     info->mem_mask = 0;
 }
 
-/* ld[.ss].type / ld.vN: a signed element is sign-extended to its register's width. */
+/* A kernel parameter is the same for every thread: read it once. */
+static int load_kparam(exec_ctx *x, uint64_t addr, unsigned esize, uint32_t reg, int sgn) {
+    ptx_space rs;
+    uint64_t ra;
+    uint32_t lane0 = (uint32_t)__builtin_ctz(x->active);
+    const uint8_t *p = exec_mem_ptr(x, PTX_SPACE_PARAM, addr, esize, ACC_READ, lane0, &rs, &ra);
+    if (!p) return -1;
+    uint64_t v = read_le(p, esize);
+    unsigned rb = reg_bits(x, reg);
+    if (sgn && rb > esize * 8) v = (uint64_t)sign_extend(v, esize * 8) & width_mask(rb);
+    uint64_t *d = x->regs + (size_t)reg * LANES;
+    FOR_EACH_LANE(l, x->active) {
+        d[l] = v;
+        note_access(x, rs, l, ra);
+    }
+    return 0;
+}
+
+/* Resolve one lane's access: the inline fast path, else the checked slow path. */
+static inline const uint8_t *lane_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc,
+                                      uint32_t lane) {
+    const uint8_t *p = exec_mem_fast(x, space, addr, size, lane);
+    if (p) {
+        note_access(x, space == PTX_SPACE_NONE ? PTX_SPACE_GLOBAL : space, lane, addr);
+        return p;
+    }
+    ptx_space rs;
+    uint64_t ra;
+    p = exec_mem_ptr(x, space, addr, size, acc, lane, &rs, &ra);
+    if (p) note_access(x, rs, lane, ra);
+    return p;
+}
+
+/* ld[.ss].type / ld.vN: a signed element is sign-extended to its register's width.
+ * Every lane is read before any register is written: the address register may be
+ * a destination. */
 static int load(exec_ctx *x) {
     const ptx_insn *in = x->in;
     ptx_type t = (ptx_type)in->type;
-    unsigned esize = ptx_type_size(t), vec = in->vec ? in->vec : 1;
+    unsigned esize = type_size(t), vec = in->vec ? in->vec : 1;
     if (in->nopnd < 2 || esize == 0 || esize > 8 || in->opnd[1].kind != PTX_OPND_ADDR) return exec_unsupported(x);
     uint32_t regs[4];
     unsigned n = vector_regs(&in->opnd[0], vec, regs);
     unsigned size = esize * n;
-    int sgn = ptx_type_is_signed(t);
-    unsigned rbits[4];
-    for (unsigned k = 0; k < n; k++) rbits[k] = regs[k] == PTX_REG_SINK ? 64 : reg_bits(x, regs[k]);
+    int sgn = type_signed(t);
     addr_form af = addr_form_of(x, &in->opnd[1], (ptx_space)in->space);
     begin_access(x, size, 0, 0);
-    /* Read every lane first, then write: the address register may be a destination. */
+    if (af.space == PTX_SPACE_PARAM && !af.row && n == 1 && regs[0] != PTX_REG_SINK)
+        return load_kparam(x, af.base, esize, regs[0], sgn);
     uint64_t vals[4][LANES];
-    FOR_EACH_LANE(l, x->active) {
-        ptx_space rs;
-        uint64_t ra, addr = af.base + (af.row ? af.row[l] : 0);
-        const uint8_t *p = exec_mem_fast(x, af.space, addr, size, l);
-        if (p) {
-            rs = af.space == PTX_SPACE_NONE ? PTX_SPACE_GLOBAL : af.space;
-            ra = addr;
-        } else if (!(p = exec_mem_ptr(x, af.space, addr, size, ACC_READ, l, &rs, &ra))) {
-            return -1;
+    if (n == 1) { /* scalar: the common case, one switch on the size outside the loop */
+        switch (esize) {
+        case 4:
+            FOR_EACH_LANE(l, x->active) {
+                const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), 4, ACC_READ, l);
+                if (!p) return -1;
+                uint32_t v;
+                memcpy(&v, p, 4);
+                vals[0][l] = v;
+            }
+            break;
+        case 8:
+            FOR_EACH_LANE(l, x->active) {
+                const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), 8, ACC_READ, l);
+                if (!p) return -1;
+                memcpy(&vals[0][l], p, 8);
+            }
+            break;
+        default:
+            FOR_EACH_LANE(l, x->active) {
+                const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), esize, ACC_READ, l);
+                if (!p) return -1;
+                vals[0][l] = read_le(p, esize);
+            }
+            break;
         }
-        note_access(x, rs, l, ra);
-        for (unsigned k = 0; k < n; k++) {
-            uint64_t v = read_le(p + k * esize, esize);
-            if (sgn && rbits[k] > esize * 8) v = (uint64_t)sign_extend(v, esize * 8) & width_mask(rbits[k]);
-            vals[k][l] = v;
+    } else {
+        FOR_EACH_LANE(l, x->active) {
+            const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), size, ACC_READ, l);
+            if (!p) return -1;
+            for (unsigned k = 0; k < n; k++) vals[k][l] = read_le(p + k * esize, esize);
         }
     }
     for (unsigned k = 0; k < n; k++) {
         if (regs[k] == PTX_REG_SINK) continue;
         uint64_t *d = x->regs + (size_t)regs[k] * LANES;
-        FOR_EACH_LANE(l, x->active) d[l] = vals[k][l];
+        unsigned rb = reg_bits(x, regs[k]);
+        if (sgn && rb > esize * 8) {
+            FOR_EACH_LANE(l, x->active) d[l] = (uint64_t)sign_extend(vals[k][l], esize * 8) & width_mask(rb);
+        } else {
+            FOR_EACH_LANE(l, x->active) d[l] = vals[k][l];
+        }
     }
     return 0;
 }
@@ -205,7 +273,7 @@ static int load(exec_ctx *x) {
 static int store(exec_ctx *x) {
     const ptx_insn *in = x->in;
     ptx_type t = (ptx_type)in->type;
-    unsigned esize = ptx_type_size(t), vec = in->vec ? in->vec : 1;
+    unsigned esize = type_size(t), vec = in->vec ? in->vec : 1;
     if (in->nopnd < 2 || esize == 0 || esize > 8 || in->opnd[0].kind != PTX_OPND_ADDR) return exec_unsupported(x);
     const ptx_operand *src = &in->opnd[1];
     const uint64_t *rows[4];
@@ -230,17 +298,18 @@ static int store(exec_ctx *x) {
     unsigned size = esize * n;
     addr_form af = addr_form_of(x, &in->opnd[0], (ptx_space)in->space);
     begin_access(x, size, 1, 0);
-    FOR_EACH_LANE(l, x->active) {
-        ptx_space rs;
-        uint64_t ra, addr = af.base + (af.row ? af.row[l] : 0);
-        uint8_t *p = af.space == PTX_SPACE_PARAM ? NULL : exec_mem_fast(x, af.space, addr, size, l);
-        if (p) {
-            rs = af.space == PTX_SPACE_NONE ? PTX_SPACE_GLOBAL : af.space;
-            ra = addr;
-        } else if (!(p = exec_mem_ptr(x, af.space, addr, size, ACC_WRITE, l, &rs, &ra))) {
-            return -1;
+    if (n == 1 && esize == 4) {
+        FOR_EACH_LANE(l, x->active) {
+            uint8_t *p = (uint8_t *)lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), 4, ACC_WRITE, l);
+            if (!p) return -1;
+            uint32_t v = (uint32_t)rows[0][l];
+            memcpy(p, &v, 4);
         }
-        note_access(x, rs, l, ra);
+        return 0;
+    }
+    FOR_EACH_LANE(l, x->active) {
+        uint8_t *p = (uint8_t *)lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), size, ACC_WRITE, l);
+        if (!p) return -1;
         for (unsigned k = 0; k < n; k++) write_le(p + k * esize, rows[k][l], esize);
     }
     return 0;

@@ -18,9 +18,8 @@ static uint64_t cta_clock(const exec_cta *cta) { return cta->clock_external ? ct
 uint64_t exec_sreg_value(const exec_ctx *x, uint32_t sreg, unsigned comp, uint32_t lane) {
     const exec_cta *cta = x->cta;
     const exec_launch *L = cta->L;
-    uint32_t xyz[3];
     switch ((ptx_sreg)sreg) {
-    case PTX_SREG_TID: exec_thread_xyz(cta, x->w->index, lane, xyz); return xyz[comp > 2 ? 0 : comp];
+    case PTX_SREG_TID: return x->w->tid[comp > 2 ? 0 : comp][lane];
     case PTX_SREG_NTID: return dim_component(L->block, comp);
     case PTX_SREG_CTAID: return cta->ctaid[comp > 2 ? 0 : comp];
     case PTX_SREG_NCTAID: return dim_component(L->grid, comp);
@@ -60,7 +59,7 @@ static void fill(uint64_t *dst, uint64_t v) {
     for (unsigned l = 0; l < LANES; l++) dst[l] = v;
 }
 
-const uint64_t *exec_src(exec_ctx *x, unsigned i) {
+const uint64_t *exec_src_slow(exec_ctx *x, unsigned i) {
     const ptx_operand *o = &x->in->opnd[i];
     uint64_t *tmp = x->scratch[i];
     switch ((ptx_opnd_kind)o->kind) {
@@ -68,7 +67,10 @@ const uint64_t *exec_src(exec_ctx *x, unsigned i) {
     case PTX_OPND_IMM: fill(tmp, (uint64_t)o->imm); return tmp;
     case PTX_OPND_SYMADDR: fill(tmp, symaddr_value(x, o)); return tmp;
     case PTX_OPND_SREG:
-        if (o->reg == PTX_SREG_TID || o->reg == PTX_SREG_LANEID || o->reg >= PTX_SREG_LANEMASK_EQ) {
+        if (o->reg == PTX_SREG_TID) {
+            const uint16_t *t = x->w->tid[o->comp > 2 ? 0 : o->comp];
+            for (uint32_t l = 0; l < LANES; l++) tmp[l] = t[l];
+        } else if (o->reg == PTX_SREG_LANEID || o->reg >= PTX_SREG_LANEMASK_EQ) {
             for (uint32_t l = 0; l < LANES; l++) tmp[l] = exec_sreg_value(x, o->reg, o->comp, l);
         } else {
             fill(tmp, exec_sreg_value(x, o->reg, o->comp, 0));

@@ -168,7 +168,7 @@ static int execute(exec_ctx *x) {
     switch ((ptx_opcode)in->op) {
     case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_DIV:
     case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_MIN: case PTX_OP_MAX:
-        return ptx_type_is_float((ptx_type)in->type) ? exec_alu_float(x) : exec_alu_int(x);
+        return type_float((ptx_type)in->type) ? exec_alu_float(x) : exec_alu_int(x);
     case PTX_OP_FMA: case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_SIN:
     case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2: case PTX_OP_TANH: case PTX_OP_COPYSIGN:
         return exec_alu_float(x);

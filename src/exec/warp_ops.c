@@ -114,7 +114,7 @@ static int redux(exec_ctx *x) {
     uint32_t members = member_mask(x, 2);
     if (check_members(x, members)) return -1;
     uint32_t group = x->active & members;
-    int sgn = ptx_type_is_signed((ptx_type)in->type);
+    int sgn = type_signed((ptx_type)in->type);
     uint64_t acc = 0;
     int first = 1;
     FOR_EACH_LANE(l, group) {
