@@ -359,6 +359,33 @@ static void test_nvcc_recursion(void **state) {
     xt_close(&t);
 }
 
+/* A callee fills its caller's local array through a generic pointer; a struct comes
+ * back by value through a .param .b8 array (tests/exec_cu/recursion.cu). */
+static void test_nvcc_locals_and_struct_return(void **state) {
+    (void)state;
+    char *ptx = xt_read_source("tests/exec_cu/recursion.ptx");
+    xt t = xt_open(ptx, "recursion.ptx");
+    free(ptx);
+    int32_t in[32];
+    for (int i = 0; i < 32; i++) in[i] = 3 * i;
+    locsim_dptr din = xt_buf(&t, in, sizeof in), dout = xt_buf(&t, NULL, 32 * 4);
+    locsim_dptr dfo = xt_buf(&t, NULL, 32 * 4), ddo = xt_buf(&t, NULL, 32 * 8);
+    void *args[] = {&din, &dout, &dfo, &ddo};
+    xt_run(&t, "locals_and_structs", 1, 32, args, 4);
+    int32_t r[32];
+    float fo[32];
+    double dd[32];
+    xt_get(&t, r, dout, sizeof r);
+    xt_get(&t, fo, dfo, sizeof fo);
+    xt_get(&t, dd, ddo, sizeof dd);
+    for (int l = 0; l < 32; l++) {
+        assert_int_equal(r[l], ((3 * l) & 15) * (l + 1)); /* buf[i] = i * (t+1) */
+        assert_true(fo[l] == 2.0f * (float)l);            /* make_pair: a * 2 */
+        assert_true(dd[l] == (double)l + 0.25);           /* b + 0.25 */
+    }
+    xt_close(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nested_divergence),
@@ -367,6 +394,7 @@ int main(void) {
         cmocka_unit_test(test_calls_with_divergent_returns),
         cmocka_unit_test(test_recursive_factorial),
         cmocka_unit_test(test_nvcc_recursion),
+        cmocka_unit_test(test_nvcc_locals_and_struct_return),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
