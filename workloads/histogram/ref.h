@@ -15,14 +15,16 @@
 
 #define HIST_BINS 256
 #define HIST_BLOCK 256u         /* threads per CTA */
-#define HIST_MAX_BLOCKS 120u    /* grid-stride loops beyond this many CTAs */
+#define HIST_MAX_BLOCKS 120u    /* at most this many CTAs... */
+#define HIST_MIN_WORDS_PER_THREAD 4u  /* ...and enough words for every thread to loop */
 #define HIST_WORDS_PER_SIZE 8192u
 
 /* words = 8192 * size + 7 (4 samples each; not a multiple of the grid) */
 static inline uint32_t hist_num_words(uint32_t size) { return HIST_WORDS_PER_SIZE * size + 7u; }
 
 static inline uint32_t hist_num_blocks(uint32_t words) {
-    uint32_t blocks = (words + HIST_BLOCK - 1) / HIST_BLOCK;
+    uint32_t per_block = HIST_BLOCK * HIST_MIN_WORDS_PER_THREAD;
+    uint32_t blocks = (words + per_block - 1) / per_block;
     return blocks < HIST_MAX_BLOCKS ? blocks : HIST_MAX_BLOCKS;
 }
 
