@@ -156,9 +156,14 @@ static unsigned vector_regs(const ptx_operand *o, unsigned vec, uint32_t regs[4]
     return 1;
 }
 
+/* Record one lane's access for the timing model.  .param accesses of call
+ * sequences live in frame (local) memory here, but a GPU passes them in registers:
+ * they are reported as PARAM so the timing model does not charge local-memory
+ * traffic for them. */
 static void note_access(exec_ctx *x, ptx_space space, uint32_t lane, uint64_t addr) {
     exec_step_info *info = x->info;
     if (!info) return;
+    if (x->in->space == PTX_SPACE_PARAM) space = PTX_SPACE_PARAM;
     if (!info->mem_mask) info->mem_space = (uint8_t)space;
     info->mem_mask |= 1u << lane;
     info->mem_addr[lane] = addr;

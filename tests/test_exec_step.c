@@ -1,0 +1,131 @@
+/* Executor: the timing model's view.  exec_warp_step executes one instruction and
+ * describes it (pc, active lanes, thread count, memory space and per-lane
+ * addresses); barriers block until exec_cta_try_release_barrier; %clock64 follows
+ * exec_cta_set_clock. */
+#include "test_exec_util.h"
+
+#include "exec/exec.h"
+#include "ptx/ir.h"
+#include "runtime/devmem.h"
+
+static const char *step_ptx = XT_HEADER
+    ".visible .entry stepk(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [in];\n"        /* 0 */
+    "  mov.u32 %r1, %tid.x;\n"            /* 1 */
+    "  mul.wide.u32 %rd2, %r1, 4;\n"      /* 2 */
+    "  add.s64 %rd3, %rd1, %rd2;\n"       /* 3 */
+    "  ld.global.u32 %r2, [%rd3];\n"      /* 4 */
+    "  setp.lt.u32 %p1, %r1, 4;\n"        /* 5 */
+    "  @%p1 add.s32 %r2, %r2, 1;\n"       /* 6 */
+    "  mov.u64 %rd4, %clock64;\n"         /* 7 */
+    "  bar.sync 0;\n"                     /* 8 */
+    "  ld.param.u64 %rd5, [out];\n"       /* 9 */
+    "  add.s64 %rd6, %rd5, %rd2;\n"       /* 10 */
+    "  st.global.u32 [%rd6], %r2;\n"      /* 11 */
+    "  st.global.u64 [%rd5+256], %rd4;\n" /* 12 */
+    "  ret;\n"                            /* 13 */
+    "}\n";
+
+static void test_step_by_step(void **state) {
+    (void)state;
+    ptx_error err;
+    ptx_module *m = ptx_parse(step_ptx, strlen(step_ptx), "step.ptx", &err);
+    if (!m) fprintf(stderr, "%s\n", err.msg);
+    assert_non_null(m);
+    devmem *mem = devmem_create();
+    uint64_t in, out;
+    assert_int_equal(devmem_alloc(mem, 32 * 4, 256, &in), 0);
+    assert_int_equal(devmem_alloc(mem, 512, 256, &out), 0);
+    uint32_t vals[32];
+    for (uint32_t i = 0; i < 32; i++) vals[i] = 100 * i;
+    devmem_write(mem, in, vals, sizeof vals);
+    uint64_t params[2] = {in, out};
+    exec_launch L;
+    memset(&L, 0, sizeof L);
+    L.mod = m;
+    L.kernel = &m->funcs[ptx_find_function(m, "stepk")];
+    L.params = (const uint8_t *)params;
+    L.params_size = sizeof params;
+    L.grid = (locsim_dim3){1, 1, 1};
+    L.block = (locsim_dim3){32, 1, 1};
+    L.mem = mem;
+    L.smid_count = 1;
+    exec_cta *cta = exec_cta_create(&L, 0, 3);
+    assert_non_null(cta);
+    assert_int_equal(exec_cta_num_warps(cta), 1);
+    exec_step_info info;
+
+    for (uint32_t pc = 0; pc < 8; pc++) {
+        const ptx_insn *next = exec_warp_next_insn(cta, 0);
+        assert_ptr_equal(next, &L.kernel->insns[pc]);
+        if (pc == 7) exec_cta_set_clock(cta, 12345);
+        assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+        assert_int_equal(info.pc, pc);
+        assert_ptr_equal(info.insn, next);
+        assert_int_equal(info.thread_insns, 32);
+        if (pc == 0) assert_int_equal(info.mem_space, PTX_SPACE_PARAM);
+        if (pc == 4) {
+            assert_int_equal(info.mem_space, PTX_SPACE_GLOBAL);
+            assert_int_equal(info.mem_size, 4);
+            assert_int_equal(info.mem_is_store, 0);
+            assert_int_equal(info.mem_mask, 0xffffffffu);
+            assert_true(info.mem_addr[5] == in + 20);
+        }
+        if (pc == 6) assert_int_equal(info.active_mask, 0xfu); /* guard: t < 4 */
+        if (pc != 0 && pc != 4) assert_int_equal(info.mem_space, PTX_SPACE_NONE);
+    }
+    /* bar.sync: retired, and the warp waits until the barrier is released */
+    assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_BARRIER);
+    assert_int_equal(info.pc, 8);
+    assert_true(exec_warp_waiting(cta, 0));
+    assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_BARRIER); /* still waiting */
+    assert_int_equal(exec_cta_try_release_barrier(cta), 1);
+    assert_false(exec_warp_waiting(cta, 0));
+    for (uint32_t pc = 9; pc < 13; pc++) {
+        assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+        if (pc == 11) {
+            assert_int_equal(info.mem_is_store, 1);
+            assert_true(info.mem_addr[31] == out + 124);
+        }
+    }
+    assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_EXITED);
+    assert_int_equal(info.pc, 13);
+    assert_true(exec_warp_exited(cta, 0));
+    assert_true(exec_cta_done(cta));
+    assert_null(exec_warp_next_insn(cta, 0));
+    assert_null(exec_cta_fault(cta));
+    uint32_t r[32];
+    uint64_t clk;
+    devmem_read(mem, out, r, sizeof r);
+    devmem_read(mem, out + 256, &clk, 8);
+    for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], 100 * i + (i < 4));
+    assert_int_equal(clk, 12345);
+    exec_cta_destroy(cta);
+    devmem_destroy(mem);
+    ptx_module_free(m);
+}
+
+/* Functional %clock64: the CTA's warp instructions so far (deterministic). */
+static void test_functional_clock(void **state) {
+    (void)state;
+    static const char *body =
+        "  mov.u64 %rd1, %clock64;\n"  /* 1 instruction executed before: ld.param */
+        "  mov.u64 %rd2, %clock64;\n"
+        "  sub.s64 %rd3, %rd2, %rd1;\n"
+        "  st.global.u64 [%rd0], %rd1;\n"
+        "  st.global.u64 [%rd0+8], %rd3;\n";
+    uint64_t r[2];
+    xt_run_body(body, r, sizeof r);
+    assert_int_equal(r[0], 2); /* ld.param and this mov itself have been counted */
+    assert_int_equal(r[1], 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_step_by_step),
+        cmocka_unit_test(test_functional_clock),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
