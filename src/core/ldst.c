@@ -116,7 +116,7 @@ int ldst_can_accept(const sm *s, uint32_t w, uint64_t now) {
 }
 
 int ldst_has_work(const sm *s) {
-    return s->ldst.busy || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
+    return (s->ldst.busy && !s->ldst.blocked) || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
            cache_miss_queue_length(s->l1c);
 }
 
@@ -150,6 +150,9 @@ static void slot_answered(sm *s, uint64_t tag, uint64_t now) {
 void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     s->st.replies_in++;
     if (now < s->wake_at) s->wake_at = now;
+    if (s->ldst.blocked && s->have_last && now > s->last_cycle + 1)
+        s->st.ldst_fail_cycles += now - s->last_cycle - 1; /* the cycles it slept blocked */
+    s->ldst.blocked = 0; /* a fill may free what the refused access needed */
     if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return; /* write ack */
     uint64_t lat = now > reply->issue_cycle ? now - reply->issue_cycle : 0;
     s->st.mem_latency_sum += lat;
@@ -333,6 +336,7 @@ static void send_one(sm *s) {
         if (src == 0) cache_miss_queue_pop(s->l1d);
         else if (src == 1) cache_miss_queue_pop(s->l1c);
         else bypass_pop(&s->bypass);
+        s->ldst.blocked = 0; /* queue room may be what the refused access needed */
         s->st.requests_out++;
         s->out_rr = src + 1;
         return;
@@ -382,11 +386,18 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
     return 1;
 }
 
+/* A refused access is retried every cycle, as in GPGPU-Sim, but only tried
+ * again in the cache once a fill or a miss-queue pop has changed its state:
+ * before that the outcome cannot differ (the cache's answer depends only on its
+ * lines, MSHRs and queue), so the timing is the same and the SM can sleep.  The
+ * cache counts the attempts it saw (L1D_total_cache_reservation_fails);
+ * ldst_reservation_fail_cycles counts every cycle the unit was held. */
 void ldst_cycle(sm *s, uint64_t now) {
     send_one(s);
     ldst_unit *u = &s->ldst;
     if (!u->busy) return;
-    if (!send_access(s, u, now)) {
+    if (u->blocked || !send_access(s, u, now)) {
+        u->blocked = 1;
         s->st.ldst_fail_cycles++;
         return;
     }

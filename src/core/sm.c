@@ -381,15 +381,20 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     s->st.stall[reason]++;
 }
 
-/* The earliest cycle after now at which an issue could happen. */
+/* The earliest cycle after now at which an issue could happen without an
+ * outside event (a reply wakes the SM through sm_receive). */
 static uint64_t next_wake(const sm *s, uint64_t now) {
     if (ldst_has_work(s)) return now + 1;
     uint64_t t = NEVER;
     for (warp_mask m = s->live_mask; m; m &= m - 1) {
-        const sm_warp *W = &s->warps[__builtin_ctzll(m)];
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        const sm_warp *W = &s->warps[w];
         if (!W->next || W->wait_mem || W->at_barrier) continue;
         uint64_t at = W->ready_at;
         if (W->nt.unit == UNIT_LDST) {
+            /* a busy (hence blocked) unit or a full slot table frees up only on a reply */
+            if (s->ldst.busy || s->free_slot < 0 || W->mem_pending >= s->c.load_slots_per_warp) continue;
+            if (W->is_load && s->c.sched->load_permitted) return now + 1; /* throttling may change any cycle */
             at = max_u64(at, s->ldst.free_at);
         } else {
             uint64_t unit = NEVER;
@@ -407,6 +412,7 @@ static void account_sleep(sm *s, uint64_t now) {
     uint64_t slept = now - s->last_cycle - 1;
     for (uint32_t i = 0; i < s->c.num_sched; i++) s->st.stall[s->stall_reason[i]] += slept;
     s->st.issue_slots += slept * s->c.num_sched;
+    if (s->ldst.busy && s->ldst.blocked) s->st.ldst_fail_cycles += slept;
     if (s->resident) s->st.active_cycles += slept;
 }
 

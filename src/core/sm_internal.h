@@ -82,6 +82,8 @@ typedef struct {
     uint8_t target;        /* TARGET_* */
     uint8_t type;          /* mem_access_type */
     uint8_t atomic;
+    uint8_t blocked;       /* the current access was refused and nothing has changed since:
+                              retrying cannot succeed before a fill or a miss-queue pop */
     uint32_t warp, slot, pc;
     uint32_t naccess, next;
     uint64_t free_at;      /* shared-memory bank conflicts keep the unit busy until */

@@ -174,10 +174,11 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
 }
 
 static void core_tick(gpu *g, uint64_t now) {
-    for (uint32_t s = 0; s < g->p.num_sms; s++) {
-        mem_req r;
-        if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) sm_receive(g->sms[s], &r, now);
-    }
+    if (!icnt_idle(g->rep_net))
+        for (uint32_t s = 0; s < g->p.num_sms; s++) {
+            mem_req r;
+            if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) sm_receive(g->sms[s], &r, now);
+        }
     dispatch_ctas(g, now);
     for (uint32_t s = 0; s < g->p.num_sms; s++) sm_cycle(g->sms[s], now);
 }
@@ -197,18 +198,24 @@ static void icnt_tick(gpu *g) {
 }
 
 static void l2_tick(gpu *g) {
-    for (uint32_t sl = 0; sl < g->nslices; sl++) {
-        partition *p = g->parts[sl / g->slices_per_part];
-        uint32_t local = sl % g->slices_per_part;
-        mem_req r;
-        if (icnt_peek(g->req_net, sl) && partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
-            partition_push(p, local, &r);
-    }
-    for (uint32_t i = 0; i < g->nparts; i++) partition_l2_cycle(g->parts[i]);
+    if (!icnt_idle(g->req_net))
+        for (uint32_t sl = 0; sl < g->nslices; sl++) {
+            partition *p = g->parts[sl / g->slices_per_part];
+            uint32_t local = sl % g->slices_per_part;
+            mem_req r;
+            if (icnt_peek(g->req_net, sl) && partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
+                partition_push(p, local, &r);
+        }
+    for (uint32_t i = 0; i < g->nparts; i++)
+        partition_l2_cycle(g->parts[i]);
 }
 
 static void dram_tick(gpu *g) {
-    for (uint32_t i = 0; i < g->nparts; i++) partition_dram_cycle(g->parts[i]);
+    for (uint32_t i = 0; i < g->nparts; i++) {
+        dram *d = partition_dram(g->parts[i]);
+        if (dram_idle(d)) dram_skip_idle(d, 1); /* nothing queued: only its clock moves */
+        else partition_dram_cycle(g->parts[i]);
+    }
 }
 
 /* Is domain a's next edge strictly before domain b's? */
