@@ -25,7 +25,7 @@
 #define PTX_MAX_INSNS        (1u << 22)/* instructions per function */
 #define PTX_MAX_REGS         (1u << 18)/* value (or predicate) registers per function */
 #define PTX_MAX_REG_RANGE    (1u << 16)/* %r<N>: N per declaration */
-#define PTX_MAX_MODULE_REGS  (1u << 21)/* named registers in the whole module (each has
+#define PTX_MAX_MODULE_REGS  (1u << 20)/* named registers in the whole module (each has
                                           a name string: bounds memory for tiny inputs
                                           declaring huge ranges in many functions) */
 #define PTX_MAX_DEPTH        64        /* nesting of { } blocks */
