@@ -365,6 +365,7 @@ typedef struct {
     cudaError_t last_error;     /* non-sticky, cleared by cudaGetLastError */
     cudaError_t sticky_error;   /* a kernel fault: every later call returns it until reset */
     int unloading;              /* library destructor ran */
+    int died;                   /* cr_die: exiting on a fatal error */
     int noted_functional_events;
 } cr_state;
 
@@ -435,6 +436,8 @@ void cr_stats_record(const char *kernel, const locsim_counters *before, const lo
 /* Print the per-kernel and total statistics (stderr, or LOCSIM_JSON's file). */
 void cr_stats_report(void);
 void cr_stats_free(void);
+/* Kernels launched so far (distinct names). */
+int cr_stats_kernels(void);
 
 /* Simulated time so far in milliseconds (0 in functional mode). */
 double cr_sim_time_ms(void);

@@ -36,6 +36,7 @@ void cr_warn(const char *fmt, ...) {
 
 void cr_die(const char *fmt, ...) {
     va_list ap;
+    cr.died = 1;
     va_start(ap, fmt);
     fflush(stdout);
     fputs("locsim: ", stderr);
@@ -183,7 +184,8 @@ __attribute__((destructor)) static void cr_fini(void) {
     cr_lock();
     if (!cr.unloading) {
         cr.unloading = 1;
-        cr_stats_report();
+        /* After a fatal error before any kernel ran, a table of zeros is noise. */
+        if (!cr.died || cr_stats_kernels() > 0) cr_stats_report();
         cr_release_regions(0);
         cr_release_modules();
         cr_forget_allocations();

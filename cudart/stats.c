@@ -172,6 +172,8 @@ void cr_stats_report(void) {
     report_text(stderr);
 }
 
+int cr_stats_kernels(void) { return nkernels; }
+
 void cr_stats_free(void) {
     for (int i = 0; i < nkernels; i++) free(table[i].name);
     free(table);
