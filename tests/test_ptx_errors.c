@@ -139,6 +139,8 @@ static void test_module_errors(void **state)
                            ".entry k() { { .param .b32 x; call f, (x); } ret; }\n",
                 5, 36, "argument 1 of call to 'f' is 4 bytes, the parameter is 8");
     parse_fails(PTX_HEADER ".entry g() { ret; }\n.entry k() { call g; ret; }\n", 5, 19, "cannot call kernel 'g'");
+    parse_fails(PTX_HEADER ".entry k(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
+    parse_fails(PTX_HEADER ".func f(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
     parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 35,
                 "return value '%rd' must be a .param variable");
 }

@@ -659,6 +659,22 @@ static void test_function_scope_variables(void **state)
     assert_int_equal(m->funcs[0].insns[0].opnd[1].imm, 124);
     assert_int_equal(m->funcs[1].insns[0].opnd[1].reg, 1);
     ptx_module_free(m);
+
+    /* .extern .shared inside a body is dynamic shared memory of that kernel */
+    m = parse_ok(PTX_HEADER
+                 ".visible .entry c()\n"
+                 "{\n"
+                 "  .reg .b32 %r1;\n"
+                 "  .extern .shared .align 16 .b8 dsm[];\n"
+                 "  ld.shared.u32 %r1, [dsm+8];\n"
+                 "  ret;\n"
+                 "}\n");
+    assert_int_equal(m->nvars, 1);
+    assert_true(m->vars[0].is_extern);
+    assert_int_equal(m->vars[0].size, 0);
+    assert_int_equal(m->funcs[0].insns[0].opnd[1].addr_base, PTX_ABASE_SYM);
+    assert_int_equal(m->funcs[0].insns[0].opnd[1].imm, 8);
+    ptx_module_free(m);
 }
 
 /* ---- calls: forward declaration, recursion, no return value ------------ */

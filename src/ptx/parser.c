@@ -1385,6 +1385,9 @@ static void parse_function(parser *P, int is_extern, int is_visible)
     scope_push(P, &P->tok);
     if (f->is_entry) {
         for (uint32_t i = 0; i < f->nparams; i++) {
+            sym *dup = sym_find(P, f->params[i].name, (uint32_t)strlen(f->params[i].name), 0);
+            if (dup && dup->depth == P->depth)
+                parse_fail(P, f->line, 1, "parameter '%s' declared twice", f->params[i].name);
             sym *s = sym_add(P, f->params[i].name, (uint32_t)strlen(f->params[i].name), SYM_KPARAM);
             s->offset = f->params[i].offset;
             s->size = f->params[i].size;
@@ -1457,6 +1460,10 @@ static void parse_body(parser *P)
                 parse_reg_decl(P);
             else if (space_from_directive(&t) != PTX_SPACE_NONE)
                 parse_var_decl(P, 0, 0);
+            else if (tok_is(&t, ".extern") && space_from_directive(peek_token(P)) == PTX_SPACE_SHARED) {
+                next_token(P); /* .extern .shared inside a body: dynamic shared memory */
+                parse_var_decl(P, 1, 0);
+            }
             else if (tok_is(&t, ".loc") || tok_is(&t, ".file"))
                 skip_rest_of_line(P);
             else if (tok_is(&t, ".pragma")) {
