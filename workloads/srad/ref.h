@@ -85,13 +85,12 @@ static inline float srad_tree_sum(float *v) {
     return v[0];
 }
 
-/* q0^2 of the ROI, computed exactly as srad_reduce + srad_stats compute it. */
-static inline float srad_q0sqr_reference(const srad_dims *d, const float *J) {
+/* q0^2 of the ROI, computed exactly as srad_reduce + srad_stats compute it;
+ * parts holds 2 * srad_reduce_blocks(d) floats. */
+static inline float srad_q0sqr_reference(const srad_dims *d, const float *J, float *parts) {
     int32_t n = d->roi_rows * d->roi_cols, blocks = srad_reduce_blocks(d);
     float v_sum[SRAD_BLOCK], v_sq[SRAD_BLOCK];
-    float *part_sum = (float *)malloc((size_t)blocks * sizeof(float));
-    float *part_sq = (float *)malloc((size_t)blocks * sizeof(float));
-    if (!part_sum || !part_sq) { free(part_sum); free(part_sq); return NAN; }
+    float *part_sum = parts, *part_sq = parts + blocks;
     for (int32_t b = 0; b < blocks; b++) {
         for (int t = 0; t < SRAD_BLOCK; t++) {
             int32_t k = b * SRAD_BLOCK + t;
@@ -113,8 +112,6 @@ static inline float srad_q0sqr_reference(const srad_dims *d, const float *J) {
         v_sq[t] = q;
     }
     float sum = srad_tree_sum(v_sum), sq = srad_tree_sum(v_sq);
-    free(part_sum);
-    free(part_sq);
     float mean = sum / (float)n;
     float var = fmaf(-mean, mean, sq / (float)n);
     return var / (mean * mean);
@@ -131,12 +128,17 @@ static inline float srad_coefficient(float jc, float dn, float ds, float dw, flo
     return fminf(fmaxf(c, 0.0f), 1.0f);
 }
 
-/* One iteration on J (rows*cols); scratch holds 5*rows*cols floats. */
+/* Floats of scratch space srad_iteration_reference needs. */
+static inline size_t srad_scratch_floats(const srad_dims *d) {
+    return 5 * (size_t)d->rows * d->cols + 2 * (size_t)srad_reduce_blocks(d);
+}
+
+/* One iteration on J (rows*cols), with srad_scratch_floats(d) floats of scratch. */
 static inline void srad_iteration_reference(const srad_dims *d, float *J, float *scratch) {
     size_t npix = (size_t)d->rows * d->cols;
     float *dN = scratch, *dS = scratch + npix, *dW = scratch + 2 * npix, *dE = scratch + 3 * npix;
     float *c = scratch + 4 * npix;
-    float q0sqr = srad_q0sqr_reference(d, J);
+    float q0sqr = srad_q0sqr_reference(d, J, scratch + 5 * npix);
     for (int32_t i = 0; i < d->rows; i++) {
         for (int32_t j = 0; j < d->cols; j++) {
             size_t k = (size_t)i * d->cols + j;
@@ -162,7 +164,7 @@ static inline void srad_iteration_reference(const srad_dims *d, float *J, float 
 /* The whole pipeline on img (in place).  Returns 0, or -1 on out-of-memory. */
 static inline int srad_reference(const srad_dims *d, float *img) {
     size_t npix = (size_t)d->rows * d->cols;
-    float *scratch = (float *)malloc(5 * npix * sizeof(float));
+    float *scratch = (float *)malloc(srad_scratch_floats(d) * sizeof(float));
     if (!scratch) return -1;
     for (size_t k = 0; k < npix; k++) img[k] = expf(img[k] / 255.0f);
     for (int it = 0; it < SRAD_ITERATIONS; it++) srad_iteration_reference(d, img, scratch);
