@@ -13,7 +13,7 @@
  *      parameter / variable addresses, labels to fixups).
  *
  * Operand layout in the IR (opnd[0..ndst-1] are destinations):
- *   arithmetic/logic     d, a[, b[, c]]          bfi: d, f, a, b, c   lop3: d, a, b, c, lut
+ *   arithmetic/logic     d, a[, b[, c]]   bfi: d, a (field), b (base), pos, len   lop3: d, a, b, c, lut
  *   setp                 p[, q], a, b[, c]        (ndst 1 or 2; c with .and/.or/.xor)
  *   set                  d, a, b[, c]
  *   selp / slct          d, a, b, c

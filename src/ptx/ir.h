@@ -214,7 +214,7 @@ typedef struct {
 #define PTX_NO_GUARD 0xFFFFFFFFu
 
 /* Operand layout by opcode (opnd[0..ndst-1] are the destinations):
- *   arithmetic / logic   d, a[, b[, c]]      bfi: d, f, a, b, c     lop3: d, a, b, c, lut
+ *   arithmetic / logic   d, a[, b[, c]]   bfi: d, a (field), b (base), pos, len   lop3: d, a, b, c, lut
  *   setp                 p[, q], a, b[, c]   ndst 1 or 2; c (a PRED) with .and/.or/.xor
  *   set                  d, a, b[, c]        selp / slct: d, a, b, c
  *   mov                  d, a   d or a may be VEC (unpack / pack); a may be SREG, SYMADDR
