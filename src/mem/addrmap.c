@@ -12,15 +12,32 @@ static bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 static uint32_t bits_in(uint64_t m) { return (uint32_t)__builtin_popcountll(m); }
 
-/* Gather the address bits selected by mask into the low bits of the result. */
-static uint64_t gather(uint64_t addr, uint64_t mask) {
+/* Split a mask into runs of consecutive bits, lowest first. */
+static void make_field(uint64_t mask, addrmap_field *f) {
+    memset(f, 0, sizeof *f);
+    uint32_t dst = 0;
+    for (uint32_t bit = 0; bit < 64 && f->n < ADDRMAP_MAX_RUNS;) {
+        if (!(mask >> bit & 1)) {
+            bit++;
+            continue;
+        }
+        uint32_t len = 0;
+        while (bit + len < 64 && (mask >> (bit + len) & 1)) len++;
+        f->src[f->n] = (uint8_t)bit;
+        f->len[f->n] = (uint8_t)len;
+        f->dst[f->n] = (uint8_t)dst;
+        f->n++;
+        dst += len;
+        bit += len;
+    }
+}
+
+/* Gather the field's address bits into the low bits of the result. */
+static uint64_t gather(uint64_t addr, const addrmap_field *f) {
     uint64_t out = 0;
-    uint32_t k = 0;
-    while (mask) {
-        uint64_t low = mask & (~mask + 1);
-        if (addr & low) out |= 1ull << k;
-        k++;
-        mask &= mask - 1;
+    for (uint32_t i = 0; i < f->n; i++) {
+        uint64_t bits = f->len[i] == 64 ? addr : (addr >> f->src[i]) & ((1ull << f->len[i]) - 1);
+        out |= bits << f->dst[i];
     }
     return out;
 }
@@ -119,7 +136,12 @@ int addrmap_init(addrmap *m, const addrmap_config *cfg, char *err, size_t errlen
         snprintf(err, errlen, "address mapping '%s': bits above 57 cannot be used with dramid@", text);
         return -1;
     }
-    return check_fields(m, text, err, errlen);
+    if (check_fields(m, text, err, errlen)) return -1;
+    make_field(m->chan_mask, &m->chan);
+    make_field(m->bank_mask, &m->bank);
+    make_field(m->row_mask, &m->row);
+    make_field(m->col_mask, &m->col);
+    return 0;
 }
 
 void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out) {
@@ -132,11 +154,11 @@ void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out) {
         chan = (uint32_t)(high % c->n_channels);
         local = (high / c->n_channels) << m->dramid_bit | low;
     } else {
-        chan = (uint32_t)gather(addr, m->chan_mask);
+        chan = (uint32_t)gather(addr, &m->chan);
     }
-    uint32_t bank = (uint32_t)gather(local, m->bank_mask);
-    uint32_t row = (uint32_t)gather(local, m->row_mask);
-    uint32_t col = (uint32_t)gather(local, m->col_mask);
+    uint32_t bank = (uint32_t)gather(local, &m->bank);
+    uint32_t row = (uint32_t)gather(local, &m->row);
+    uint32_t col = (uint32_t)gather(local, &m->col);
     if (c->channel_hash && c->n_channels > 1) {
         uint32_t h = fold8(row);
         chan = is_pow2(c->n_channels) ? chan ^ (h & (c->n_channels - 1)) : (chan + h) % c->n_channels;

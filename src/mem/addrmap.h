@@ -46,11 +46,19 @@ typedef struct addr_loc {
     uint32_t bank, row, col;
 } addr_loc;
 
+/* A field's bits as runs of consecutive address bits (decoding is a few shifts). */
+#define ADDRMAP_MAX_RUNS 32
+typedef struct {
+    uint8_t n;
+    uint8_t src[ADDRMAP_MAX_RUNS], len[ADDRMAP_MAX_RUNS], dst[ADDRMAP_MAX_RUNS];
+} addrmap_field;
+
 typedef struct addrmap {
     addrmap_config cfg;
     int dramid_bit;                          /* -1: channel from D bits */
     uint64_t chan_mask, bank_mask, row_mask, col_mask;
     uint32_t row_bits;
+    addrmap_field chan, bank, row, col;
 } addrmap;
 
 /* 0, or -1 with err saying what in the mapping is wrong. */

@@ -37,6 +37,9 @@ struct dram {
     bool last_burst_read;
     bool had_write;            /* wr_data_end is meaningful */
     uint32_t rr;               /* next bank to look at for a command */
+    uint32_t waiting;          /* queued requests no bank has taken yet */
+    uint32_t serving;          /* banks with a request in service */
+    uint64_t sleep_until;      /* no command can issue before this (reset by dram_push) */
     dram_return *ret;          /* sorted by (done, seq) */
     uint32_t ret_len;
     uint32_t burst, atom, banks_per_group;
@@ -183,14 +186,17 @@ int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t c
     e->used = 1;
     list_append(&d->q, s);
     d->q.length++;
+    d->waiting++;
     if (d->q.length > d->ctr.queue_max) d->ctr.queue_max = d->q.length;
     if (d->sched->on_arrival) d->sched->on_arrival(d->sched_state, &d->q, s, d->now);
+    d->sleep_until = 0;
     return 0;
 }
 
-/* Give every free bank its next request. */
-static void assign_banks(dram *d) {
-    for (uint32_t b = 0; b < d->cfg.t.nbk; b++) {
+/* Give every free bank its next request; true if one was given. */
+static bool assign_banks(dram *d) {
+    bool assigned = false;
+    for (uint32_t b = 0; b < d->cfg.t.nbk && d->serving < d->cfg.t.nbk; b++) {
         dram_bank *bk = &d->banks[b];
         if (bk->cur != DRAM_NONE || d->q.bank_oldest[b] == DRAM_NONE) continue;
         int32_t s = d->sched->pick(d->sched_state, &d->q, b, bk->open_row, d->now);
@@ -200,9 +206,13 @@ static void assign_banks(dram *d) {
         list_unlink(&d->q, s);
         e->in_service = 1;
         bk->cur = s;
+        d->waiting--;
+        d->serving++;
+        assigned = true;
         if (bk->open_row == (int64_t)e->row) d->ctr.row_hits++;
         else d->ctr.row_misses++;
     }
+    return assigned;
 }
 
 static void return_insert(dram *d, const mem_req *r, uint64_t done, uint64_t seq) {
@@ -266,6 +276,7 @@ static void issue_column(dram *d, dram_bank *bk, uint32_t bank) {
     e->used = 0;
     d->q.length--;
     bk->cur = DRAM_NONE;
+    d->serving--;
 }
 
 /* Try to issue the next command bank b needs.  true if one was issued. */
@@ -297,17 +308,55 @@ static bool try_issue(dram *d, uint32_t b) {
     return true;
 }
 
-void dram_cycle(dram *d) {
-    assign_banks(d);
-    uint32_t nbk = d->cfg.t.nbk;
-    for (uint32_t i = 0; i < nbk; i++) {            /* one command per cycle, banks in turn */
-        uint32_t b = (d->rr + i) % nbk;
-        if (try_issue(d, b)) {
-            d->rr = (b + 1) % nbk;
-            break;
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The first cycle at which try_issue(b) can succeed, the channel state staying as
+ * it is (it changes only when a command issues or a request arrives).  Mirrors
+ * try_issue and column_ready exactly. */
+static uint64_t bank_ready(const dram *d, uint32_t b) {
+    const dram_bank *bk = &d->banks[b];
+    const dram_request *e = &d->q.slots[bk->cur];
+    const dram_timing *t = &d->cfg.t;
+    if (bk->open_row == (int64_t)e->row) {
+        if (d->ret_len >= d->cfg.return_queue_size) return d->now + 1;   /* waits for a pop */
+        uint64_t r = max_u64(max_u64(bk->col_ok, d->col_ok_any), d->group_col_ok[b / d->banks_per_group]);
+        if (mem_access_is_write(e->req.type)) {
+            uint64_t bus = d->bus_free + (d->last_burst_read ? 1 : 0);
+            if (bus > t->tWL) r = max_u64(r, bus - t->tWL);
+        } else {
+            if (d->had_write) r = max_u64(r, d->wr_data_end + t->tCDLR);
+            if (d->bus_free > t->tCL) r = max_u64(r, d->bus_free - t->tCL);
         }
+        return r;
     }
-    for (uint32_t b = 0; b < nbk; b++) d->ctr.bank_busy_cycles += d->banks[b].cur != DRAM_NONE;
+    if (bk->open_row >= 0) return bk->pre_ok;
+    return max_u64(bk->act_ok, d->act_ok_any);
+}
+
+/* After a cycle in which nothing happened: sleep until some bank can act. */
+static void plan_sleep(dram *d) {
+    uint64_t wake = UINT64_MAX;
+    for (uint32_t b = 0; b < d->cfg.t.nbk; b++)
+        if (d->banks[b].cur != DRAM_NONE) wake = wake < bank_ready(d, b) ? wake : bank_ready(d, b);
+    d->sleep_until = wake == UINT64_MAX ? 0 : wake;
+}
+
+void dram_cycle(dram *d) {
+    if (d->now >= d->sleep_until) {
+        bool assigned = d->waiting && assign_banks(d);
+        bool issued = false;
+        uint32_t nbk = d->cfg.t.nbk, b = d->rr;
+        for (uint32_t i = 0; d->serving && i < nbk; i++) {   /* one command per cycle, banks in turn */
+            if (d->banks[b].cur != DRAM_NONE && try_issue(d, b)) {
+                d->rr = b + 1 == nbk ? 0 : b + 1;
+                issued = true;
+                break;
+            }
+            b = b + 1 == nbk ? 0 : b + 1;
+        }
+        if (!issued && !assigned && d->serving && !d->sched->pick_uses_time) plan_sleep(d);
+    }
+    d->ctr.bank_busy_cycles += d->serving;
     d->ctr.queue_occupancy_sum += d->q.length;
     d->ctr.cycles++;
     d->now++;

@@ -98,6 +98,10 @@ typedef struct dram_sched_ops {
     void (*destroy)(void *st);
     void (*on_arrival)(void *st, dram_queue *q, int32_t slot, uint64_t now);   /* may be NULL */
     int32_t (*pick)(void *st, const dram_queue *q, uint32_t bank, int64_t open_row, uint64_t now);
+    /* Set when pick() depends on `now` (timeouts, aging).  Otherwise the channel
+     * skips the cycles in which no command can issue and asks pick() again only
+     * when a request arrives or a command has issued. */
+    bool pick_uses_time;
 } dram_sched_ops;
 
 const dram_sched_ops *dram_sched_find(const char *name);

@@ -27,6 +27,8 @@ struct icnt {
     port *in, *out;
     uint64_t now;
     uint32_t in_flight;         /* packets anywhere inside */
+    uint32_t queued_in;         /* packets in input buffers */
+    uint32_t *head_wants;       /* per output: input queues whose head packet goes there */
     icnt_counters ctr;
 };
 
@@ -61,8 +63,10 @@ int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t by
         return -1;
     }
     packet k = {.req = *r, .pushed = n->now, .dst = dst, .flits = icnt_flits(n, bytes)};
+    if (!n->in[src].len) n->head_wants[dst]++;
     port_push(&n->in[src], &k);
     n->in_flight++;
+    n->queued_in++;
     n->ctr.packets_in++;
     n->ctr.flits_in += k.flits;
     return 0;
@@ -71,7 +75,7 @@ int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t by
 /* Output d grants one input whose head packet goes to d and fits. */
 static void arbitrate_output(icnt *n, uint32_t d) {
     port *o = &n->out[d];
-    if (n->now < o->busy_until) return;
+    if (!n->head_wants[d] || n->now < o->busy_until) return;
     for (uint32_t k = 0; k < n->n_src; k++) {
         uint32_t s = (o->grant_next + k) % n->n_src;
         port *i = &n->in[s];
@@ -85,6 +89,9 @@ static void arbitrate_output(icnt *n, uint32_t d) {
         packet moved = *h;
         moved.ready = n->now + ser + n->cfg.latency;
         port_pop(i);
+        n->queued_in--;
+        n->head_wants[d]--;
+        if (i->len) n->head_wants[port_head(i)->dst]++;
         port_push(o, &moved);
         i->busy_until = o->busy_until = n->now + ser;
         o->grant_next = (s + 1) % n->n_src;
@@ -93,7 +100,7 @@ static void arbitrate_output(icnt *n, uint32_t d) {
 }
 
 void icnt_cycle(icnt *n) {
-    if (n->in_flight) {
+    if (n->queued_in) {
         uint32_t first = (uint32_t)(n->now % n->n_dst);   /* rotate which output picks first */
         for (uint32_t k = 0; k < n->n_dst; k++) arbitrate_output(n, (first + k) % n->n_dst);
     }
@@ -152,7 +159,8 @@ icnt *icnt_create(const icnt_config *cfg, uint32_t n_src, uint32_t n_dst, const 
     n->n_dst = n_dst;
     n->in = calloc(n_src, sizeof *n->in);
     n->out = calloc(n_dst, sizeof *n->out);
-    if (!n->in || !n->out) goto oom;
+    n->head_wants = calloc(n_dst, sizeof *n->head_wants);
+    if (!n->in || !n->out || !n->head_wants) goto oom;
     for (uint32_t s = 0; s < n_src; s++)
         if (port_init(&n->in[s], cfg->in_buffer_flits)) goto oom;
     for (uint32_t d = 0; d < n_dst; d++)
@@ -170,5 +178,6 @@ void icnt_destroy(icnt *n) {
     for (uint32_t d = 0; n->out && d < n->n_dst; d++) free(n->out[d].ring);
     free(n->in);
     free(n->out);
+    free(n->head_wants);
     free(n);
 }
