@@ -84,8 +84,11 @@ static const char *const bigsmem_ptx =
  *   shared:    49152 / 20480 = 2.4   -> 2 CTAs
  *   threads:   1536 / 64     = 24
  *   CTAs:      8
- *   registers: 12 + 8 = 20 PTX registers x 32 = 640 per warp (a multiple of 64),
- *              x 2 warps = 1280 per CTA; 32768 / 1280 = 25
+ *   registers: the register pressure of bigsmem (regs.c), in 32-bit slots (%rd = 2):
+ *              most live at once is 7, e.g. around "add %r5, %r3, %r4":
+ *              %rd1 (2) + %r1 %r2 %r3 %r4 %r5 (5); around "add %rd3": %rd1 %rd2 %rd3 (6) + %r10.
+ *              7 x 32 = 224 -> 256 per warp (units of 64), x 2 warps = 512 per CTA;
+ *              32768 / 512 = 64 CTAs
  * so 2 CTAs per SM, limited by shared memory, and with 60 CTAs on 15 SMs no SM
  * ever holds more than 2. */
 static void test_occupancy_large_shared_memory(void **state) {
@@ -105,8 +108,9 @@ static void test_occupancy_large_shared_memory(void **state) {
     assert_int_equal(o->limit_smem, 2);
     assert_int_equal(o->limit_threads, 24);
     assert_int_equal(o->limit_ctas, 8);
-    assert_int_equal(o->regs_per_cta, 1280);
-    assert_int_equal(o->limit_regs, 25);
+    assert_int_equal(o->regs_per_thread, 7);
+    assert_int_equal(o->regs_per_cta, 512);
+    assert_int_equal(o->limit_regs, 64);
     assert_int_equal(o->ctas_per_sm, 2);
     assert_string_equal(o->limiter, "shared memory");
     assert_int_equal(gpu_last_max_resident(g), 2);

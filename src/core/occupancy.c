@@ -5,11 +5,12 @@
  *                                                        to whole warps)
  *   CTAs       max_ctas
  *   registers  num_regs / regs_per_cta, where
- *                regs_per_thread = min(PTX registers, max_regs_per_thread)
+ *                regs_per_thread = min(kernel registers, max_regs_per_thread)
  *                regs_per_warp   = round_up(regs_per_thread x 32, reg_alloc_unit)
  *                regs_per_cta    = regs_per_warp x warps per CTA
- *              The PTX count (value + predicate registers, as the runtime gives it)
- *              stands in for what ptxas would allocate.  When even one CTA would not
+ *              The GPU top passes the register pressure of the kernel's PTX (regs.c),
+ *              never more than its declared value + predicate registers, as the
+ *              stand-in for what ptxas would allocate.  When even one CTA would not
  *              fit, regs_per_thread is lowered to what one CTA can have (as ptxas
  *              does under __launch_bounds__: it spills), so a launch the hardware
  *              accepts never fails here for registers alone.

@@ -102,6 +102,10 @@ typedef struct {
 int sm_occupancy(const sm_config *c, uint32_t threads_per_cta, uint32_t kernel_regs, uint32_t smem_per_cta,
                  sm_occupancy_info *out, char *err, size_t errlen);
 
+/* Registers per thread a kernel needs, estimated from the register pressure of
+ * its PTX (regs.c); `limit` is returned when the analysis cannot finish. */
+uint32_t sm_kernel_registers(const ptx_module *m, const ptx_function *kernel, uint32_t limit);
+
 /* What an SM needs to know about the running kernel. */
 typedef struct {
     const exec_launch *L;

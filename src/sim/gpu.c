@@ -375,8 +375,10 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     const ptx_function *fn = L->kernel;
     uint32_t threads = L->block.x * L->block.y * L->block.z;
     sm_kernel k = {.L = L};
-    if (sm_occupancy(&g->p.sm, threads, fn->nregs + fn->npreds, L->smem_static + L->smem_dynamic, &k.occ, err,
-                     errlen)) {
+    uint32_t declared = fn->nregs + fn->npreds;
+    uint32_t regs = sm_kernel_registers(L->mod, fn, g->p.sm.max_regs_per_thread);
+    if (regs > declared) regs = declared;
+    if (sm_occupancy(&g->p.sm, threads, regs, L->smem_static + L->smem_dynamic, &k.occ, err, errlen)) {
         char why[512];
         snprintf(why, sizeof why, "%s", err);
         snprintf(err, errlen, "launch of '%s': %s", fn->name, why);
