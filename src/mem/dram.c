@@ -40,6 +40,7 @@ struct dram {
     uint32_t waiting;          /* queued requests no bank has taken yet */
     uint32_t serving;          /* banks with a request in service */
     uint64_t sleep_until;      /* no command can issue before this (reset by dram_push) */
+    bool reassign;             /* a bank freed or the queue changed: ask the scheduler again */
     dram_return *ret;          /* sorted by (done, seq) */
     uint32_t ret_len;
     uint32_t burst, atom, banks_per_group;
@@ -190,6 +191,7 @@ int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t c
     if (d->q.length > d->ctr.queue_max) d->ctr.queue_max = d->q.length;
     if (d->sched->on_arrival) d->sched->on_arrival(d->sched_state, &d->q, s, d->now);
     d->sleep_until = 0;
+    d->reassign = true;
     return 0;
 }
 
@@ -209,6 +211,7 @@ static bool assign_banks(dram *d) {
         d->waiting--;
         d->serving++;
         assigned = true;
+        d->reassign = true;   /* the queue changed: banks asked earlier in this pass may now get one */
         if (bk->open_row == (int64_t)e->row) d->ctr.row_hits++;
         else d->ctr.row_misses++;
     }
@@ -277,6 +280,7 @@ static void issue_column(dram *d, dram_bank *bk, uint32_t bank) {
     d->q.length--;
     bk->cur = DRAM_NONE;
     d->serving--;
+    d->reassign = true;
 }
 
 /* Try to issue the next command bank b needs.  true if one was issued. */
@@ -343,7 +347,11 @@ static void plan_sleep(dram *d) {
 
 void dram_cycle(dram *d) {
     if (d->now >= d->sleep_until) {
-        bool assigned = d->waiting && assign_banks(d);
+        /* A time-independent scheduler gives the same answer until the queue or
+         * the set of free banks changes, so it is asked again only then. */
+        bool ask = d->waiting && (d->reassign || d->sched->pick_uses_time);
+        d->reassign = false;
+        bool assigned = ask && assign_banks(d);
         bool issued = false;
         uint32_t nbk = d->cfg.t.nbk, b = d->rr;
         for (uint32_t i = 0; d->serving && i < nbk; i++) {   /* one command per cycle, banks in turn */

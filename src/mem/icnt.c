@@ -76,8 +76,8 @@ int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t by
 static void arbitrate_output(icnt *n, uint32_t d) {
     port *o = &n->out[d];
     if (!n->head_wants[d] || n->now < o->busy_until) return;
-    for (uint32_t k = 0; k < n->n_src; k++) {
-        uint32_t s = (o->grant_next + k) % n->n_src;
+    uint32_t s = o->grant_next;
+    for (uint32_t k = 0; k < n->n_src; k++, s = s + 1 == n->n_src ? 0 : s + 1) {
         port *i = &n->in[s];
         packet *h = port_head(i);
         if (!h || h->dst != d || n->now < i->busy_until) continue;
@@ -101,8 +101,8 @@ static void arbitrate_output(icnt *n, uint32_t d) {
 
 void icnt_cycle(icnt *n) {
     if (n->queued_in) {
-        uint32_t first = (uint32_t)(n->now % n->n_dst);   /* rotate which output picks first */
-        for (uint32_t k = 0; k < n->n_dst; k++) arbitrate_output(n, (first + k) % n->n_dst);
+        uint32_t d = (uint32_t)(n->now % n->n_dst);   /* rotate which output picks first */
+        for (uint32_t k = 0; k < n->n_dst; k++, d = d + 1 == n->n_dst ? 0 : d + 1) arbitrate_output(n, d);
     }
     n->now++;
     n->ctr.cycles++;
