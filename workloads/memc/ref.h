@@ -20,7 +20,7 @@
 
 #include "wl_rng.h"
 
-#define MEMC_DEFAULT_SIZE 96u
+#define MEMC_DEFAULT_SIZE 64u
 #define MEMC_MAX_SIZE 16384u
 #define MEMC_BLOCK 128
 #define MEMC_KEY_MAX 32
