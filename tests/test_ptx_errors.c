@@ -73,7 +73,6 @@ static void test_operand_errors(void **state)
     body_fails("mov.u32 %r1, 1 2;", 9, 16, "expected ';' after instruction, found '2'");
     body_fails("ret\n", 11, 1, "expected ';' after instruction, found '}'");
     body_fails("@%r1 ret;", 9, 2, "expected a predicate register, found '%r1'");
-    body_fails("ld.param.u32 %r1, [%rd1];", 9, 20, "unsupported: .param access through a register");
     body_fails("call.uni nowhere;", 9, 10, "call to undeclared function 'nowhere'");
 }
 

@@ -239,6 +239,32 @@ static void test_snippet_math_bits_half(void **state)
     ptx_module_free(m);
 }
 
+static void test_snippet_grid_constant(void **state)
+{
+    (void)state;
+    /* mov.b64 %rd1, kgc_param_0; ... ld.param.u32 %r5, [%rd7]: the register holds
+     * a kernel-parameter offset (0 here: the struct is the first parameter) */
+    ptx_module *m = load("grid_constant.ptx");
+    const ptx_function *k = func_named(m, "kgc");
+    assert_int_equal(k->params[0].size, 64);
+    assert_int_equal(k->params[1].offset, 64);
+    assert_int_equal(k->params[2].offset, 72);
+    assert_int_equal(k->kparam_size, 80);
+    const ptx_insn *mov = &k->insns[0];
+    assert_int_equal(mov->op, PTX_OP_MOV);
+    assert_int_equal(mov->opnd[1].kind, PTX_OPND_SYMADDR);
+    assert_int_equal(mov->opnd[1].addr_base, PTX_ABASE_KPARAM);
+    assert_int_equal(mov->opnd[1].imm, 0);
+    unsigned through_reg = 0;
+    for (uint32_t i = 0; i < k->ninsn; i++) {
+        const ptx_insn *in = &k->insns[i];
+        if (in->op == PTX_OP_LD && in->space == PTX_SPACE_PARAM && in->opnd[1].addr_base == PTX_ABASE_REG)
+            through_reg++;
+    }
+    assert_int_equal(through_reg, 1);
+    ptx_module_free(m);
+}
+
 static void test_all_snippets_parse(void **state)
 {
     (void)state;
@@ -259,7 +285,7 @@ static void test_all_snippets_parse(void **state)
         n++;
     }
     closedir(d);
-    assert_true(n >= 10);
+    assert_true(n >= 11);
 }
 
 int main(void)
@@ -272,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_snippet_calls),
         cmocka_unit_test(test_snippet_constants),
         cmocka_unit_test(test_snippet_math_bits_half),
+        cmocka_unit_test(test_snippet_grid_constant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -714,8 +714,10 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
     switch (s->kind) {
     case SYM_VREG:
     case SYM_VRANGE:
-        if (space == PTX_SPACE_PARAM)
-            parse_fail_tok(P, t, "unsupported: .param access through a register");
+        /* .param through a register happens too (nvcc, __grid_constant__ kernel
+         * parameters: mov.b64 %rd1, k_param_0; ... ld.param.u32 %r5, [%rd7]): the
+         * register holds what mov of a param symbol gave -- a kernel parameter
+         * offset in an .entry, a frame address in a .func */
         o->addr_base = PTX_ABASE_REG;
         o->reg = s->index + elem;
         return;
