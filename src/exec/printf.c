@@ -20,8 +20,7 @@ typedef struct {
     uint64_t args;   /* generic address of the argument buffer (0: none) */
     uint32_t off;    /* next argument offset */
     FILE *out;
-    int count;       /* characters written */
-    int nargs;       /* arguments consumed */
+    int nargs;       /* arguments consumed: the return value */
 } printf_state;
 
 static int next_arg(printf_state *s, unsigned size, uint64_t *val) {
@@ -38,10 +37,6 @@ static int next_arg(printf_state *s, unsigned size, uint64_t *val) {
     return 0;
 }
 
-static void emit(printf_state *s, int n) {
-    if (n > 0) s->count += n;
-}
-
 /* One conversion: spec is "%[flags][width][.prec]" (already expanded), len the
  * length modifier letters, conv the conversion character. */
 static int convert(printf_state *s, char *spec, const char *len, char conv) {
@@ -56,9 +51,9 @@ static int convert(printf_state *s, char *spec, const char *len, char conv) {
             int64_t w = (int32_t)(uint32_t)v;
             if (strcmp(len, "h") == 0) w = (int16_t)w;
             if (strcmp(len, "hh") == 0) w = (int8_t)w;
-            emit(s, fprintf(s->out, spec, (long long)w));
+            fprintf(s->out, spec, (long long)w);
         } else {
-            emit(s, fprintf(s->out, spec, (long long)(int64_t)v));
+            fprintf(s->out, spec, (long long)(int64_t)v);
         }
         return 0;
     case 'u': case 'x': case 'X': case 'o':
@@ -69,26 +64,26 @@ static int convert(printf_state *s, char *spec, const char *len, char conv) {
             if (strcmp(len, "hh") == 0) v &= 0xff;
         }
         snprintf(spec + sl, 8, "ll%c", conv);
-        emit(s, fprintf(s->out, spec, (unsigned long long)v));
+        fprintf(s->out, spec, (unsigned long long)v);
         return 0;
     case 'c':
         if (next_arg(s, 4, &v)) return -1;
         snprintf(spec + sl, 8, "c");
-        emit(s, fprintf(s->out, spec, (int)(unsigned char)v));
+        fprintf(s->out, spec, (int)(unsigned char)v);
         return 0;
     case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
         if (next_arg(s, 8, &v)) return -1;
         double d;
         memcpy(&d, &v, 8);
         snprintf(spec + sl, 8, "%c", conv);
-        emit(s, fprintf(s->out, spec, d));
+        fprintf(s->out, spec, d);
         return 0;
     }
     case 'p':
         if (next_arg(s, 8, &v)) return -1;
         snprintf(spec + sl, 8, "llx");
-        emit(s, fprintf(s->out, "0x"));
-        emit(s, fprintf(s->out, spec, (unsigned long long)v));
+        fprintf(s->out, "0x");
+        fprintf(s->out, spec, (unsigned long long)v);
         return 0;
     case 's': {
         if (next_arg(s, 8, &v)) return -1;
@@ -96,11 +91,11 @@ static int convert(printf_state *s, char *spec, const char *len, char conv) {
         if (v == 0) snprintf(str, sizeof str, "(null)");
         else if (exec_read_string(s->x, v, s->lane, str, sizeof str) < 0) return -1;
         snprintf(spec + sl, 8, "s");
-        emit(s, fprintf(s->out, spec, str));
+        fprintf(s->out, spec, str);
         return 0;
     }
     default: /* not a conversion we know: print it as written */
-        emit(s, fprintf(s->out, "%s%s%c", spec, len, conv));
+        fprintf(s->out, "%s%s%c", spec, len, conv);
         return 0;
     }
 }
@@ -149,7 +144,6 @@ static int directive(printf_state *s, const char **pp) {
     *pp = p;
     if (conv == '%') {
         fputc('%', s->out);
-        s->count++;
         return 0;
     }
     return convert(s, spec, len, conv);
@@ -160,10 +154,7 @@ static int print_lane(printf_state *s, const char *fmt) {
     while (*p) {
         const char *q = strchr(p, '%');
         size_t lit = q ? (size_t)(q - p) : strlen(p);
-        if (lit) {
-            fwrite(p, 1, lit, s->out);
-            s->count += (int)lit;
-        }
+        if (lit) fwrite(p, 1, lit, s->out);
         if (!q) break;
         p = q + 1;
         if (directive(s, &p)) return -1;
@@ -181,7 +172,7 @@ int exec_vprintf(exec_ctx *x, const ptx_call *site, uint32_t lanes) {
         if (fmt_addr) {
             char fmt[FMT_MAX];
             if (exec_read_string(x, fmt_addr, l, fmt, sizeof fmt) < 0) return -1;
-            printf_state s = {x, l, args, 0, out, 0, 0};
+            printf_state s = {x, l, args, 0, out, 0};
             if (print_lane(&s, fmt)) return -1;
             ret = s.nargs;
         }
