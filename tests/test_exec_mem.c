@@ -134,21 +134,24 @@ static void test_narrow_loads_and_params(void **state) {
         "  ld.param.s8 %r5, [small];\n"      /* -3 */
         "  ld.param.u64 %rd4, [blob+8];\n"   /* second half of the byte array */
         "  ld.param.u32 %r6, [blob+4];\n"    /* bytes 4..7 of the array */
+        "  mov.b64 %rd5, blob;\n"            /* the parameter's address (__grid_constant__) */
+        "  ld.param.u32 %r7, [%rd5+12];\n"   /* read through it: bytes 12..15 */
         "  st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};\n"
         "  st.global.u64 [%rd2+16], %rd3;\n"
         "  st.global.u32 [%rd2+24], %r5;\n"
         "  st.global.u32 [%rd2+28], %r6;\n"
         "  st.global.u64 [%rd2+32], %rd4;\n"
+        "  st.global.u32 [%rd2+40], %r7;\n"
         "  ret;\n"
         "}\n";
     xt t = xt_open(ptx, "narrow.ptx");
     uint8_t in[8] = {0x80, 0xfe, 0x01, 0x80, 0xfe, 0xff, 0xff, 0xff};
-    locsim_dptr din = xt_buf(&t, in, sizeof in), dout = xt_buf(&t, NULL, 40);
+    locsim_dptr din = xt_buf(&t, in, sizeof in), dout = xt_buf(&t, NULL, 44);
     int8_t small = -3;
     uint64_t blob[2] = {0x1111111122222222ull, 0x3333333344444444ull};
     void *args[] = {&din, &dout, &small, blob};
     xt_run(&t, "narrow", 1, 1, args, 4);
-    uint32_t r[10];
+    uint32_t r[11];
     xt_get(&t, r, dout, sizeof r);
     assert_int_equal(r[0], 0xffffff80u);
     assert_int_equal(r[1], 0x80);
@@ -160,6 +163,7 @@ static void test_narrow_loads_and_params(void **state) {
     assert_int_equal(r[7], 0x11111111u); /* bytes 4..7 of blob */
     assert_int_equal(r[8], 0x44444444u);
     assert_int_equal(r[9], 0x33333333u);
+    assert_int_equal(r[10], 0x33333333u);
     xt_close(&t);
 }
 
