@@ -136,7 +136,7 @@ static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     m->next_free = s->free_slot;
     s->free_slot = (int32_t)i;
     if (W->next && (W->wait_mem || W->drain)) sm_warp_recheck(s, m->warp);
-    if (now < s->wake_at) s->wake_at = now;
+    sm_poke(s, now);
     sm_cta_check_retire(s, cta_slot, now);
 }
 
@@ -149,7 +149,7 @@ static void slot_answered(sm *s, uint64_t tag, uint64_t now) {
 
 void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     s->st.replies_in++;
-    if (now < s->wake_at) s->wake_at = now;
+    sm_poke(s, now);
     if (s->ldst.blocked && s->have_last && now > s->last_cycle + 1)
         s->st.ldst_fail_cycles += now - s->last_cycle - 1; /* the cycles it slept blocked */
     s->ldst.blocked = 0; /* a fill may free what the refused access needed */
@@ -404,6 +404,7 @@ void ldst_cycle(sm *s, uint64_t now) {
     s->st.gmem_requests++;
     if (++u->next < u->naccess) return;
     u->busy = 0;
+    sm_poke(s, now); /* the unit can take a new instruction this very cycle */
     s->slots[u->slot].all_sent = 1;
     slot_maybe_done(s, u->slot, now);
 }

@@ -86,6 +86,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     s->resident = s->nlive = 0;
     s->live_mask = 0;
     s->wake_at = 0;
+    memset(s->sched_next, 0, sizeof s->sched_next);
     s->have_last = 0;
     s->faulted = 0;
     memset(s->stall_reason, 0, sizeof s->stall_reason);
@@ -155,6 +156,8 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     else t = operands_ready(W, W->next);
     W->wait_mem = t == SB_PENDING;
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
+    uint32_t sid = w % s->c.num_sched;
+    if (W->ready_at < s->sched_next[sid]) s->sched_next[sid] = W->ready_at;
 }
 
 static int is_global_or_local_load(const ptx_insn *in) {
@@ -231,7 +234,7 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
         if (s->c.sched->warp_start) s->c.sched->warp_start(s->sched_state, w, now);
         sm_warp_refresh(s, w, now + s->c.fetch_latency);
     }
-    s->wake_at = min_u64(s->wake_at, now);
+    sm_poke(s, now);
     return 0;
 }
 
@@ -332,18 +335,36 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     sm_warp_refresh(s, w, now + s->c.fetch_latency);
 }
 
-/* Can warp w issue now?  Returns -1 if yes, else the stall reason. */
-static int warp_blocked(const sm *s, const sm_warp *W, uint32_t w, uint64_t now, warp_mask load_ok) {
+/* Can warp w issue now?  Returns -1 if yes, else the stall reason, and lowers
+ * *next to the first cycle at which it might issue without an outside event. */
+static int warp_blocked(const sm *s, const sm_warp *W, uint32_t w, uint64_t now, warp_mask load_ok,
+                        uint64_t *next) {
     if (W->at_barrier) return STALL_BARRIER;
     if (!W->next) return STALL_IDLE;
     if (W->wait_mem) return STALL_MEMORY;
-    if (W->ready_at > now) return W->ibuf_at > now ? STALL_IDLE : STALL_SCOREBOARD;
+    if (W->ready_at > now) {
+        *next = min_u64(*next, W->ready_at);
+        return W->ibuf_at > now ? STALL_IDLE : STALL_SCOREBOARD;
+    }
     if (W->nt.unit == UNIT_LDST) {
-        if (!ldst_can_accept(s, w, now)) return STALL_MEMORY;
-        if (W->is_load && !sched_mask_has(load_ok, w)) return STALL_MEMORY;
+        /* a busy unit or a full slot table frees up on a reply or when the unit
+         * finishes (both poke the SM); a shared-memory access frees it at free_at */
+        if (s->ldst.busy || s->free_slot < 0 || W->mem_pending >= s->c.load_slots_per_warp) return STALL_MEMORY;
+        if (s->ldst.free_at > now) {
+            *next = min_u64(*next, s->ldst.free_at);
+            return STALL_MEMORY;
+        }
+        if (W->is_load && !sched_mask_has(load_ok, w)) {
+            *next = now + 1; /* throttling may lift any cycle */
+            return STALL_MEMORY;
+        }
         return -1;
     }
-    return free_unit(s, W->nt.unit, now) >= 0 ? -1 : STALL_PIPELINE;
+    uint64_t unit = NEVER;
+    for (uint32_t i = 0; i < s->c.num_units[W->nt.unit]; i++) unit = min_u64(unit, s->unit_free[W->nt.unit][i]);
+    if (unit <= now) return -1;
+    *next = min_u64(*next, unit);
+    return STALL_PIPELINE;
 }
 
 /* Stall reasons ordered by how much they explain: a structural hazard first. */
@@ -353,12 +374,15 @@ static int stall_rank(int reason) {
     return rank[reason];
 }
 
+/* One scheduler's issue slot.  Also sets sched_next: when it is worth looking
+ * at this scheduler's warps again. */
 static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) {
     warp_mask owned = s->live_mask & s->sched_mask[sched_id], ready = 0, loads = 0;
     int reason = STALL_IDLE;
+    uint64_t next = NEVER;
     for (warp_mask m = owned; m; m &= m - 1) {
         uint32_t w = (uint32_t)__builtin_ctzll(m);
-        int b = warp_blocked(s, &s->warps[w], w, now, load_ok);
+        int b = warp_blocked(s, &s->warps[w], w, now, load_ok, &next);
         if (b < 0) {
             ready |= (warp_mask)1 << w;
             if (s->warps[w].is_load) loads |= (warp_mask)1 << w;
@@ -370,12 +394,15 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
                         .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive};
         int w = s->c.sched->pick(s->sched_state, &v);
+        s->sched_next[sched_id] = now + 1; /* ready warps remain candidates next cycle */
         if (w >= 0 && sched_mask_has(ready, (uint32_t)w)) {
             issue(s, (uint32_t)w, now);
             s->stall_reason[sched_id] = STALL_IDLE;
             return;
         }
         reason = STALL_IDLE; /* the policy chose not to issue */
+    } else {
+        s->sched_next[sched_id] = next;
     }
     s->stall_reason[sched_id] = (uint8_t)reason;
     s->st.stall[reason]++;
@@ -386,23 +413,8 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
 static uint64_t next_wake(const sm *s, uint64_t now) {
     if (ldst_has_work(s)) return now + 1;
     uint64_t t = NEVER;
-    for (warp_mask m = s->live_mask; m; m &= m - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(m);
-        const sm_warp *W = &s->warps[w];
-        if (!W->next || W->wait_mem || W->at_barrier) continue;
-        uint64_t at = W->ready_at;
-        if (W->nt.unit == UNIT_LDST) {
-            /* a busy (hence blocked) unit or a full slot table frees up only on a reply */
-            if (s->ldst.busy || s->free_slot < 0 || W->mem_pending >= s->c.load_slots_per_warp) continue;
-            if (W->is_load && s->c.sched->load_permitted) return now + 1; /* throttling may change any cycle */
-            at = max_u64(at, s->ldst.free_at);
-        } else {
-            uint64_t unit = NEVER;
-            for (uint32_t i = 0; i < s->c.num_units[W->nt.unit]; i++) unit = min_u64(unit, s->unit_free[W->nt.unit][i]);
-            at = max_u64(at, unit);
-        }
-        t = min_u64(t, at);
-    }
+    for (uint32_t i = 0; i < s->c.num_sched; i++)
+        if (s->live_mask & s->sched_mask[i]) t = min_u64(t, s->sched_next[i]);
     return t <= now ? now + 1 : t;
 }
 
@@ -433,10 +445,13 @@ void sm_cycle(sm *s, uint64_t now) {
     ldst_cycle(s, now);
     warp_mask load_ok = s->c.sched->load_permitted ? s->c.sched->load_permitted(s->sched_state, now) : ~(warp_mask)0;
     for (uint32_t i = 0; i < s->c.num_sched && !s->faulted; i++) {
-        if (s->live_mask & s->sched_mask[i]) schedule(s, i, now, load_ok);
-        else {
+        if (!(s->live_mask & s->sched_mask[i])) {
             s->stall_reason[i] = STALL_IDLE;
             s->st.stall[STALL_IDLE]++;
+        } else if (now >= s->sched_next[i]) {
+            schedule(s, i, now, load_ok);
+        } else {
+            s->st.stall[s->stall_reason[i]]++; /* nothing changed since the last look */
         }
     }
     s->wake_at = s->faulted ? NEVER : next_wake(s, now);

@@ -126,6 +126,9 @@ struct sm {
 
     void *sched_state;
     uint64_t wake_at;
+    /* per scheduler: no warp of it can issue before this cycle (a lower bound,
+     * lowered by every event that may let one issue sooner) */
+    uint64_t sched_next[SM_MAX_SCHED];
     uint64_t last_cycle;          /* last cycle sm_cycle ran (stall accounting) */
     int have_last;
     uint8_t stall_reason[SM_MAX_SCHED];
@@ -135,6 +138,13 @@ struct sm {
 };
 
 /* ---- sm.c ---- */
+/* Something changed (a reply, a freed slot, an idle LD/ST unit): look at every
+ * scheduler's warps again at cycle `now`. */
+static inline void sm_poke(sm *s, uint64_t now) {
+    if (now < s->wake_at) s->wake_at = now;
+    for (uint32_t i = 0; i < s->c.num_sched; i++)
+        if (now < s->sched_next[i]) s->sched_next[i] = now;
+}
 /* Re-read warp w's next instruction after it changed (issue, barrier release). */
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at);
 /* Recompute when w's next instruction can issue (its scoreboard changed). */
