@@ -7,6 +7,7 @@
 
 #include "locsim/locsim.h"
 #include "sim/config.h"
+#include "sim/gpu_internal.h"
 
 /* configs/ relative to the running executable: <repo>/build/locsim and
  * <repo>/build/bench/bench_x both find <repo>/configs. */
@@ -41,8 +42,10 @@ locsim_status locsim_config_load(const char *name_or_path, int noverrides, char 
         return LOCSIM_ERR_OUT_OF_MEMORY;
     }
     config_defaults(c);
+    gpu_params p;
     if (resolve(name_or_path, path, sizeof path, err, errsz) || config_load_file(c, path, err, errsz) ||
-        config_apply_args(c, noverrides, overrides, err, errsz) || config_finalize(c, err, errsz)) {
+        config_apply_args(c, noverrides, overrides, err, errsz) || config_finalize(c, err, errsz) ||
+        gpu_params_from_config(c, &p, err, errsz) || gpu_params_validate(&p, err, errsz)) {
         free(c);
         return LOCSIM_ERR_CONFIG;
     }

@@ -91,3 +91,34 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     p->cfg = c;
     return 0;
 }
+
+/* Build and drop one instance of each plug-in so that a bad argument string is
+ * reported when the configuration is loaded, not at the first launch. */
+int gpu_params_validate(const gpu_params *p, char *err, size_t errlen) {
+    char why[256];
+    sched_params sp = {.sm_id = 0, .num_sched = p->sm.num_sched, .max_warps = p->sm.max_threads / p->sm.warp_size,
+                       .args = p->sm.sched_args, .cfg = p->cfg};
+    if (sp.max_warps == 0 || sp.max_warps > SCHED_MAX_WARPS) {
+        snprintf(err, errlen, "-gpgpu_shader_core_pipeline: at most %d warps per SM are supported", SCHED_MAX_WARPS);
+        return -1;
+    }
+    void *st = p->sm.sched->create(&sp, why, sizeof why);
+    if (!st) {
+        snprintf(err, errlen, "-gpgpu_scheduler: %s", why);
+        return -1;
+    }
+    p->sm.sched->destroy(st);
+    if (!p->cta_sched) {
+        snprintf(err, errlen, "no CTA scheduler");
+        return -1;
+    }
+    cta_sched_params cp = {.num_sms = p->num_sms, .max_ctas_per_sm = 1, .nctas = 1, .grid = {1, 1, 1},
+                           .args = p->cta_args, .cfg = p->cfg};
+    st = p->cta_sched->create(&cp, why, sizeof why);
+    if (!st) {
+        snprintf(err, errlen, "CTA scheduler: %s", why);
+        return -1;
+    }
+    p->cta_sched->destroy(st);
+    return 0;
+}

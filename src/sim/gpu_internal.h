@@ -7,5 +7,7 @@
 
 /* Fill p from a finalized configuration; -1 with err on an unknown policy name. */
 int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t errlen);
+/* Check the plug-ins' argument strings by creating one instance of each. */
+int gpu_params_validate(const gpu_params *p, char *err, size_t errlen);
 
 #endif

@@ -90,7 +90,8 @@ locsim_status timing_attach(locsim_device *dev) {
     }
     t->cfg = cfg;
     gpu_params p;
-    if (gpu_params_from_config(cfg, &p, err, sizeof err) || !(t->g = gpu_create(&p, err, sizeof err))) {
+    if (gpu_params_from_config(cfg, &p, err, sizeof err) || gpu_params_validate(&p, err, sizeof err) ||
+        !(t->g = gpu_create(&p, err, sizeof err))) {
         timing_destroy(t);
         return runtime_error(dev, LOCSIM_ERR_CONFIG, "timing model: %s", err);
     }
