@@ -234,7 +234,10 @@ typedef struct {
  *   vote                 d, p[, mask]            match: d, p, a, mask (p SINK for .any)
  *   redux                d, a, mask      activemask: d      nanosleep: a
  * Immediates are already in the bits of the operand's type (see ptx_operand.imm);
- * sources of shift amounts, bfe/bfi positions, shfl lanes and masks are u32. */
+ * sources of shift amounts, bfe/bfi positions, shfl lanes and masks are u32.
+ * ld.param/st.param with an ABASE_REG address (nvcc: __grid_constant__ parameters)
+ * use what mov of a param symbol produced: a kernel-parameter offset (SYMADDR
+ * KPARAM) in an .entry, a frame address (SYMADDR FRAME) in a .func. */
 
 /* A call site: call[.uni] (ret_0, ...), func, (arg_0, ...);
  * Arguments and return slots are frame offsets in the CALLER's frame (the call-site
