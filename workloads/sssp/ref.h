@@ -22,7 +22,7 @@
 #define SSSP_LOCAL_SPAN 48u
 #define SSSP_MAX_WEIGHT 100u
 #define SSSP_INF 0x3fffffff          /* "unreached"; INF + a weight still fits an int */
-#define SSSP_DEFAULT_SIZE 64u
+#define SSSP_DEFAULT_SIZE 48u
 #define SSSP_MAX_SIZE 200000u        /* n and the edge count stay below 2^31 */
 
 typedef struct {

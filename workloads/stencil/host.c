@@ -79,7 +79,7 @@ static wl_result wp_run(wl_ctx *ctx) {
 const workload wl_stencil = {
     "stencil",
     "weather-prediction 3-D tracer transport (upwind advection + diffusion, shared-memory plane tiles, "
-    "4 steps); size S = (16S+5) x (8S+3) x 16 grid",
+    "4 steps); size S = (16S+21) x (2S+3) x 16 grid",
     WP_DEFAULT_SIZE,
     { 1, 2 },
     wp_run,
