@@ -58,7 +58,9 @@ static void test_operand_errors(void **state)
     body_fails("add.s32 %r1, %r2;", 9, 1, "'add' takes 3 operands, found 2");
     body_fails("add.s32 %r1, %p1, 1;", 9, 14, "expected a value register, found predicate '%p1'");
     body_fails("setp.eq.s32 %r1, %r1, 1;", 9, 13, "expected a predicate register, found '%r1'");
-    body_fails("mov.u16 %r1, 70000;", 9, 14, "immediate 70000 out of range for .u16");
+    body_fails("add.f32 %r1, %r1, 1;", 9, 19, "integer literal used with floating-point type .f32");
+    body_fails("mov.f32 %r1, -0f3F800000;", 9, 15, "'-' before a hex float literal");
+    body_fails("mov.b32 %r1, 0d3FF0000000000000;", 9, 14, "64-bit float literal used with .b32");
     body_fails("add.s32 %r1, %r1, 1.5;", 9, 19, "floating-point literal used with integer type .s32");
     body_fails("mov.f32 %r1, 0f3F80;", 9, 14, "expected 8 hex digits");
     body_fails("st.param.u64 [k_p0], %rd1;", 9, 15, "kernel parameter 'k_p0' is read-only");
@@ -112,7 +114,7 @@ static void test_module_errors(void **state)
     parse_fails(PTX_HEADER "ret;\n", 4, 1, "expected a directive, found 'ret'");
     parse_fails(PTX_HEADER ".global .u32 x;\n.global .u32 x;\n", 5, 14, "'x' redeclared in the same scope");
     parse_fails(PTX_HEADER ".global .u32 a[2] = {1, 2, 3};\n", 4, 28, "too many initializers");
-    parse_fails(PTX_HEADER ".global .u8 b = 256;\n", 4, 17, "immediate 256 out of range for .u8");
+    parse_fails(PTX_HEADER ".global .f32 x = 1;\n", 4, 18, "integer literal used with floating-point type .f32");
     parse_fails(PTX_HEADER ".global .u32 p = missing;\n", 4, 18, "undefined symbol 'missing' in initializer");
     parse_fails(PTX_HEADER ".global .u32 g;\n.global .u32 p = g;\n", 5, 18,
                 "address initializer needs a 64-bit element type");

@@ -63,7 +63,7 @@ static void test_syntax_file_variables(void **state)
     char why[256];
     assert_int_equal(ptx_module_verify(m, why, sizeof why), 0);
     assert_int_equal(m->nvars, 12);
-    assert_int_equal(m->target_sm, 75);
+    assert_int_equal(m->target_sm, 80);
 
     /* bytes[8] = {1, 2, 255, 0x7f, 0b101, 017, -1, -128} */
     const ptx_var *v = &m->vars[ptx_find_var(m, "bytes")];
@@ -99,7 +99,7 @@ static void test_syntax_file_variables(void **state)
     memcpy(&d, v->init, 8);
     assert_true(d == 0.5);
 
-    /* .v4 .f32 quad = {1.0, -2.5, 0f40400000, 4}: the integer 4 becomes 4.0f */
+    /* .v4 .f32 quad = {1.0, -2.5, 0f40400000, 4.0} */
     v = &m->vars[ptx_find_var(m, "quad")];
     assert_int_equal(v->size, 16);
     assert_int_equal(v->align, 16);
@@ -288,11 +288,14 @@ static void test_syntax_file_operands(void **state)
     assert_int_equal(in[32].space, PTX_SPACE_NONE);
     assert_int_equal(in[33].opnd[0].addr_base, PTX_ABASE_FRAME);
     assert_int_equal(in[33].opnd[0].imm, 12);
-    /* 34: ld.volatile; 35: .relaxed.gpu parsed and ignored; 37: [0x1000] absolute */
+    /* 34: ld.volatile; 35: .relaxed.gpu and .L1::evict_last parsed and ignored;
+     * 37: ld.local [0x10], an absolute local address */
     assert_true(in[34].flags & PTX_F_VOLATILE);
     assert_int_equal(in[35].op, PTX_OP_LD);
+    assert_int_equal(in[35].flags & (PTX_F_VOLATILE | PTX_F_NC), 0);
+    assert_int_equal(in[37].space, PTX_SPACE_LOCAL);
     assert_int_equal(in[37].opnd[1].addr_base, PTX_ABASE_NONE);
-    assert_int_equal(in[37].opnd[1].imm, 0x1000);
+    assert_int_equal(in[37].opnd[1].imm, 0x10);
     /* 38/39: unpack and pack; 40: mov.b32 %f5, {0, %rs1}: element 0 immediate */
     assert_int_equal(in[38].opnd[0].kind, PTX_OPND_VEC);
     assert_int_equal(in[39].opnd[1].kind, PTX_OPND_VEC);
@@ -602,8 +605,8 @@ static void test_immediates(void **state)
                              "  mov.s16 %h, -32768;\n"       /* 3: sign-extended */
                              "  mov.u64 %d, 0x8000000000000000;\n" /* 4 */
                              "  mov.s64 %d, -9223372036854775808;\n" /* 5 */
-                             "  mov.f32 %f, 2;\n"            /* 6: integer -> 2.0f */
-                             "  mov.f32 %f, -0f3F800000;\n"  /* 7: -1.0f */
+                             "  mov.f32 %f, 2.0;\n"          /* 6 */
+                             "  mov.f32 %f, -1.0;\n"         /* 7 */
                              "  mov.f64 %g, 0f3F800000;\n"   /* 8: f32 literal widened */
                              "  mov.f64 %g, -2.5;\n"         /* 9 */
                              "  mov.b32 %r1, 0f40000000;\n"  /* 10: bits */
@@ -611,6 +614,11 @@ static void test_immediates(void **state)
                              "  mov.pred %p, 1;\n"           /* 12 */
                              "  mov.u32 %r1, 0b1010;\n"      /* 13 */
                              "  mov.u32 %r1, 0777;\n"        /* 14 */
+                             "  mov.u16 %h, 65536;\n"        /* 15: truncated like ptxas: 0 */
+                             "  mov.s16 %h, 70000;\n"        /* 16: 0x11170 -> 0x1170 */
+                             "  mov.s16 %h, 0xFFFF8;\n"      /* 17: 0xFFF8 -> -8 */
+                             "  mov.pred %p, 2;\n"           /* 18: nonzero -> 1 */
+                             "  mov.f32 %f, 0d3FF8000000000000;\n" /* 19: f64 literal -> 1.5f */
                              "  ret;\n"
                              "}\n");
     const ptx_insn *in = m->funcs[0].insns;
@@ -630,6 +638,11 @@ static void test_immediates(void **state)
     assert_int_equal(in[12].opnd[1].imm, 1);
     assert_int_equal(in[13].opnd[1].imm, 10);
     assert_int_equal(in[14].opnd[1].imm, 511);
+    assert_int_equal(in[15].opnd[1].imm, 0);
+    assert_int_equal(in[16].opnd[1].imm, 0x1170);
+    assert_int_equal(in[17].opnd[1].imm, -8);
+    assert_int_equal(in[18].opnd[1].imm, 1);
+    assert_int_equal(in[19].opnd[1].imm, 0x3FC00000);
     ptx_module_free(m);
 }
 

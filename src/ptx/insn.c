@@ -698,8 +698,10 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
     o->kind = PTX_OPND_ADDR;
     o->imm = r->off;
     if (r->base_is_num) {
-        if (space == PTX_SPACE_PARAM || space == PTX_SPACE_LOCAL)
-            parse_fail_tok(P, t, "absolute address not allowed in .%s space", space == PTX_SPACE_PARAM ? "param" : "local");
+        /* ptxas accepts [imm] only for .local; we also take it for the spaces with
+         * flat addresses, not for .param (its layout is the front end's own) */
+        if (space == PTX_SPACE_PARAM)
+            parse_fail_tok(P, t, "absolute address not allowed in .param space");
         uint64_t v = t->ival;
         if (v > (uint64_t)INT64_MAX || (r->off > 0 && (int64_t)v > INT64_MAX - r->off))
             parse_fail_tok(P, t, "absolute address out of range");

@@ -500,30 +500,41 @@ static double literal_as_double(const token *t, int neg)
     return neg ? -d : d;
 }
 
-/* Bits of literal t (preceded by '-' if neg) used as an operand of type ty:
- * integers as two's complement (zero-extended for unsigned/bit types,
- * sign-extended for signed types), f32/f64 as IEEE bits (integer literals are
- * converted to the float value).  Out-of-range values fail the parse. */
+/* Bits of literal t (preceded by '-' if neg) used as an operand or initializer of
+ * type ty.  The rules follow ptxas (CUDA 13), checked case by case:
+ *  - integers: 64-bit two's complement, truncated to the type's width (ptxas
+ *    accepts `mov.u16 %h, 65536` and stores 0), then zero-extended for unsigned and
+ *    bit types, sign-extended for signed ones;
+ *  - integers are not allowed for .f32/.f64 (ptxas: "Arguments mismatch");
+ *  - 0f / 0d literals give IEEE bits for .f32/.b32 / .f64/.b64 and are converted
+ *    between f32 and f64; a '-' before them is a syntax error;
+ *  - decimal floats are values: converted for .f32/.f64, IEEE bits for .b32/.b64;
+ *  - predicates take an integer, nonzero meaning true. */
 int64_t literal_bits(parser *P, const token *t, int neg, ptx_type ty)
 {
     char tn[16];
     snprintf(tn, sizeof tn, ".%s", ptx_type_name(ty));
     if (ty == PTX_T_NONE)
         parse_fail_tok(P, t, "immediate not allowed here");
+    if (t->kind == TK_FLOAT && t->fkind != FK_DEC && neg)
+        parse_fail_tok(P, t, "'-' before a hex float literal (write the sign in its bits)");
     if (ty == PTX_T_PRED) {
-        /* mov.pred %p, 0 / 1 (nvcc emits it) */
-        if (t->kind != TK_INT || neg || t->ival > 1)
-            parse_fail_tok(P, t, "predicate immediate must be 0 or 1");
-        return (int64_t)t->ival;
+        if (t->kind != TK_INT)
+            parse_fail_tok(P, t, "predicate immediate must be an integer");
+        return t->ival != 0;
     }
     if (ty == PTX_T_F16 || ty == PTX_T_F16X2 || ty == PTX_T_BF16 || ty == PTX_T_BF16X2)
         parse_fail_tok(P, t, "immediate operands are not supported with %s (use a .b16/.b32 bit pattern)", tn);
-    if (ty == PTX_T_F32)
-        return (int64_t)f32_bits((float)literal_as_double(t, neg));
-    if (ty == PTX_T_F64) {
-        if (t->kind == TK_FLOAT && t->fkind == FK_F64HEX)
-            return (int64_t)(t->fbits ^ (neg ? 1ull << 63 : 0));
-        return (int64_t)f64_bits(literal_as_double(t, neg));
+    if (ty == PTX_T_F32 || ty == PTX_T_F64) {
+        if (t->kind == TK_INT)
+            parse_fail_tok(P, t, "integer literal used with floating-point type %s (write %s%llu.0 or a hex float)",
+                           tn, neg ? "-" : "", (unsigned long long)t->ival);
+        if (ty == PTX_T_F64 && t->fkind == FK_F64HEX)
+            return (int64_t)t->fbits;
+        if (ty == PTX_T_F32 && t->fkind == FK_F32HEX)
+            return (int64_t)t->fbits;
+        double d = literal_as_double(t, neg);
+        return ty == PTX_T_F32 ? (int64_t)f32_bits((float)d) : (int64_t)f64_bits(d);
     }
     unsigned size = ptx_type_size(ty);
     if (size > 8)
@@ -537,24 +548,14 @@ int64_t literal_bits(parser *P, const token *t, int neg, ptx_type ty)
         if (size == 4) {
             if (t->fkind == FK_F64HEX)
                 parse_fail_tok(P, t, "64-bit float literal used with %s", tn);
-            uint32_t b = t->fkind == FK_F32HEX ? (uint32_t)t->fbits : f32_bits((float)t->dval);
-            return (int64_t)(uint64_t)(b ^ (neg ? 0x80000000u : 0));
+            return (int64_t)(uint64_t)(t->fkind == FK_F32HEX ? (uint32_t)t->fbits
+                                                             : f32_bits((float)literal_as_double(t, neg)));
         }
         if (t->fkind == FK_F32HEX)
             parse_fail_tok(P, t, "32-bit float literal used with %s", tn);
-        uint64_t b = t->fkind == FK_F64HEX ? t->fbits : f64_bits(t->dval);
-        return (int64_t)(b ^ (neg ? 1ull << 63 : 0));
+        return (int64_t)(t->fkind == FK_F64HEX ? t->fbits : f64_bits(literal_as_double(t, neg)));
     }
-    uint64_t mag = t->ival;
-    if (bits < 64) {
-        uint64_t umax = (1ull << bits) - 1, nmax = 1ull << (bits - 1);
-        if ((!neg && mag > umax) || (neg && mag > nmax))
-            parse_fail_tok(P, t, "immediate %s%llu out of range for %s", neg ? "-" : "",
-                           (unsigned long long)mag, tn);
-    } else if (neg && mag > (1ull << 63)) {
-        parse_fail_tok(P, t, "immediate -%llu out of range for %s", (unsigned long long)mag, tn);
-    }
-    uint64_t v = neg ? (uint64_t)0 - mag : mag;
+    uint64_t v = neg ? (uint64_t)0 - t->ival : t->ival;
     if (bits < 64) {
         uint64_t mask = (1ull << bits) - 1;
         v &= mask;
