@@ -410,6 +410,70 @@ static void test_fill_without_mshr_is_refused(void **state) {
     cache_destroy(c);
 }
 
+/* Random accesses, fills answered in random order: every request that waits
+ * (cache_request_waits) is woken exactly once, nothing else is, and when all
+ * fetches are answered the MSHRs are empty.  Several geometries and policies. */
+static void stress(const char *geometry, uint64_t seed) {
+    cache *c = make(geometry);
+    enum { MAXW = 4096 };
+    static uint8_t waiting[1 << 16];
+    static mem_req outstanding[MAXW];
+    memset(waiting, 0, sizeof waiting);
+    uint32_t nout = 0, nwait = 0;
+    mem_req woken[64];
+    uint64_t x = seed, tag = 0;
+    for (int step = 0; step < 40000 || nout || cache_miss_queue_length(c); step++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t op = (uint32_t)(x >> 60) % 4;
+        if (step >= 40000) op = cache_miss_queue_length(c) ? 1 : 2;
+        if (op == 0 && tag < (1 << 16)) {
+            static const uint8_t types[4] = {MEM_GLOBAL_ACC_R, MEM_LOCAL_ACC_R, MEM_GLOBAL_ACC_W, MEM_LOCAL_ACC_W};
+            uint8_t type = types[(x >> 8) % ((x >> 20) % 3 == 0 ? 4 : 2)];
+            mem_req r = req(((x >> 24) % 96) * 128 + ((x >> 40) % 4) * 32, type, (uint8_t)(1u << ((x >> 40) % 4)), tag);
+            if ((x >> 44) % 2) r.sector_mask = 0xF;
+            cache_outcome o = cache_access(c, &r, (uint64_t)step, NULL);
+            if (cache_request_waits(c, &r, o)) {
+                waiting[tag] = 1;
+                nwait++;
+            }
+            tag++;
+        } else if (op == 1 && cache_miss_queue_length(c)) {
+            const mem_req *m = cache_miss_queue_peek(c);
+            if (!mem_access_is_write(m->type)) {
+                assert_true(nout < MAXW);
+                outstanding[nout++] = *m;
+            }
+            cache_miss_queue_pop(c);
+        } else if (nout) {
+            uint32_t i = (uint32_t)((x >> 16) % nout);
+            mem_req f = outstanding[i];
+            outstanding[i] = outstanding[--nout];
+            int n = cache_fill(c, &f, (uint64_t)step, woken, 64);
+            assert_true(n >= 0);
+            for (int k = 0; k < n; k++) {
+                assert_true(woken[k].tag < (1 << 16));
+                assert_int_equal(waiting[woken[k].tag], 1);   /* waited, and not woken before */
+                waiting[woken[k].tag] = 0;
+                nwait--;
+            }
+        }
+    }
+    assert_int_equal(nwait, 0);
+    assert_int_equal(cache_mshr_used(c), 0);
+    assert_true(cache_total(c, CACHE_RESERVATION_FAIL) > 0);   /* the stress reached the limits */
+    cache_destroy(c);
+}
+
+static void test_random_stress_no_request_lost(void **state) {
+    (void)state;
+    stress("N:4:128:2,L:L:m:N:L,A:4:2,2", 1);
+    stress("S:4:128:2,L:L:m:N:L,A:4:3,2", 2);
+    stress("N:4:128:2,L:B:m:W:L,A:4:2,2", 3);
+    stress("S:4:128:2,F:B:f:F:L,A:4:4,3", 4);
+    stress("N:8:128:4,L:E:f:N:H,A:8:8,4", 5);
+    stress("S:2:128:4,L:T:m:W:L,A:2:2,1", 6);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_fermi_l1),
@@ -427,6 +491,7 @@ int main(void) {
         cmocka_unit_test(test_write_evict),
         cmocka_unit_test(test_write_back_allocate_and_writeback),
         cmocka_unit_test(test_fill_without_mshr_is_refused),
+        cmocka_unit_test(test_random_stress_no_request_lost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
