@@ -307,6 +307,56 @@ static void test_row_hit_rate_sequential_vs_random(void **state) {
     assert_true(row_hit_rate(0) < 0.02);
 }
 
+/* Random reads and writes over 4 banks x 4 rows: every request completes exactly
+ * once, and the channel's skipping of dead cycles changes nothing: FR-FCFS run
+ * with pick_uses_time set (asked every cycle, never sleeping) completes every
+ * request at the same cycle. */
+static void random_run(const dram_sched_ops *ops, uint64_t *done_at, uint32_t n) {
+    dram_config c = gtx480_cfg("frfcfs");
+    c.return_queue_size = 4;      /* let the return queue fill up too */
+    char err[256];
+    dram *d = dram_create_with(&c, ops, "stress", err, sizeof err);
+    assert_non_null(d);
+    uint64_t x = 99;
+    uint32_t sent = 0, got = 0;
+    for (int guard = 0; got < n && guard < 1000000; guard++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        if (sent < n && (x >> 61) < 3) {
+            uint8_t type = (x >> 20) % 3 ? MEM_GLOBAL_ACC_R : MEM_GLOBAL_ACC_W;
+            mem_req r = rd(sent, (uint16_t)((x >> 30) % 2 ? 128 : 32));
+            r.type = type;
+            if (dram_push(d, &r, (uint32_t)(x >> 40) % 4, (uint32_t)(x >> 50) % 4, 0) == 0) sent++;
+        }
+        dram_cycle(d);
+        mem_req r;
+        if ((x >> 35) % 4 && dram_pop(d, &r) == 0) {    /* the consumer is sometimes slow */
+            assert_true(r.tag < n);
+            assert_int_equal(done_at[r.tag], 0);
+            done_at[r.tag] = dram_now(d);
+            got++;
+        }
+    }
+    assert_int_equal(got, n);
+    assert_true(dram_idle(d));
+    dram_destroy(d);
+}
+
+static int32_t frfcfs_every_cycle_pick(void *st, const dram_queue *q, uint32_t bank, int64_t open_row, uint64_t now) {
+    return dram_sched_find("frfcfs")->pick(st, q, bank, open_row, now);
+}
+
+static void test_random_stream_and_sleep_equivalence(void **state) {
+    (void)state;
+    enum { N = 3000 };
+    static uint64_t a[N], b[N];
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    random_run(dram_sched_find("frfcfs"), a, N);
+    dram_sched_ops awake = {.name = "frfcfs_awake", .pick = frfcfs_every_cycle_pick, .pick_uses_time = true};
+    random_run(&awake, b, N);
+    for (int i = 0; i < N; i++) assert_int_equal(a[i], b[i]);
+}
+
 /* ---- a memory partition: L2 slice in front of the channel ---- */
 
 typedef struct {
@@ -487,6 +537,7 @@ int main(void) {
         cmocka_unit_test(test_frfcfs_vs_fifo),
         cmocka_unit_test(test_queue_backpressure),
         cmocka_unit_test(test_row_hit_rate_sequential_vs_random),
+        cmocka_unit_test(test_random_stream_and_sleep_equivalence),
         cmocka_unit_test(test_partition_l2_miss_then_hit),
         cmocka_unit_test(test_partition_merges_misses),
         cmocka_unit_test(test_partition_writes_and_writeback),

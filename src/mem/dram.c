@@ -399,6 +399,11 @@ dram *dram_create(const dram_config *cfg, const char *name, char *err, size_t er
         snprintf(err, errlen, "%s: unknown DRAM scheduler '%s'", name, cfg->scheduler);
         return NULL;
     }
+    return dram_create_with(cfg, sched, name, err, errlen);
+}
+
+dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, const char *name, char *err,
+                       size_t errlen) {
     if (!cfg->t.nbk || !cfg->t.nbkgrp || cfg->t.nbk % cfg->t.nbkgrp || !cfg->bus_width || !cfg->chips ||
         !cfg->burst_length || !cfg->freq_ratio || !cfg->queue_size || !cfg->return_queue_size) {
         snprintf(err, errlen, "%s: invalid DRAM configuration", name);

@@ -126,6 +126,10 @@ typedef struct dram_counters {
 typedef struct dram dram;
 
 dram *dram_create(const dram_config *cfg, const char *name, char *err, size_t errlen);
+/* The same with a scheduler given directly instead of by cfg->scheduler
+ * (tests, schedulers outside the registry). */
+dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, const char *name, char *err,
+                       size_t errlen);
 void dram_destroy(dram *d);
 
 bool dram_can_accept(const dram *d);
