@@ -6,9 +6,11 @@ set -euo pipefail
 source "$2/tests/cudart/common.sh"
 build errors "$SRC/tests/cudart/errors.cu"
 
-run errors --functional
-[ "$status" = 0 ] || { show errors; fail "errors exited with $status"; }
-diff "$SRC/tests/cudart/errors.expected" "$WORK/errors.out" || { show errors; fail "errors: output differs (< expected, > got)"; }
+for mode in functional timing; do
+  if [ $mode = functional ]; then run errors --functional; else run errors; fi
+  [ "$status" = 0 ] || { show errors; fail "errors ($mode) exited with $status"; }
+  diff "$SRC/tests/cudart/errors.expected" "$WORK/errors.out" || { show errors; fail "errors ($mode): output differs (< expected, > got)"; }
+done
 
 # a kernel fault: reported on stderr (kernel, thread, address), sticky afterwards
 run errors --functional -- fault

@@ -25,4 +25,19 @@ assert s["total"]["gpu_sim_insn"] == sum(x["gpu_sim_insn"] for x in s["kernels"]
 PY
 # with --json, nothing is printed on stderr
 [ ! -s "$WORK/loop.err" ] || { show loop; fail "stderr not empty with --json"; }
-echo "PASS: 1011 launches"
+# timing mode: the timing model's statistics have one entry per launch
+run loop --json "$WORK/timing.json"
+[ "$status" = 0 ] && diff -q "$WORK/expected" "$WORK/loop.out" >/dev/null || { show loop; fail "loop (timing)"; }
+python3 - "$WORK/timing.json" <<'PY' || fail "timing statistics JSON is wrong"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["mode"] == "timing", s["mode"]
+assert s["total"]["launches"] == 1011 and s["total"]["gpu_sim_cycle"] > 0, s["total"]
+assert len(s["timing"]["kernels"]) == 1011, len(s["timing"]["kernels"])
+assert s["timing"]["total"]["gpu_tot_sim_cycle"] == s["total"]["gpu_sim_cycle"], (s["timing"]["total"], s["total"])
+PY
+# deterministic: the same program and configuration give bit-identical statistics
+cp "$WORK/timing.json" "$WORK/timing1.json"
+run loop --json "$WORK/timing.json"
+cmp -s "$WORK/timing1.json" "$WORK/timing.json" || fail "two timing runs gave different statistics"
+echo "PASS: 1011 launches, functional and timing, deterministic"

@@ -8,4 +8,9 @@ run printf --functional
 diff "$SRC/tests/cudart/printf.expected" "$WORK/printf.out" || { show printf; fail "printf: output differs (< expected, > got)"; }
 # statistics go to stderr, never into the program's stdout
 grep -q '^locsim: total' "$WORK/printf.err" || { show printf; fail "no statistics on stderr"; }
-echo "PASS: device printf"
+# timing mode interleaves warps, but one warp's lanes print in lane order
+run printf
+[ "$status" = 0 ] || { show printf; fail "printf (timing) exited with $status"; }
+diff "$SRC/tests/cudart/printf.expected" "$WORK/printf.out" || { show printf; fail "printf (timing): output differs"; }
+grep -q '^locsim: gpu_sim_cycle  *[1-9]' "$WORK/printf.err" || { show printf; fail "no timing statistics"; }
+echo "PASS: device printf, functional and timing"
