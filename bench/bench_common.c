@@ -13,6 +13,13 @@ double bench_now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double bench_cpu_now(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
 int bench_measure(const workload_entry *e, uint32_t size, uint64_t seed, bench_child_fn fn, void *ctx,
                   bench_report *r, long *maxrss_kb) {
     int fds[2];

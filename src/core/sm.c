@@ -148,9 +148,24 @@ static uint64_t operands_ready(const sm_warp *W, const ptx_insn *in) {
     return t;
 }
 
+void sm_warp_sync(sm *s, uint32_t w) {
+    const sm_warp *W = &s->warps[w];
+    warp_mask bit = (warp_mask)1 << w;
+    uint8_t wait = W->at_barrier ? STALL_BARRIER : !W->next ? STALL_IDLE : W->wait_mem ? STALL_MEMORY : STALL_COUNT;
+    s->hot_wait[w] = wait;
+    s->event_mask = wait != STALL_COUNT ? s->event_mask | bit : s->event_mask & ~bit;
+    s->load_mask = W->next && W->is_load ? s->load_mask | bit : s->load_mask & ~bit;
+    s->hot_ready[w] = W->ready_at;
+    s->hot_ibuf[w] = W->ibuf_at;
+    s->hot_unit[w] = W->nt.unit;
+}
+
 void sm_warp_recheck(sm *s, uint32_t w) {
     sm_warp *W = &s->warps[w];
-    if (!W->next) return;
+    if (!W->next) {
+        sm_warp_sync(s, w);
+        return;
+    }
     uint64_t t;
     if (W->drain) t = W->mem_pending ? SB_PENDING : W->sb_max;
     else t = operands_ready(W, W->next);
@@ -158,6 +173,7 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
     uint32_t sid = w % s->c.num_sched;
     if (W->ready_at < s->sched_next[sid]) s->sched_next[sid] = W->ready_at;
+    sm_warp_sync(s, w);
 }
 
 static int is_global_or_local_load(const ptx_insn *in) {
@@ -171,6 +187,7 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
     W->ibuf_at = ibuf_at;
     if (!W->next) {
         W->ready_at = NEVER;
+        sm_warp_sync(s, w);
         return;
     }
     sm_insn_timing(&s->c, W->next, &W->nt);
@@ -255,6 +272,7 @@ static void warp_exited(sm *s, uint32_t w, uint64_t now) {
     W->live = 0;
     W->next = NULL;
     W->ready_at = NEVER;
+    sm_warp_sync(s, w);
     s->live_mask &= ~((warp_mask)1 << w);
     age_remove(s, w);
     if (s->c.sched->warp_exit) s->c.sched->warp_exit(s->sched_state, w, now);
@@ -329,39 +347,39 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
         W->at_barrier = 1;
         W->ready_at = NEVER;
         W->next = NULL;
+        sm_warp_sync(s, w);
         try_release_barrier(s, cta_slot, now);
         return;
     }
     sm_warp_refresh(s, w, now + s->c.fetch_latency);
 }
 
-/* Can warp w issue now?  Returns -1 if yes, else the stall reason, and lowers
- * *next to the first cycle at which it might issue without an outside event. */
-static int warp_blocked(const sm *s, const sm_warp *W, uint32_t w, uint64_t now, warp_mask load_ok,
-                        uint64_t *next) {
-    if (W->at_barrier) return STALL_BARRIER;
-    if (!W->next) return STALL_IDLE;
-    if (W->wait_mem) return STALL_MEMORY;
-    if (W->ready_at > now) {
-        *next = min_u64(*next, W->ready_at);
-        return W->ibuf_at > now ? STALL_IDLE : STALL_SCOREBOARD;
+/* Can warp w (not waiting for an event) issue now?  Returns -1 if yes, else the
+ * stall reason, and lowers *next to the first cycle at which it might issue
+ * without an outside event. */
+static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok, uint64_t *next) {
+    if (s->hot_ready[w] > now) {
+        *next = min_u64(*next, s->hot_ready[w]);
+        return s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
     }
-    if (W->nt.unit == UNIT_LDST) {
+    uint8_t u = s->hot_unit[w];
+    if (u == UNIT_LDST) {
         /* a busy unit or a full slot table frees up on a reply or when the unit
          * finishes (both poke the SM); a shared-memory access frees it at free_at */
-        if (s->ldst.busy || s->free_slot < 0 || W->mem_pending >= s->c.load_slots_per_warp) return STALL_MEMORY;
+        if (s->ldst.busy || s->free_slot < 0 || s->warps[w].mem_pending >= s->c.load_slots_per_warp)
+            return STALL_MEMORY;
         if (s->ldst.free_at > now) {
             *next = min_u64(*next, s->ldst.free_at);
             return STALL_MEMORY;
         }
-        if (W->is_load && !sched_mask_has(load_ok, w)) {
+        if (sched_mask_has(s->load_mask, w) && !sched_mask_has(load_ok, w)) {
             *next = now + 1; /* throttling may lift any cycle */
             return STALL_MEMORY;
         }
         return -1;
     }
     uint64_t unit = NEVER;
-    for (uint32_t i = 0; i < s->c.num_units[W->nt.unit]; i++) unit = min_u64(unit, s->unit_free[W->nt.unit][i]);
+    for (uint32_t i = 0; i < s->c.num_units[u]; i++) unit = min_u64(unit, s->unit_free[u][i]);
     if (unit <= now) return -1;
     *next = min_u64(*next, unit);
     return STALL_PIPELINE;
@@ -380,16 +398,18 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     warp_mask owned = s->live_mask & s->sched_mask[sched_id], ready = 0, loads = 0;
     int reason = STALL_IDLE;
     uint64_t next = NEVER;
-    for (warp_mask m = owned; m; m &= m - 1) {
+    for (warp_mask m = owned & ~s->event_mask; m; m &= m - 1) {
         uint32_t w = (uint32_t)__builtin_ctzll(m);
-        int b = warp_blocked(s, &s->warps[w], w, now, load_ok, &next);
-        if (b < 0) {
-            ready |= (warp_mask)1 << w;
-            if (s->warps[w].is_load) loads |= (warp_mask)1 << w;
-        } else if (stall_rank(b) > stall_rank(reason)) {
-            reason = b;
-        }
+        int b = warp_blocked(s, w, now, load_ok, &next);
+        if (b < 0) ready |= (warp_mask)1 << w;
+        else if (stall_rank(b) > stall_rank(reason)) reason = b;
     }
+    loads = ready & s->load_mask;
+    if (!ready)
+        for (warp_mask m = owned & s->event_mask; m; m &= m - 1) {
+            int b = s->hot_wait[__builtin_ctzll(m)];
+            if (stall_rank(b) > stall_rank(reason)) reason = b;
+        }
     if (ready) {
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
                         .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive};

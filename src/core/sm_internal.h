@@ -104,6 +104,14 @@ struct sm {
 
     sm_kernel k;
     int kernel_active;
+    /* Compact copies of each warp's issue state for the per-cycle scan (kept
+     * in step with warps[] by sm_warp_sync): the scan touches only these. */
+    uint64_t hot_ready[SCHED_MAX_WARPS];   /* warps[w].ready_at */
+    uint64_t hot_ibuf[SCHED_MAX_WARPS];    /* warps[w].ibuf_at */
+    uint8_t hot_unit[SCHED_MAX_WARPS];     /* pipeline of the next instruction */
+    uint8_t hot_wait[SCHED_MAX_WARPS];     /* stall reason while waiting for an event */
+    warp_mask event_mask;                  /* warps that wait for an event: barrier, load data, no instruction */
+    warp_mask load_mask;                   /* next instruction reads global/local memory */
     sm_warp warps[SCHED_MAX_WARPS];
     sm_cta ctas[SM_MAX_CTAS];
     uint32_t resident;
@@ -149,6 +157,8 @@ static inline void sm_poke(sm *s, uint64_t now) {
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at);
 /* Recompute when w's next instruction can issue (its scoreboard changed). */
 void sm_warp_recheck(sm *s, uint32_t w);
+/* Copy warp w's issue state into the compact arrays. */
+void sm_warp_sync(sm *s, uint32_t w);
 /* A memory slot finished: its CTA may retire. */
 void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
 

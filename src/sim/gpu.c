@@ -12,6 +12,8 @@
 struct gpu {
     gpu_params p;
     sm **sms;
+    uint64_t *wake;                /* sm_wake_at of each SM, kept here so that a
+                                      sleeping SM costs one compare per cycle */
     icnt *req_net, *rep_net;
     addrmap am;
     partition **parts;
@@ -108,7 +110,8 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
     g->p = *p;
     g->p.sm.total_sms = p->num_sms;
     g->sms = calloc(p->num_sms, sizeof *g->sms);
-    if (!g->sms) {
+    g->wake = calloc(p->num_sms, sizeof *g->wake);
+    if (!g->sms || !g->wake) {
         snprintf(err, errlen, "out of memory");
         gpu_destroy(g);
         return NULL;
@@ -133,6 +136,7 @@ void gpu_destroy(gpu *g) {
     if (g->sms)
         for (uint32_t i = 0; i < g->p.num_sms; i++) sm_destroy(g->sms[i]);
     free(g->sms);
+    free(g->wake);
     if (g->parts)
         for (uint32_t i = 0; i < g->nparts; i++) partition_destroy(g->parts[i]);
     free(g->parts);
@@ -163,6 +167,7 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
                      g->L->kernel->name, (unsigned long long)id);
             return;
         }
+        g->wake[s] = sm_wake_at(g->sms[s]);
         g->ctas_dispatched++;
         g->st.ctas_launched++;
         uint32_t r = sm_resident_ctas(g->sms[s]);
@@ -177,10 +182,17 @@ static void core_tick(gpu *g, uint64_t now) {
     if (!icnt_idle(g->rep_net))
         for (uint32_t s = 0; s < g->p.num_sms; s++) {
             mem_req r;
-            if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) sm_receive(g->sms[s], &r, now);
+            if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) {
+                sm_receive(g->sms[s], &r, now);
+                g->wake[s] = sm_wake_at(g->sms[s]);
+            }
         }
     dispatch_ctas(g, now);
-    for (uint32_t s = 0; s < g->p.num_sms; s++) sm_cycle(g->sms[s], now);
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (g->wake[s] <= now) {
+            sm_cycle(g->sms[s], now);
+            g->wake[s] = sm_wake_at(g->sms[s]);
+        }
 }
 
 static void icnt_tick(gpu *g) {
@@ -273,7 +285,7 @@ static int all_sms_idle(const gpu *g) {
 static uint64_t earliest_wake(const gpu *g) {
     uint64_t t = NEVER;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
-        uint64_t w = sm_wake_at(g->sms[s]);
+        uint64_t w = g->wake[s];
         if (w < t) t = w;
     }
     return t;
@@ -373,6 +385,11 @@ static void reset_after_error(gpu *g) {
 
 locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen) {
     const ptx_function *fn = L->kernel;
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (!g->sms[s] || !g->parts || !g->req_net || !g->rep_net) {
+            snprintf(err, errlen, "the GPU could not be rebuilt after an earlier error");
+            return LOCSIM_ERR_OUT_OF_MEMORY;
+        }
     uint32_t threads = L->block.x * L->block.y * L->block.z;
     sm_kernel k = {.L = L};
     uint32_t declared = fn->nregs + fn->npreds;
@@ -397,6 +414,7 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
             end_kernel(g);
             return LOCSIM_ERR_OUT_OF_MEMORY;
         }
+    for (uint32_t s = 0; s < g->p.num_sms; s++) g->wake[s] = sm_wake_at(g->sms[s]);
     g->L = L;
     g->ctas_dispatched = g->ctas_done = 0;
     g->room_maybe = 1;
