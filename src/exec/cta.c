@@ -54,6 +54,10 @@ exec_cta *exec_cta_create(const exec_launch *L, uint64_t cta_linear, uint32_t sm
     if (!cta) return NULL;
     cta->L = L;
     cta->cta_linear = cta_linear;
+    if (!L->grid.x || !L->grid.y || !L->block.x || !L->block.y) { /* the runtime rejects these first */
+        free(cta);
+        return NULL;
+    }
     cta->ctaid[0] = (uint32_t)(cta_linear % L->grid.x);
     cta->ctaid[1] = (uint32_t)((cta_linear / L->grid.x) % L->grid.y);
     cta->ctaid[2] = (uint32_t)(cta_linear / ((uint64_t)L->grid.x * L->grid.y));

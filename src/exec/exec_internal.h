@@ -18,6 +18,21 @@
  *
  * Memory: generic addresses use the windows of devmem.h (shared, local) plus a
  * private window for kernel parameters (EXEC_PARAM_WINDOW, see cvta.param).
+ *
+ * Choices where PTX leaves freedom (each is documented again where it is made):
+ *  - registers, shared and local memory start zeroed (determinism);
+ *  - reconvergence is the parser's immediate post-dominator: a path that returns
+ *    makes it the function exit, so code after such an if/else runs per path (as in
+ *    GPGPU-Sim), and a barrier reached while other lanes wait to `ret` is divergent;
+ *  - shfl from a lane that is not executing returns that lane's register content;
+ *  - the .sync forms fault only when an executing lane is missing from membermask;
+ *  - div/rem by zero and INT_MIN / -1 give the hardware's values (alu_int.c);
+ *  - .approx functions are computed in double and rounded once (alu_float.c);
+ *  - bar counts whole warps; a barrier without a count waits for every live warp;
+ *  - functional %clock64 counts the CTA's warp instructions (including the reader);
+ *  - vprintf returns the number of arguments parsed, as CUDA's printf does;
+ *  - the only allocations after exec_cta_create happen when a warp calls or
+ *    diverges deeper than it ever has (frames, registers and SIMT stack grow).
  */
 #ifndef LOCSIM_EXEC_INTERNAL_H
 #define LOCSIM_EXEC_INTERNAL_H
