@@ -72,7 +72,8 @@ static cudaError_t check_config(cr_function *f, locsim_kernel *k, dim3 grid, dim
         size_t limit = f->max_dyn_smem ? f->max_dyn_smem + (size_t)info.static_smem_bytes : d->smem_per_block;
         if (limit > d->smem_per_sm) limit = d->smem_per_sm;
         if (smem + info.static_smem_bytes > limit) return cudaErrorInvalidValue;
-        if (info.max_threads_per_block && threads > info.max_threads_per_block) return cudaErrorInvalidConfiguration;
+        /* more threads than the kernel's __launch_bounds__ (.maxntid) allow */
+        if (info.max_threads_per_block && threads > info.max_threads_per_block) return cudaErrorLaunchOutOfResources;
     }
     return cudaSuccess;
 }

@@ -15,6 +15,8 @@ __global__ void fill(int *v, int n, int value) {
 
 __global__ void store_far(int *v) { v[threadIdx.x + (1 << 24)] = 1; }
 
+__global__ void __launch_bounds__(64) bounded(int *v) { v[threadIdx.x] = 2; }
+
 static void show(const char *what, cudaError_t e) { printf("%s: %s (%s)\n", what, cudaGetErrorName(e), cudaGetErrorString(e)); }
 
 int main(int argc, char **argv) {
@@ -56,6 +58,10 @@ int main(int argc, char **argv) {
     show("empty grid", cudaGetLastError());
     fill<<<1, 32, 1 << 20>>>(d, 64, 1);  // 1 MB of dynamic shared memory
     show("1 MB shared", cudaGetLastError());
+    bounded<<<1, 128>>>(d);  // more threads than its __launch_bounds__
+    show("128 threads, bounds 64", cudaGetLastError());
+    bounded<<<1, 64>>>(d);
+    show("64 threads, bounds 64", cudaGetLastError());
 
     // a good launch still works after all that
     fill<<<2, 32>>>(d, 64, 42);
