@@ -222,6 +222,7 @@ static int load(exec_ctx *x) {
     if (in->nopnd < 2 || esize == 0 || esize > 8 || in->opnd[1].kind != PTX_OPND_ADDR) return exec_unsupported(x);
     uint32_t regs[4];
     unsigned n = vector_regs(&in->opnd[0], vec, regs);
+    if (n == 0 || n > 4) return exec_unsupported(x);
     unsigned size = esize * n;
     int sgn = type_signed(t);
     addr_form af = addr_form_of(x, &in->opnd[1], (ptx_space)in->space);
@@ -285,7 +286,7 @@ static int store(exec_ctx *x) {
     unsigned n;
     if (src->kind == PTX_OPND_VEC) {
         n = src->comp ? src->comp : vec;
-        if (n > 4) return exec_unsupported(x);
+        if (n == 0 || n > 4) return exec_unsupported(x);
         for (unsigned k = 0; k < n; k++) {
             if ((src->vec_imm >> k) & 1 || src->vec[k] == PTX_REG_SINK) {
                 /* an immediate element (or '_', stored as 0): broadcast into scratch */
