@@ -61,6 +61,10 @@ int ldst_init(sm *s, char *err, size_t errlen) {
             return -1;
         }
         if (s->c.sched->l1_evict) cache_set_evict_hook(s->l1d, on_l1_evict, s);
+        if (s->c.l1d_access_analysis && !(s->l1_trace = l1_trace_create(&s->c.l1d, why, sizeof why))) {
+            snprintf(err, errlen, "-l1d_access_analysis: %s", why);
+            return -1;
+        }
     }
     snprintf(name, sizeof name, "L1C[%u]", s->id);
     s->l1c = cache_create(&s->c.l1c, name, why, sizeof why);
@@ -83,6 +87,7 @@ int ldst_init(sm *s, char *err, size_t errlen) {
 }
 
 void ldst_free(sm *s) {
+    l1_trace_destroy(s->l1_trace);
     cache_destroy(s->l1d);
     cache_destroy(s->l1c);
     free(s->woken);
@@ -202,13 +207,14 @@ static uint32_t bank_degree(const sm *s, const exec_step_info *info) {
     return degree;
 }
 
-static void add_access(ldst_unit *u, uint64_t addr, uint32_t bytes, uint32_t line) {
+static void add_access(ldst_unit *u, uint64_t addr, uint32_t bytes, uint32_t line, uint32_t lane) {
     uint64_t base = addr & ~(uint64_t)(line - 1);
     uint8_t sectors = mem_sector_mask(addr, bytes, line);
     for (uint32_t i = u->naccess; i-- > 0;)
         if (u->acc[i].addr == base) {
             u->acc[i].sectors |= sectors;
             u->acc[i].bytes = (uint16_t)(u->acc[i].bytes + bytes);
+            u->acc[i].lanes |= 1u << lane;
             return;
         }
     if (u->naccess >= LDST_MAX_ACCESS) return; /* cannot happen: 32 lanes x 4 words */
@@ -216,6 +222,7 @@ static void add_access(ldst_unit *u, uint64_t addr, uint32_t bytes, uint32_t lin
     a->addr = base;
     a->bytes = (uint16_t)bytes;
     a->sectors = sectors;
+    a->lanes = 1u << lane;
 }
 
 static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint32_t line) {
@@ -224,13 +231,13 @@ static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, u
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         if (!local) {
-            add_access(u, info->mem_addr[lane], info->mem_size, line);
+            add_access(u, info->mem_addr[lane], info->mem_size, line, lane);
             continue;
         }
         uint32_t words = info->mem_size > 4 ? info->mem_size / 4 : 1;
         for (uint32_t k = 0; k < words; k++) {
             uint64_t a = sm_local_address(&s->c, s->id, w * EXEC_WARP_SIZE + lane, info->mem_addr[lane] + 4 * k);
-            add_access(u, a, info->mem_size < 4 ? info->mem_size : 4, line);
+            add_access(u, a, info->mem_size < 4 ? info->mem_size : 4, line, lane);
         }
     }
 }
@@ -360,6 +367,15 @@ static mem_req make_request(const sm *s, const ldst_unit *u, const ldst_access *
     return r;
 }
 
+/* L1D access-stream analysis: the warp is named by its CTA and index in the CTA,
+ * so a new CTA in the same warp slot counts as another warp. */
+static void record_l1_access(sm *s, const ldst_unit *u, uint64_t line, cache_outcome o) {
+    const sm_warp *W = &s->warps[u->warp];
+    uint32_t warp = (uint32_t)(s->ctas[W->cta_slot].linear * s->k.occ.warps + W->index);
+    unsigned flags = (mem_access_is_write(u->type) ? L1T_WRITE : 0) | (mem_access_is_local(u->type) ? L1T_LOCAL : 0);
+    l1_trace_record(s->l1_trace, line, warp, u->acc[u->next].lanes, flags, o);
+}
+
 /* Send the unit's next access; 0 if it could not be accepted (retry later). */
 static int send_access(sm *s, ldst_unit *u, uint64_t now) {
     mem_req r = make_request(s, u, &u->acc[u->next], now);
@@ -381,8 +397,13 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
         if (o == CACHE_HIT) m->data_ready = max_u64(m->data_ready, now + s->c.l1_latency);
         else m->outstanding++;
     }
-    if (o == CACHE_MISS && u->target == TARGET_L1D && s->c.sched->l1_miss)
-        s->c.sched->l1_miss(s->sched_state, u->warp, r.addr / cache_geom(c)->line_size, now);
+    if (u->target == TARGET_L1D) {
+        uint64_t line = r.addr / cache_geom(c)->line_size;
+        if (s->l1_trace) record_l1_access(s, u, line, o);
+        /* Lost-locality probes (CCWS) are for reads: a write needs no data back. */
+        if (o == CACHE_MISS && !mem_access_is_write(r.type) && s->c.sched->l1_miss)
+            s->c.sched->l1_miss(s->sched_state, u->warp, line, now);
+    }
     return 1;
 }
 
@@ -411,3 +432,4 @@ void ldst_cycle(sm *s, uint64_t now) {
 
 const cache *sm_l1d(const sm *s) { return s->l1d; }
 const cache *sm_l1c(const sm *s) { return s->l1c; }
+l1_trace *sm_l1_trace(const sm *s) { return s->l1_trace; }

@@ -82,6 +82,7 @@ typedef struct {
     uint32_t bypass_queue;         /* requests that skip the L1 (atomics, uncached) waiting to leave */
     uint32_t load_slots_per_warp;  /* memory instructions a warp may have in flight */
     uint32_t total_sms;            /* for the local-memory address interleave */
+    bool l1d_access_analysis;      /* record the L1D access stream (src/analysis/l1trace.h) */
 } sm_config;
 
 /* The resources one CTA of a kernel takes and how many fit in an SM. */
@@ -171,6 +172,9 @@ void sm_flush_stats(sm *s, uint64_t now);
 const sm_counters *sm_stats(const sm *s);
 const cache *sm_l1d(const sm *s);
 const cache *sm_l1c(const sm *s);
+/* The SM's L1D access-stream recorder (NULL unless l1d_access_analysis): the
+ * timing model analyses and empties it at each kernel end. */
+struct l1_trace *sm_l1_trace(const sm *s);
 /* The scheduler plug-in instance (policies' own statistics, tests). */
 void *sm_sched_state(const sm *s);
 uint32_t sm_id(const sm *s);

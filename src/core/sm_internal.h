@@ -2,6 +2,7 @@
 #ifndef LOCSIM_CORE_SM_INTERNAL_H
 #define LOCSIM_CORE_SM_INTERNAL_H
 
+#include "analysis/l1trace.h"
 #include "core/sm.h"
 
 /* Scoreboard value of a register whose producer is a load still in flight. */
@@ -75,6 +76,7 @@ typedef struct {
     uint64_t addr;         /* line-aligned address */
     uint16_t bytes;
     uint8_t sectors;
+    uint32_t lanes;        /* lanes whose addresses fall in the line (L1D access-stream analysis) */
 } ldst_access;
 
 typedef struct {
@@ -123,6 +125,7 @@ struct sm {
 
     ldst_unit ldst;
     cache *l1d, *l1c;
+    l1_trace *l1_trace;    /* L1D access-stream recorder (-l1d_access_analysis), else NULL */
     req_ring bypass;
     uint32_t out_rr;
     mem_slot *slots;

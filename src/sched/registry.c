@@ -3,13 +3,14 @@
 
 #include "sched/sched.h"
 
-extern const warp_sched_ops sched_lrr, sched_gto, sched_two_level, sched_swl;
+extern const warp_sched_ops sched_lrr, sched_gto, sched_two_level, sched_swl, sched_ccws;
 
 static const warp_sched_ops *const schedulers[] = {
     &sched_lrr,
     &sched_gto,
     &sched_two_level,
     &sched_swl,
+    &sched_ccws,
 };
 
 /* Short names accepted for the GPGPU-Sim ones (locsim compare --sched two_level,swl...). */

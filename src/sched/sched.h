@@ -50,6 +50,17 @@ typedef struct {
     uint32_t nlive;          /* entries in age_order (= popcount(live)) */
 } sched_view;
 
+/* A statistic a policy reports (see warp_sched_ops.stats): a counter that
+ * report() emits under `name` (num == NULL), or the ratio scale x num / den of
+ * two of them.  Counters are cumulative per SM; the timing model sums them over
+ * the SMs and takes per-kernel differences. */
+typedef struct {
+    const char *name;
+    const char *num, *den;   /* NULL for a counter */
+    double scale;
+    const char *help;
+} sched_stat_def;
+
 typedef struct warp_sched_ops {
     const char *name;        /* as written in -gpgpu_scheduler */
     const char *help;        /* one line: syntax and meaning */
@@ -82,6 +93,9 @@ typedef struct warp_sched_ops {
     void (*l1_evict)(void *st, uint32_t owner, uint64_t line_addr, uint64_t now);
     /* Write the policy's own statistics as "name value" pairs through emit. */
     void (*report)(void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx);
+    /* The statistics report() emits (and ratios of them), ending with name == NULL;
+     * the timing model defines them in its registry.  NULL: none. */
+    const sched_stat_def *stats;
 } warp_sched_ops;
 
 /* ---- registry (registry.c) ---- */

@@ -93,6 +93,14 @@ struct locsim_config {
 
     /* ---- interconnect ---- */
     icnt_config icnt;
+
+    /* ---- CCWS warp scheduler (src/sched/ccws.c) and L1D analyses (src/analysis/) ---- */
+    uint32_t ccws_k_throttle;                /* K_throttle of the lost-locality detected score */
+    uint32_t ccws_vta_entries;               /* victim tags per warp */
+    uint32_t ccws_vta_assoc;                 /* ways of each warp's VTA partition */
+    uint32_t ccws_base_score;                /* base lost-locality score */
+    bool l1d_unbounded;                      /* give every SM an effectively infinite L1D */
+    bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
 };
 
 /* Fill every option with its default (the GTX480 values of GPGPU-Sim 3.x). */

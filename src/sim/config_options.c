@@ -189,6 +189,21 @@ static const option_def options[] = {
     UINT("icnt_out_buffer_limit", icnt.out_buffer_flits, "64", 1, 65536, "output buffer per port, flits"),
     UINT("icnt_latency", icnt.latency, "8", 0, 10000, "(locsim) crossbar traversal latency, interconnect cycles"),
     UINT("icnt_flits_per_cycle", icnt.flits_per_cycle, "1", 1, 64, "(locsim) flits per port per interconnect cycle"),
+
+    SECTION("CCWS warp scheduler (-gpgpu_scheduler ccws) and L1D locality analyses"),
+    UINT("ccws_k_throttle", ccws_k_throttle, "8", 0, 1000000,
+         "(locsim) CCWS K_throttle: LLDS = base + VTA hits / warp insns issued x K x cutoff"),
+    UINT("ccws_vta_entries", ccws_vta_entries, "16", 1, 4096, "(locsim) CCWS victim tags per warp"),
+    UINT("ccws_vta_assoc", ccws_vta_assoc, "8", 1, 4096,
+         "(locsim) CCWS ways per warp's victim tag array (must divide -ccws_vta_entries)"),
+    UINT("ccws_base_score", ccws_base_score, "100", 1, 1000000,
+         "(locsim) CCWS base lost-locality score (cutoff = live warps x base)"),
+    BOOL("l1d_unbounded", l1d_unbounded, "0",
+         "(locsim) effectively infinite L1D: 8192 sets x 32 ways (32 MB at 128 B lines) per SM, same line, "
+         "policies and MSHRs"),
+    BOOL("l1d_access_analysis", l1d_access_analysis, "0",
+         "(locsim) record every SM's L1D access stream; report Belady-optimal misses (L1D_BEL_*) and the "
+         "intra-thread / inter-thread / inter-warp hit breakdown (L1D_hits_*)"),
 };
 
 const option_def *config_option_table(size_t *count) {

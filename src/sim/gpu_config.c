@@ -14,6 +14,10 @@
  *   coalescing           128 B lines (the L1D / constant cache line when one is used)
  *   LD/ST unit           16 memory instructions in flight per warp; 8-entry queue for
  *                        requests that bypass the L1 (atomics)
+ *   -l1d_unbounded 1     the L1D keeps its line size, policies, MSHRs and queues but
+ *                        gets 8192 sets x 32 ways (32 MB per SM at 128 B lines): no
+ *                        workload of the suite evicts from it (L1D_total_cache_evictions
+ *                        shows whether one does)
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +30,8 @@
 #define SMEM_ALLOC_UNIT 128
 #define LOAD_SLOTS_PER_WARP 16
 #define BYPASS_QUEUE 8
+#define L1D_UNBOUNDED_SETS 8192
+#define L1D_UNBOUNDED_ASSOC 32
 
 static void sm_params(const sim_config *c, sm_config *s) {
     memset(s, 0, sizeof *s);
@@ -64,6 +70,11 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->has_l1d = c->l1d.nsets > 0;
     s->l1d_global = true;
     s->l1d = c->l1d;
+    if (c->l1d_unbounded) {
+        s->l1d.nsets = L1D_UNBOUNDED_SETS;
+        s->l1d.assoc = L1D_UNBOUNDED_ASSOC;
+    }
+    s->l1d_access_analysis = c->l1d_access_analysis;
     s->l1c = c->l1c;
     s->bypass_queue = BYPASS_QUEUE;
     s->load_slots_per_warp = LOAD_SLOTS_PER_WARP;

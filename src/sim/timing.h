@@ -10,6 +10,9 @@
 #include "sim/gpu.h"
 #include "sim/stats.h"
 
+#define TIMING_MAX_SCHED_STATS 32   /* statistics a warp-scheduler plug-in may define */
+#define TIMING_L1A_STATS 17         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
+
 /* Ids of the statistics the timing model defines in its registry. */
 typedef struct {
     stats_gpu_ids gpu;
@@ -21,6 +24,8 @@ typedef struct {
     int unit[UNIT_COUNT];
     int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns;
     int ldst_fails, bypass, send_fails;
+    int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
+    int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
 } timing_stat_ids;
 
 typedef struct {
@@ -40,6 +45,10 @@ timing_state *timing_of(const locsim_device *dev);
 int timing_stats_init(timing_state *t, char *err, size_t errlen);
 void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_seconds);
 void timing_stats_free(timing_state *t);
+/* Plug-in and analysis statistics (timing_policy_stats.c): defined at init,
+ * collected inside each kernel's collection pass. */
+int timing_policy_stats_define(timing_state *t);
+void timing_policy_stats_collect(timing_state *t);
 
 /* Total value of a statistic by name (its per-kernel name), 0 if unknown. */
 double timing_stat_total(const timing_state *t, const char *name);

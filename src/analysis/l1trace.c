@@ -1,0 +1,259 @@
+/* L1D access-stream recording, Belady-optimal replay and locality breakdown
+ * (see l1trace.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/l1trace.h"
+
+#define NEVER_AGAIN UINT32_MAX
+
+/* ---- a small open-addressing hash map: line address -> 64-bit value ---- */
+
+typedef struct {
+    uint64_t key;         /* line + 1; 0 = empty */
+    uint64_t value;
+} map_slot;
+
+typedef struct {
+    map_slot *slot;
+    size_t cap;           /* power of two */
+} line_map;
+
+/* Empty map with room for at least n keys at load <= 1/2. */
+static int map_reset(line_map *m, size_t n) {
+    size_t want = 16;
+    while (want < 2 * n) want *= 2;
+    if (want > m->cap) {
+        map_slot *s = realloc(m->slot, want * sizeof *s);
+        if (!s) return -1;
+        m->slot = s;
+        m->cap = want;
+    }
+    memset(m->slot, 0, m->cap * sizeof *m->slot);
+    return 0;
+}
+
+static map_slot *map_find(line_map *m, uint64_t line) {
+    uint64_t key = line + 1;
+    /* Fibonacci hashing spreads consecutive lines over the table */
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (m->cap - 1);
+    while (m->slot[i].key && m->slot[i].key != key) i = (i + 1) & (m->cap - 1);
+    m->slot[i].key = key; /* insert if absent (the caller sets the value) */
+    return &m->slot[i];
+}
+
+/* ---- the recorder ---- */
+
+struct l1_trace {
+    cache_geometry g;
+    cache *map;           /* a 1-way cache of the same sets: only its set-index function is used */
+    uint32_t line_shift;
+    l1_access *a;
+    size_t n, cap;
+    l1_trace_totals tot;
+    /* analysis scratch, kept between kernels */
+    uint32_t *next;
+    size_t next_cap;
+    line_map lines;
+    uint64_t *way_tag, *way_next;  /* OPT cache: nsets * assoc (tag = line + 1, 0 = invalid) */
+};
+
+static uint32_t log2_u32(uint32_t v) {
+    uint32_t b = 0;
+    while ((1u << b) < v) b++;
+    return b;
+}
+
+l1_trace *l1_trace_create(const cache_geometry *g, char *err, size_t errlen) {
+    l1_trace *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    t->g = *g;
+    t->line_shift = log2_u32(g->line_size);
+    /* The set index depends only on the number of sets and the index function. */
+    cache_geometry one = *g;
+    one.assoc = 1;
+    one.mshr_entries = one.mshr_max_merge = one.miss_queue_size = 1;
+    t->map = cache_create(&one, "L1D analysis", err, errlen);
+    if (!t->map) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void l1_trace_destroy(l1_trace *t) {
+    if (!t) return;
+    cache_destroy(t->map);
+    free(t->a);
+    free(t->next);
+    free(t->lines.slot);
+    free(t->way_tag);
+    free(t->way_next);
+    free(t);
+}
+
+void l1_trace_record(l1_trace *t, uint64_t line, uint32_t warp, uint32_t lanes, unsigned flags, cache_outcome o) {
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        l1_access *a = realloc(t->a, cap * sizeof *a);
+        if (!a) {
+            t->tot.lost++;
+            return;
+        }
+        t->a = a;
+        t->cap = cap;
+    }
+    l1_access *r = &t->a[t->n++];
+    r->line = line;
+    r->warp = warp;
+    r->lanes = lanes;
+    r->flags = (uint8_t)flags;
+    r->outcome = (uint8_t)o;
+}
+
+size_t l1_trace_length(const l1_trace *t) { return t->n; }
+const l1_trace_totals *l1_trace_get_totals(const l1_trace *t) { return &t->tot; }
+
+/* ---- Belady-optimal replay ---- */
+
+static uint32_t set_of(const l1_trace *t, uint64_t line) { return cache_set_of(t->map, line << t->line_shift); }
+
+/* next[i] = index of the next access to a[i].line, NEVER_AGAIN if none. */
+static int compute_next_use(l1_trace *t, const l1_access *a, size_t n) {
+    if (n > t->next_cap) {
+        uint32_t *p = realloc(t->next, n * sizeof *p);
+        if (!p) return -1;
+        t->next = p;
+        t->next_cap = n;
+    }
+    if (map_reset(&t->lines, n)) return -1;
+    for (size_t i = n; i-- > 0;) {
+        map_slot *s = map_find(&t->lines, a[i].line);
+        t->next[i] = s->value ? (uint32_t)(s->value - 1) : NEVER_AGAIN;
+        s->value = i + 1;
+    }
+    return 0;
+}
+
+static int write_invalidates(const cache_geometry *g, unsigned flags) {
+    uint8_t policy = (flags & L1T_LOCAL) ? g->write_local : g->write_global;
+    return policy == CACHE_WRITE_EVICT || policy == CACHE_WRITE_READ_ONLY;
+}
+
+/* Replay a[0..n) through the OPT cache; adds to *misses / *read_misses. */
+static void opt_replay(l1_trace *t, const l1_access *a, size_t n, uint64_t *misses, uint64_t *read_misses) {
+    uint32_t assoc = t->g.assoc;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t tag = a[i].line + 1;
+        size_t base = (size_t)set_of(t, a[i].line) * assoc;
+        uint64_t *wt = &t->way_tag[base], *wn = &t->way_next[base];
+        int way = -1;
+        for (uint32_t w = 0; w < assoc; w++)
+            if (wt[w] == tag) {
+                way = (int)w;
+                break;
+            }
+        int is_write = a[i].flags & L1T_WRITE;
+        if (way >= 0) {
+            if (is_write && write_invalidates(&t->g, a[i].flags)) wt[way] = 0;
+            else wn[way] = t->next[i];
+            continue;
+        }
+        (*misses)++;
+        if (!is_write) (*read_misses)++;
+        if (is_write && t->g.write_alloc == CACHE_NO_WRITE_ALLOCATE) continue;
+        /* allocate: an invalid way, else the line referenced furthest in the future */
+        uint32_t victim = 0;
+        for (uint32_t w = 0; w < assoc; w++) {
+            if (!wt[w]) {
+                victim = w;
+                break;
+            }
+            if (wn[w] > wn[victim]) victim = w;
+        }
+        wt[victim] = tag;
+        wn[victim] = t->next[i];
+    }
+}
+
+static int opt_state_alloc(l1_trace *t) {
+    if (t->way_tag) return 0;
+    size_t ways = (size_t)t->g.nsets * t->g.assoc;
+    t->way_tag = calloc(ways, sizeof *t->way_tag);
+    t->way_next = calloc(ways, sizeof *t->way_next);
+    return t->way_tag && t->way_next ? 0 : -1;
+}
+
+/* Empty the OPT cache: only the sets the stream touched (an unbounded L1 has many). */
+static void opt_clear(l1_trace *t, const l1_access *a, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        size_t base = (size_t)set_of(t, a[i].line) * t->g.assoc;
+        memset(&t->way_tag[base], 0, t->g.assoc * sizeof *t->way_tag);
+    }
+}
+
+/* ---- locality breakdown of the real cache's hits ---- */
+
+static int breakdown(l1_trace *t, const l1_access *a, size_t n) {
+    l1_trace_totals *s = &t->tot;
+    if (map_reset(&t->lines, n)) return -1;
+    for (size_t i = 0; i < n; i++) {
+        const l1_access *r = &a[i];
+        int is_write = r->flags & L1T_WRITE, miss = r->outcome == CACHE_MISS;
+        s->accesses++;
+        if (is_write) s->writes++;
+        else s->reads++;
+        if (miss) {
+            s->misses++;
+            if (!is_write) s->read_misses++;
+            /* this access brings the line in (its initial reference) */
+            map_find(&t->lines, r->line)->value = ((uint64_t)r->warp << 32 | r->lanes) + 1;
+            continue;
+        }
+        if (is_write) continue;
+        map_slot *o = map_find(&t->lines, r->line);
+        if (!o->value) {
+            s->hits_unattributed++;
+            continue;
+        }
+        uint64_t owner = o->value - 1;
+        if ((uint32_t)(owner >> 32) != r->warp) s->hits_inter_warp++;
+        else if ((uint32_t)owner & r->lanes) s->hits_intra_thread++;
+        else s->hits_inter_thread++;
+    }
+    return 0;
+}
+
+int l1_trace_analyze(l1_trace *t) {
+    size_t n = t->n;
+    int rc = 0;
+    if (!n) return 0;
+    if (compute_next_use(t, t->a, n) || opt_state_alloc(t)) {
+        rc = -1;
+    } else {
+        opt_replay(t, t->a, n, &t->tot.bel_misses, &t->tot.bel_read_misses);
+        opt_clear(t, t->a, n);
+        rc = breakdown(t, t->a, n);
+    }
+    if (rc) t->tot.lost += n;
+    t->n = 0;
+    return rc;
+}
+
+uint64_t l1_belady_misses(const cache_geometry *g, const l1_access *a, size_t n, uint64_t *read_misses) {
+    char err[256];
+    l1_trace *t = l1_trace_create(g, err, sizeof err);
+    uint64_t misses = 0, reads = 0;
+    if (!t || compute_next_use(t, a, n) || opt_state_alloc(t)) {
+        l1_trace_destroy(t);
+        return UINT64_MAX;
+    }
+    opt_replay(t, a, n, &misses, &reads);
+    l1_trace_destroy(t);
+    if (read_misses) *read_misses = reads;
+    return misses;
+}

@@ -1,0 +1,90 @@
+/* L1D access-stream analyses of the CCWS paper (section 5.2, Figs. 8, 11, 12):
+ * an optional recording of every L1D access of one SM, and, per kernel, two
+ * analyses of it:
+ *
+ *  - Belady-optimal replacement (OPT/MIN): the same stream replayed through a
+ *    cache of the same geometry (sets x ways, same set-index function) that on a
+ *    miss evicts the resident line whose next reference is furthest in the
+ *    future (never referenced again = furthest).  Its misses are the
+ *    "<scheduler>-BEL" misses.
+ *  - Locality breakdown of the real cache's hits: a read hit (or pending hit) is
+ *    intra-warp when the line was brought in by the same warp (the warp whose
+ *    miss allocated the line this time it entered the cache: its "initial
+ *    reference", as the paper defines it), and then intra-thread when at least
+ *    one of the hitting lanes is a lane of that initial access (the same scalar
+ *    thread re-references its data), inter-thread otherwise; it is inter-warp
+ *    when another warp brought the line in.  A warp is a dynamic warp (CTA and
+ *    warp index), so a new CTA in the same warp slot is another warp.
+ *
+ * Each SM's L1D is invalidated at kernel start, so every kernel's stream starts
+ * from an empty cache: l1_trace_analyze() runs at kernel end, adds to the
+ * totals and empties the stream.
+ *
+ * Writes.  Both the real cache and the OPT replay count a write to an absent
+ * line as a miss.  In the OPT replay a write follows the geometry's policy for
+ * its space: a write hit invalidates the line under write-evict, keeps it
+ * otherwise; a write miss allocates only with a write-allocate policy.  The
+ * breakdown classifies read hits only; writes are counted apart.
+ *
+ * Memory: 16 bytes per recorded access (the stream of one kernel of one SM),
+ * grown by doubling; the analyses use hash tables sized to the stream.  Nothing
+ * is allocated unless -l1d_access_analysis is on.
+ */
+#ifndef LOCSIM_ANALYSIS_L1TRACE_H
+#define LOCSIM_ANALYSIS_L1TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem/cache.h"
+
+/* Flags of a recorded access. */
+#define L1T_WRITE 0x1u
+#define L1T_LOCAL 0x2u
+
+/* One access as the analyses see it. */
+typedef struct {
+    uint64_t line;        /* address / line size */
+    uint32_t warp;        /* dynamic warp id (unique among the kernel's warps of this SM) */
+    uint32_t lanes;       /* lanes of the warp whose addresses fall in the line */
+    uint8_t flags;        /* L1T_* */
+    uint8_t outcome;      /* cache_outcome of the real cache (never RESERVATION_FAIL) */
+} l1_access;
+
+/* Cumulative results over the kernels analysed so far. */
+typedef struct {
+    uint64_t accesses, reads, writes;
+    uint64_t misses;              /* real cache, reads + writes (= the cache's CACHE_MISS count) */
+    uint64_t read_misses;
+    uint64_t hits_intra_thread;   /* read hits / pending hits, by who brought the line in */
+    uint64_t hits_inter_thread;
+    uint64_t hits_inter_warp;
+    uint64_t hits_unattributed;   /* a read hit on a line no recorded miss brought in (should stay 0) */
+    uint64_t bel_misses;          /* Belady-optimal replay, reads + writes */
+    uint64_t bel_read_misses;
+    uint64_t lost;                /* accesses not recorded for lack of memory */
+} l1_trace_totals;
+
+typedef struct l1_trace l1_trace;
+
+/* A recorder for a cache of geometry g; NULL with err on out of memory or a bad geometry. */
+l1_trace *l1_trace_create(const cache_geometry *g, char *err, size_t errlen);
+void l1_trace_destroy(l1_trace *t);
+
+/* One access the cache accepted (o is HIT, HIT_RESERVED or MISS). */
+void l1_trace_record(l1_trace *t, uint64_t line, uint32_t warp, uint32_t lanes, unsigned flags, cache_outcome o);
+/* Accesses recorded since the last analysis. */
+size_t l1_trace_length(const l1_trace *t);
+
+/* Analyse the recorded stream (one kernel), add it to the totals and empty it.
+ * 0, or -1 when out of memory (the stream is dropped and counted in `lost`). */
+int l1_trace_analyze(l1_trace *t);
+const l1_trace_totals *l1_trace_get_totals(const l1_trace *t);
+
+/* Belady-optimal misses of a stream in a cache of geometry g, starting empty
+ * (the OPT replay of l1_trace_analyze, for tests and tools).  *read_misses (may
+ * be NULL) gets the read misses.  Returns UINT64_MAX when out of memory. */
+uint64_t l1_belady_misses(const cache_geometry *g, const l1_access *a, size_t n, uint64_t *read_misses);
+
+#endif

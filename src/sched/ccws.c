@@ -1,0 +1,351 @@
+/* CCWS: cache-conscious wavefront scheduling (Rogers, O'Connor, Aamodt, MICRO
+ * 2012, section 3.3; DESIGN.md 5.2).
+ *
+ *   -gpgpu_scheduler ccws   -ccws_k_throttle 8 -ccws_vta_entries 16 -ccws_vta_assoc 8 -ccws_base_score 100
+ *
+ * Lost intra-warp locality detector.  Each SM has a victim tag array (VTA)
+ * split into one small set-associative tag store per warp slot
+ * (-ccws_vta_entries tags, -ccws_vta_assoc ways; set = line address mod sets,
+ * LRU among the ways).  The L1D remembers in every line the warp that reserved
+ * it; when the line is evicted its tag goes into THAT warp's partition
+ * (l1_evict).  On an L1D read miss only the requesting warp's partition is
+ * probed (l1_miss); a hit there is a "VTA hit": that warp missed on a line it
+ * had itself brought in and lost to other warps' accesses.  The entry is
+ * invalidated.
+ *
+ * Lost-locality scores.  Every live warp has a score, base (-ccws_base_score)
+ * when it starts.  A score decays by 1 per core cycle down to the base.  On a
+ * VTA hit of warp w its score rises to the lost-locality detected score
+ *     LLDS = base + (VTA hits / warp instructions issued) x K_throttle x cutoff
+ * (both counts of this SM since the device was created, the hit just seen
+ * included; the released code of the authors adds the base, DESIGN.md 5.2).
+ * A VTA hit never lowers a score, and repeated hits never push it above LLDS.
+ * cutoff = live warps of the SM x base.
+ *
+ * Issue rule.  The live warps are sorted by score, largest first (ties: the
+ * older warp first), and their scores summed in that order; a warp whose running
+ * sum (its own score included) exceeds the cutoff may not issue loads
+ * (global/local reads: the pipeline asks load_permitted).  The first warp of the
+ * order is always allowed, so a single warp whose score alone exceeds the cutoff
+ * still makes progress (otherwise no warp could load at all).  While no score is
+ * above the base the sum is exactly the cutoff and every warp may load.  Stores,
+ * shared-memory and ALU instructions are never throttled.  Among the warps that
+ * may issue, priority is greedy-then-oldest (as gto.c).
+ *
+ * Scores are kept lazily: a warp's score at cycle t is
+ * max(base, peak - (t - peak_at)), so nothing runs per cycle while no warp is
+ * throttled.
+ *
+ * Statistics (report): VTA probes, hits and inserts; SM cycles in which the
+ * permission was evaluated (cycles the SM was awake), those in which at least
+ * one live warp was denied loads, and the sums of permitted and live warps over
+ * them (ccws_avg_load_warps = permitted warps per evaluated cycle).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched.h"
+#include "sim/config.h"
+
+#define CCWS_DEFAULT_K 8
+#define CCWS_DEFAULT_ENTRIES 16
+#define CCWS_DEFAULT_ASSOC 8
+#define CCWS_DEFAULT_BASE 100
+#define CCWS_MAX_SCHED 8          /* issue slots per SM (the SM allows at most 8) */
+
+typedef struct {
+    uint64_t tag;          /* line address + 1; 0 = empty */
+    uint64_t stamp;        /* insertion order (LRU victim: the smallest) */
+} vta_entry;
+
+typedef struct {
+    uint32_t num_sched, max_warps;
+    uint32_t k_throttle, entries, assoc, sets, base;
+
+    vta_entry *vta;        /* [max_warps][entries], set-major within a warp */
+    uint64_t vta_clock;
+
+    /* per warp slot */
+    uint64_t peak[SCHED_MAX_WARPS];     /* score at peak_at */
+    uint64_t peak_at[SCHED_MAX_WARPS];
+    uint64_t start_seq[SCHED_MAX_WARPS];/* arrival order: ties in the sort go to the older */
+    uint64_t seq;
+    warp_mask live;
+    uint32_t nlive;
+    uint64_t all_base_at;  /* from this cycle on every score is back at the base */
+
+    /* LLDS inputs (this SM, cumulative) */
+    uint64_t insns;
+    uint64_t vta_hits;
+
+    /* statistics */
+    uint64_t probes, inserts;
+    uint64_t eval_cycles, throttled_cycles, load_warps_sum, live_warps_sum;
+
+    int last[CCWS_MAX_SCHED];       /* GTO: per scheduler, the greedy warp */
+} ccws_state;
+
+/* ---- options ---- */
+
+static void read_options(const sched_params *p, uint32_t *k, uint32_t *entries, uint32_t *assoc, uint32_t *base) {
+    *k = CCWS_DEFAULT_K;
+    *entries = CCWS_DEFAULT_ENTRIES;
+    *assoc = CCWS_DEFAULT_ASSOC;
+    *base = CCWS_DEFAULT_BASE;
+    if (!p->cfg) return; /* unit tests build the plug-in without a configuration */
+    const sim_config *c = p->cfg;
+    *k = c->ccws_k_throttle;
+    *entries = c->ccws_vta_entries;
+    *assoc = c->ccws_vta_assoc;
+    *base = c->ccws_base_score;
+}
+
+static void *ccws_create(const sched_params *p, char *err, size_t errlen) {
+    if (p->args && *p->args) {
+        snprintf(err, errlen,
+                 "scheduler 'ccws' takes no arguments (got ':%s'); use -ccws_k_throttle, -ccws_vta_entries, "
+                 "-ccws_vta_assoc, -ccws_base_score",
+                 p->args);
+        return NULL;
+    }
+    if (p->num_sched > CCWS_MAX_SCHED || p->max_warps > SCHED_MAX_WARPS) {
+        snprintf(err, errlen, "scheduler 'ccws': at most %d schedulers and %d warps per SM", CCWS_MAX_SCHED,
+                 SCHED_MAX_WARPS);
+        return NULL;
+    }
+    uint32_t k, entries, assoc, base;
+    read_options(p, &k, &entries, &assoc, &base);
+    if (entries == 0 || assoc == 0 || assoc > entries || entries % assoc) {
+        snprintf(err, errlen,
+                 "scheduler 'ccws': -ccws_vta_assoc (%u) must divide -ccws_vta_entries (%u) "
+                 "(use -ccws_vta_assoc %u for a fully associative VTA)",
+                 assoc, entries, entries);
+        return NULL;
+    }
+    ccws_state *s = calloc(1, sizeof *s);
+    if (s) s->vta = calloc((size_t)p->max_warps * entries, sizeof *s->vta);
+    if (!s || !s->vta) {
+        if (s) free(s);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->num_sched = p->num_sched;
+    s->max_warps = p->max_warps;
+    s->k_throttle = k;
+    s->entries = entries;
+    s->assoc = assoc;
+    s->sets = entries / assoc;
+    s->base = base;
+    for (uint32_t i = 0; i < CCWS_MAX_SCHED; i++) s->last[i] = -1;
+    return s;
+}
+
+static void ccws_destroy(void *st) {
+    ccws_state *s = st;
+    if (!s) return;
+    free(s->vta);
+    free(s);
+}
+
+/* ---- victim tag array ---- */
+
+static vta_entry *vta_set(ccws_state *s, uint32_t w, uint64_t line_addr) {
+    uint32_t set = (uint32_t)(line_addr % s->sets);
+    return &s->vta[(size_t)w * s->entries + (size_t)set * s->assoc];
+}
+
+static void vta_insert(ccws_state *s, uint32_t w, uint64_t line_addr) {
+    vta_entry *set = vta_set(s, w, line_addr);
+    uint64_t tag = line_addr + 1;
+    vta_entry *victim = &set[0];
+    for (uint32_t i = 0; i < s->assoc; i++) {
+        if (set[i].tag == tag) { /* already there: refresh */
+            victim = &set[i];
+            break;
+        }
+        if (victim->tag && (!set[i].tag || set[i].stamp < victim->stamp)) victim = &set[i];
+    }
+    victim->tag = tag;
+    victim->stamp = ++s->vta_clock;
+    s->inserts++;
+}
+
+/* Probe w's partition; a hit invalidates the entry. */
+static int vta_probe(ccws_state *s, uint32_t w, uint64_t line_addr) {
+    vta_entry *set = vta_set(s, w, line_addr);
+    uint64_t tag = line_addr + 1;
+    s->probes++;
+    for (uint32_t i = 0; i < s->assoc; i++)
+        if (set[i].tag == tag) {
+            set[i].tag = 0;
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- scores ---- */
+
+static uint64_t score_at(const ccws_state *s, uint32_t w, uint64_t now) {
+    uint64_t elapsed = now > s->peak_at[w] ? now - s->peak_at[w] : 0;
+    uint64_t p = s->peak[w];
+    return p > s->base + elapsed ? p - elapsed : s->base;
+}
+
+static uint64_t cutoff(const ccws_state *s) { return (uint64_t)s->nlive * s->base; }
+
+static uint64_t llds(const ccws_state *s) {
+    uint64_t insns = s->insns ? s->insns : 1;
+    return s->base + s->vta_hits * s->k_throttle * cutoff(s) / insns;
+}
+
+static void on_vta_hit(ccws_state *s, uint32_t w, uint64_t now) {
+    s->vta_hits++;
+    if (!sched_mask_has(s->live, w)) return;
+    uint64_t target = llds(s);
+    if (target <= score_at(s, w, now)) return; /* a hit never lowers a score */
+    s->peak[w] = target;
+    s->peak_at[w] = now;
+    uint64_t back_at = now + (target - s->base);
+    if (back_at > s->all_base_at) s->all_base_at = back_at;
+}
+
+/* ---- plug-in hooks ---- */
+
+static void ccws_warp_start(void *st, uint32_t w, uint64_t now) {
+    ccws_state *s = st;
+    if (w >= s->max_warps) return;
+    /* a new warp in the slot: no lost locality yet, no victim tags */
+    memset(&s->vta[(size_t)w * s->entries], 0, s->entries * sizeof *s->vta);
+    s->peak[w] = s->base;
+    s->peak_at[w] = now;
+    s->start_seq[w] = ++s->seq;
+    if (!sched_mask_has(s->live, w)) s->nlive++;
+    s->live |= (warp_mask)1 << w;
+}
+
+static void ccws_warp_exit(void *st, uint32_t w, uint64_t now) {
+    (void)now;
+    ccws_state *s = st;
+    if (w >= s->max_warps) return;
+    if (sched_mask_has(s->live, w)) s->nlive--;
+    s->live &= ~((warp_mask)1 << w);
+    for (uint32_t i = 0; i < s->num_sched; i++)
+        if (s->last[i] == (int)w) s->last[i] = -1;
+}
+
+static void ccws_issued(void *st, uint32_t w, const ptx_insn *in, uint64_t now) {
+    (void)w;
+    (void)in;
+    (void)now;
+    ((ccws_state *)st)->insns++;
+}
+
+static void ccws_l1_miss(void *st, uint32_t w, uint64_t line_addr, uint64_t now) {
+    ccws_state *s = st;
+    if (w >= s->max_warps) return;
+    if (vta_probe(s, w, line_addr)) on_vta_hit(s, w, now);
+}
+
+static void ccws_l1_evict(void *st, uint32_t owner, uint64_t line_addr, uint64_t now) {
+    (void)now;
+    ccws_state *s = st;
+    if (owner < s->max_warps) vta_insert(s, owner, line_addr);
+}
+
+/* Live warps sorted by score (largest first; ties: older first).  n <= 64. */
+static uint32_t sort_by_score(const ccws_state *s, uint64_t now, uint8_t *order, uint64_t *score) {
+    uint32_t n = 0;
+    for (warp_mask m = s->live; m; m &= m - 1) {
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        uint64_t sc = score_at(s, w, now);
+        uint32_t j = n++;
+        /* insertion sort */
+        while (j > 0 && (score[j - 1] < sc || (score[j - 1] == sc && s->start_seq[order[j - 1]] > s->start_seq[w]))) {
+            order[j] = order[j - 1];
+            score[j] = score[j - 1];
+            j--;
+        }
+        order[j] = (uint8_t)w;
+        score[j] = sc;
+    }
+    return n;
+}
+
+static warp_mask ccws_load_permitted(void *st, uint64_t now) {
+    ccws_state *s = st;
+    warp_mask permitted = ~s->live; /* bits of empty slots do not matter */
+    if (!s->nlive) return permitted;
+    s->eval_cycles++;
+    s->live_warps_sum += s->nlive;
+    if (now >= s->all_base_at) { /* every score at the base: the sum equals the cutoff */
+        s->load_warps_sum += s->nlive;
+        return ~(warp_mask)0;
+    }
+    uint8_t order[SCHED_MAX_WARPS];
+    uint64_t score[SCHED_MAX_WARPS], sum = 0, limit = cutoff(s);
+    uint32_t n = sort_by_score(s, now, order, score), allowed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sum += score[i];
+        if (i == 0 || sum <= limit) {
+            permitted |= (warp_mask)1 << order[i];
+            allowed++;
+        }
+    }
+    s->load_warps_sum += allowed;
+    if (allowed < n) s->throttled_cycles++;
+    return permitted;
+}
+
+static int ccws_pick(void *st, const sched_view *v) {
+    ccws_state *s = st;
+    int last = s->last[v->sched_id];
+    int w = last >= 0 && sched_mask_has(v->ready, (uint32_t)last) ? last : sched_oldest_in(v, v->ready);
+    s->last[v->sched_id] = w;
+    return w;
+}
+
+static void ccws_report(void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx) {
+    const ccws_state *s = st;
+    emit(ctx, "ccws_vta_probes", (double)s->probes);
+    emit(ctx, "ccws_vta_hits", (double)s->vta_hits);
+    emit(ctx, "ccws_vta_inserts", (double)s->inserts);
+    emit(ctx, "ccws_eval_cycles", (double)s->eval_cycles);
+    emit(ctx, "ccws_throttled_cycles", (double)s->throttled_cycles);
+    emit(ctx, "ccws_load_warps_sum", (double)s->load_warps_sum);
+    emit(ctx, "ccws_live_warps_sum", (double)s->live_warps_sum);
+}
+
+static const sched_stat_def ccws_stats[] = {
+    {"ccws_vta_probes", NULL, NULL, 0, "L1D read misses that probed the missing warp's VTA partition"},
+    {"ccws_vta_hits", NULL, NULL, 0, "VTA hits: a warp missed on a line it had brought in and lost (lost locality)"},
+    {"ccws_vta_inserts", NULL, NULL, 0, "L1D evictions whose tag went to the reserving warp's VTA partition"},
+    {"ccws_eval_cycles", NULL, NULL, 0, "SM cycles in which load permission was evaluated (SM awake, warps live)"},
+    {"ccws_throttled_cycles", NULL, NULL, 0, "of those, cycles in which at least one live warp could not load"},
+    {"ccws_load_warps_sum", NULL, NULL, 0, "sum over evaluated cycles of warps allowed to issue loads"},
+    {"ccws_live_warps_sum", NULL, NULL, 0, "sum over evaluated cycles of live warps"},
+    {"ccws_avg_load_warps", "ccws_load_warps_sum", "ccws_eval_cycles", 1.0,
+     "warps allowed to issue loads, average per evaluated SM cycle"},
+    {"ccws_avg_live_warps", "ccws_live_warps_sum", "ccws_eval_cycles", 1.0,
+     "live warps, average per evaluated SM cycle"},
+    {"ccws_throttled_frac", "ccws_throttled_cycles", "ccws_eval_cycles", 1.0,
+     "share of evaluated SM cycles with loads throttled"},
+    {NULL, NULL, NULL, 0, NULL},
+};
+
+const warp_sched_ops sched_ccws = {
+    .name = "ccws",
+    .help = "cache-conscious wavefront scheduling: VTA lost-locality scores throttle loads, GTO priority "
+            "(-ccws_k_throttle, -ccws_vta_entries, -ccws_vta_assoc, -ccws_base_score)",
+    .create = ccws_create,
+    .destroy = ccws_destroy,
+    .pick = ccws_pick,
+    .warp_start = ccws_warp_start,
+    .warp_exit = ccws_warp_exit,
+    .issued = ccws_issued,
+    .load_permitted = ccws_load_permitted,
+    .l1_miss = ccws_l1_miss,
+    .l1_evict = ccws_l1_evict,
+    .report = ccws_report,
+    .stats = ccws_stats,
+};
