@@ -102,6 +102,11 @@ static const char *faults_ptx = XT_HEADER
     "SKIP:\n"
     "  ret;\n"
     "}\n"
+    ".visible .entry warp_sync_mask(.param .u64 in, .param .u32 n)\n"
+    "{\n"
+    "  bar.warp.sync 0x7fffffff;\n" /* lane 31 executes but is not in the mask */
+    "  ret;\n"
+    "}\n"
     ".visible .entry count_deadlock(.param .u64 in, .param .u32 n)\n"
     "{\n"
     "  bar.sync 1, 64;\n"  /* only 32 threads exist */
@@ -256,6 +261,12 @@ static void test_divergent_barrier(void **state) {
     xt_assert_contains(msg, "by thread (0,0,0) in block (0,0,0)");
 }
 
+static void test_warp_sync_mask(void **state) {
+    fault_fixture *f = *state;
+    const char *msg = launch_bad(f, "warp_sync_mask", (locsim_dim3){32, 1, 1}, LOCSIM_ERR_KERNEL_FAULT);
+    xt_assert_contains(msg, "bar.warp.sync executed by lanes 0xffffffff, not all in its membermask 0x7fffffff");
+}
+
 static void test_barrier_deadlocks(void **state) {
     fault_fixture *f = *state;
     const char *msg = launch_bad(f, "count_deadlock", (locsim_dim3){32, 1, 1}, LOCSIM_ERR_DEADLOCK);
@@ -325,6 +336,7 @@ int main(void) {
         cmocka_unit_test(test_trap),
         cmocka_unit_test(test_unsupported_extern_function),
         cmocka_unit_test(test_divergent_barrier),
+        cmocka_unit_test(test_warp_sync_mask),
         cmocka_unit_test(test_barrier_deadlocks),
         cmocka_unit_test(test_stack_overflow),
         cmocka_unit_test(test_watchdog_stops_runaway_loop),

@@ -62,6 +62,33 @@ static void test_shfl_modes_and_inactive_lanes(void **state) {
     xt_close(&t);
 }
 
+/* An executing lane outside shfl's membermask: undefined in CUDA, works on hardware
+ * (nvcc's own __shfl_down_sync(0xffff, v, 1, 16) from a full warp): tolerated. */
+static void test_shfl_lanes_outside_membermask(void **state) {
+    (void)state;
+    static const char *ptx = XT_HEADER
+        ".visible .entry outside(.param .u64 out)\n"
+        "{\n"
+        "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %laneid;\n"
+        "  shfl.sync.down.b32 %r2, %r1, 1, 0x101f, 0xffff;\n" /* width 16: c = (32-16)<<8 | 31 */
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r2;\n"
+        "  ret;\n"
+        "}\n";
+    xt t = xt_open(ptx, "outside.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 32 * 4);
+    void *args[] = {&out};
+    xt_run(&t, "outside", 1, 32, args, 1);
+    uint32_t r[32];
+    xt_get(&t, r, out, sizeof r);
+    /* segments of 16 lanes: the last lane of each (15, 31) keeps its own value */
+    for (uint32_t l = 0; l < 32; l++) assert_int_equal(r[l], (l & 15) != 15 ? l + 1 : l);
+    xt_close(&t);
+}
+
 static const char *vote_ptx = XT_HEADER
     ".visible .entry votes(.param .u64 out)\n"
     "{\n"
@@ -305,6 +332,7 @@ static void test_special_registers(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shfl_modes_and_inactive_lanes),
+        cmocka_unit_test(test_shfl_lanes_outside_membermask),
         cmocka_unit_test(test_vote_match_redux),
         cmocka_unit_test(test_bar_red),
         cmocka_unit_test(test_named_barriers),

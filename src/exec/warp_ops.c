@@ -1,10 +1,13 @@
 /* Warp-level operations: shfl, vote, match, redux, activemask, bar.warp.sync.
  *
  * The warp executes converged (the SIMT stack keeps diverged paths apart), so the
- * .sync forms only check that every executing lane is named in membermask; lanes
- * of membermask that are not executing (another path, or exited) are tolerated.
- * Reading from such a lane (shfl) is undefined in PTX: we return the source lane's
- * current register content, which is deterministic. */
+ * .sync forms do not wait for anyone.  membermask only selects the lanes a vote,
+ * match or redux is computed over (the executing lanes of the mask); an executing
+ * lane outside the mask is undefined behaviour in CUDA but works on hardware, so it
+ * is tolerated (and gets the group's result).  Only bar.warp.sync, whose whole job
+ * is to check the mask, faults on it.  Reading from a lane that is not executing
+ * (shfl) is undefined in PTX: we return the source lane's current register
+ * content, which is deterministic. */
 #include "exec/exec_internal.h"
 
 static uint32_t member_mask(exec_ctx *x, unsigned i) {
@@ -13,12 +16,14 @@ static uint32_t member_mask(exec_ctx *x, unsigned i) {
     return (uint32_t)exec_src(x, i)[__builtin_ctz(x->active)];
 }
 
-static int check_members(exec_ctx *x, uint32_t members) {
+/* bar.warp.sync membermask: the warp is converged here by construction; an executing
+ * lane missing from the mask is a programming error. */
+static int warp_sync(exec_ctx *x) {
+    uint32_t members = member_mask(x, 0);
     if ((x->active & ~members) == 0) return 0;
     char what[160];
-    snprintf(what, sizeof what,
-             "%s.sync executed by lanes 0x%08x not all in its membermask 0x%08x",
-             ptx_opcode_name(x->in->op), x->active, members);
+    snprintf(what, sizeof what, "bar.warp.sync executed by lanes 0x%08x, not all in its membermask 0x%08x",
+             x->active, members);
     return exec_fault_insn(x, LOCSIM_ERR_KERNEL_FAULT, what);
 }
 
@@ -29,9 +34,7 @@ static int shfl(exec_ctx *x) {
     unsigned nd = in->ndst ? in->ndst : 1;
     if (in->nopnd < nd + 3) return exec_unsupported(x);
     const uint64_t *a = exec_src(x, nd), *b = exec_src(x, nd + 1), *c = exec_src(x, nd + 2);
-    uint32_t members = member_mask(x, nd + 3);
-    if ((in->flags & PTX_F_SYNC) && check_members(x, members)) return -1;
-    uint64_t val[LANES];
+    uint64_t val[LANES]; /* membermask (operand nd + 3) does not change what shfl reads */
     uint32_t inrange = 0;
     FOR_EACH_LANE(l, x->active) {
         uint32_t bval = (uint32_t)b[l] & 0x1f, cval = (uint32_t)c[l] & 0x1f, seg = ((uint32_t)c[l] >> 8) & 0x1f;
@@ -60,7 +63,6 @@ static int vote(exec_ctx *x) {
     const ptx_insn *in = x->in;
     if (in->nopnd < 2) return exec_unsupported(x);
     uint32_t members = member_mask(x, 2);
-    if ((in->flags & PTX_F_SYNC) && check_members(x, members)) return -1;
     uint32_t group = x->active & members;
     uint32_t p = exec_pred_src(x, &in->opnd[1]) & group;
     switch ((ptx_votemode)in->mode) {
@@ -84,7 +86,6 @@ static int match(exec_ctx *x) {
     if (in->nopnd < nd + 1) return exec_unsupported(x);
     const uint64_t *a = exec_src(x, nd);
     uint32_t members = member_mask(x, nd + 1);
-    if (check_members(x, members)) return -1;
     uint32_t group = x->active & members;
     uint64_t wm = width_mask(type_bits((ptx_type)in->type) ? type_bits((ptx_type)in->type) : 32);
     uint64_t *d = exec_dst(x, 0);
@@ -112,7 +113,6 @@ static int redux(exec_ctx *x) {
     if (in->nopnd < 2) return exec_unsupported(x);
     const uint64_t *a = exec_src(x, 1);
     uint32_t members = member_mask(x, 2);
-    if (check_members(x, members)) return -1;
     uint32_t group = x->active & members;
     int sgn = type_signed((ptx_type)in->type);
     uint64_t acc = 0;
@@ -143,13 +143,6 @@ static int activemask(exec_ctx *x) {
     uint64_t *d = exec_dst(x, 0);
     if (d) FOR_EACH_LANE(l, x->active) d[l] = x->active;
     return 0;
-}
-
-/* bar.warp.sync membermask: the warp is converged here by construction; an executing
- * lane missing from the mask is a programming error. */
-static int warp_sync(exec_ctx *x) {
-    uint32_t members = member_mask(x, 0);
-    return check_members(x, members);
 }
 
 int exec_warp_op(exec_ctx *x) {
