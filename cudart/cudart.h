@@ -242,6 +242,30 @@ struct cudaDeviceProp {
     int reserved[56];
 };
 
+/* cudaLaunchKernelExC's configuration: attributes are {int id; pad; 64-byte value}. */
+typedef struct cudaLaunchAttribute {
+    int id;
+    char pad[4];
+    union {
+        char pad[64];
+        int cooperative;                               /* id 2 */
+        struct { unsigned int x, y, z; } clusterDim;   /* ids 4 and 11 */
+    } val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_t {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
+#define cudaLaunchAttributeCooperative 2
+#define cudaLaunchAttributeClusterDimension 4
+#define cudaLaunchAttributePreferredClusterDimension 11
+
 struct cudaFuncAttributes {
     size_t sharedSizeBytes;
     size_t constSizeBytes;

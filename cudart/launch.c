@@ -167,6 +167,40 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void 
     return launch(func, grid, block, args, smem);
 }
 
+/* Launch attributes change nothing in this model except those whose semantics it
+ * lacks: a cooperative launch (grid-wide barriers need every CTA resident at once)
+ * and thread-block clusters larger than one CTA. */
+static cudaError_t check_launch_attributes(const cudaLaunchConfig_t *config) {
+    if (config->numAttrs && !config->attrs) return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative) {
+            cr_warn("cooperative launches (grid-wide synchronisation) are not supported");
+            return cudaErrorNotSupported;
+        }
+        if ((a->id == cudaLaunchAttributeClusterDimension || a->id == cudaLaunchAttributePreferredClusterDimension) &&
+            (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
+            cr_warn("thread-block clusters are not supported");
+            return cudaErrorNotSupported;
+        }
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
+    if (!config) return cudaErrorInvalidValue;
+    cr_lock();
+    cudaError_t e = check_launch_attributes(config);
+    if (e != cudaSuccess) return cr_leave(e);
+    e = launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes);
+    cr_unlock();
+    return e;
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args) {
+    return cudaLaunchKernelExC(config, func, args);
+}
+
 /* ---- function attributes ---- */
 
 static cudaError_t function_of(const void *func, cr_function **f, locsim_kernel **k) {

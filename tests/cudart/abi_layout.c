@@ -12,6 +12,7 @@
 #endif
 
 #define FIELD(s, f) printf("%s.%s %zu %zu\n", #s, #f, offsetof(struct s, f), sizeof(((struct s *)0)->f))
+#define TFIELD(t, f) printf("%s.%s %zu %zu\n", #t, #f, offsetof(t, f), sizeof(((t *)0)->f))
 #define VALUE(v) printf("%s %d\n", #v, (int)(v))
 
 int main(void) {
@@ -19,6 +20,21 @@ int main(void) {
     printf("sizeof cudaFuncAttributes %zu\n", sizeof(struct cudaFuncAttributes));
     printf("sizeof cudaPointerAttributes %zu\n", sizeof(struct cudaPointerAttributes));
     printf("sizeof dim3 %zu\n", sizeof(dim3));
+    printf("sizeof cudaLaunchAttribute %zu\n", sizeof(cudaLaunchAttribute));
+    printf("sizeof cudaLaunchConfig_t %zu\n", sizeof(cudaLaunchConfig_t));
+    TFIELD(cudaLaunchAttribute, id);
+    TFIELD(cudaLaunchAttribute, val);
+    TFIELD(cudaLaunchAttribute, val.cooperative);
+    TFIELD(cudaLaunchAttribute, val.clusterDim);
+    TFIELD(cudaLaunchConfig_t, gridDim);
+    TFIELD(cudaLaunchConfig_t, blockDim);
+    TFIELD(cudaLaunchConfig_t, dynamicSmemBytes);
+    TFIELD(cudaLaunchConfig_t, stream);
+    TFIELD(cudaLaunchConfig_t, attrs);
+    TFIELD(cudaLaunchConfig_t, numAttrs);
+    VALUE(cudaLaunchAttributeCooperative);
+    VALUE(cudaLaunchAttributeClusterDimension);
+    VALUE(cudaLaunchAttributePreferredClusterDimension);
     FIELD(cudaDeviceProp, name);
     FIELD(cudaDeviceProp, uuid);
     FIELD(cudaDeviceProp, luid);

@@ -63,6 +63,18 @@ int main(int argc, char **argv) {
     bounded<<<1, 64>>>(d);
     show("64 threads, bounds 64", cudaGetLastError());
 
+    // locsim does not simulate grid-wide synchronisation: a cooperative launch is refused
+    cudaLaunchAttribute coop = {};
+    coop.id = cudaLaunchAttributeCooperative;
+    coop.val.cooperative = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(1);
+    config.blockDim = dim3(32);
+    config.attrs = &coop;
+    config.numAttrs = 1;
+    show("cooperative launch", cudaLaunchKernelEx(&config, fill, d, 64, 3));
+    show("its last error", cudaGetLastError());
+
     // a good launch still works after all that
     fill<<<2, 32>>>(d, 64, 42);
     show("good launch", cudaGetLastError());

@@ -49,6 +49,19 @@ int main() {
     CHECK(cudaMemcpy(h, a, sizeof h, cudaMemcpyDeviceToHost));
     printf("after cudaLaunchKernel: v[0] = %d\n", h[0]);
     EXPECT(src == a && h[0] == (launches << steps) + 1);  // an even number of steps ends in a
+
+    // and cudaLaunchKernelEx (cudaLaunchKernelExC underneath), with a harmless attribute
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributePriority;
+    attr.val.priority = 0;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(3);
+    config.blockDim = dim3(100);
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    CHECK(cudaLaunchKernelEx(&config, increment, a, count));
+    CHECK(cudaMemcpy(h, a, sizeof h, cudaMemcpyDeviceToHost));
+    printf("after cudaLaunchKernelEx: v[0] = %d\n", h[0]);
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     printf("PASS\n");

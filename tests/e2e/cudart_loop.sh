@@ -9,18 +9,19 @@ cat > "$WORK/expected" <<'OUT'
 after 1000 launches: v[0] = 1000, v[299] = 1000
 after 10 ping-pong steps: v[0] = 1024000
 after cudaLaunchKernel: v[0] = 1024001
+after cudaLaunchKernelEx: v[0] = 1024002
 PASS
 OUT
 diff "$WORK/expected" "$WORK/loop.out" || { show loop; fail "loop: unexpected output"; }
-# 1001 launches of increment (1000 + cudaLaunchKernel), 10 of neighbour_sum
+# 1002 launches of increment (1000 + cudaLaunchKernel + cudaLaunchKernelEx), 10 of neighbour_sum
 python3 - "$WORK/stats.json" <<'PY' || fail "statistics JSON is wrong: $(cat "$WORK/stats.json")"
 import json, sys
 s = json.load(open(sys.argv[1]))
 k = {x["name"]: x for x in s["kernels"]}
 assert s["mode"] == "functional", s["mode"]
-assert k["_Z9incrementPii"]["launches"] == 1001, k
+assert k["_Z9incrementPii"]["launches"] == 1002, k
 assert k["_Z13neighbour_sumPKiPii"]["launches"] == 10, k
-assert s["total"]["launches"] == 1011
+assert s["total"]["launches"] == 1012
 assert s["total"]["gpu_sim_insn"] == sum(x["gpu_sim_insn"] for x in s["kernels"]) > 0
 PY
 # with --json, nothing is printed on stderr
@@ -32,12 +33,12 @@ python3 - "$WORK/timing.json" <<'PY' || fail "timing statistics JSON is wrong"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["mode"] == "timing", s["mode"]
-assert s["total"]["launches"] == 1011 and s["total"]["gpu_sim_cycle"] > 0, s["total"]
-assert len(s["timing"]["kernels"]) == 1011, len(s["timing"]["kernels"])
+assert s["total"]["launches"] == 1012 and s["total"]["gpu_sim_cycle"] > 0, s["total"]
+assert len(s["timing"]["kernels"]) == 1012, len(s["timing"]["kernels"])
 assert s["timing"]["total"]["gpu_tot_sim_cycle"] == s["total"]["gpu_sim_cycle"], (s["timing"]["total"], s["total"])
 PY
 # deterministic: the same program and configuration give bit-identical statistics
 cp "$WORK/timing.json" "$WORK/timing1.json"
 run loop --json "$WORK/timing.json"
 cmp -s "$WORK/timing1.json" "$WORK/timing.json" || fail "two timing runs gave different statistics"
-echo "PASS: 1011 launches, functional and timing, deterministic"
+echo "PASS: 1012 launches, functional and timing, deterministic"
