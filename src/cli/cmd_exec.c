@@ -10,6 +10,7 @@
  * statistics at exit, to stderr or the --json file, so the program's stdout is
  * untouched.
  */
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
@@ -217,6 +218,105 @@ static int setup_env(const exec_options *o, const char *cudart_dir) {
     return rc ? -1 : 0;
 }
 
+/* ---- is the program one we can run? ----
+ * nvcc links the CUDA runtime statically unless told otherwise; such a program never
+ * loads our library and fails with a confusing "driver version is insufficient".
+ * Look at the ELF file: device code (.nv_fatbin) without a dynamic libcudart.so.13 is
+ * explained before anything runs.  Anything we cannot read is left to run as is. */
+
+typedef struct {
+    int has_fatbin;
+    char cudart_needed[64];    /* "libcudart.so.N" it needs, or "" */
+} program_kind;
+
+/* Section i's header, or NULL when the image is too short for it. */
+static const Elf64_Shdr *section(const unsigned char *img, size_t size, const Elf64_Ehdr *eh, unsigned i,
+                                 Elf64_Shdr *out) {
+    size_t off = eh->e_shoff + (size_t)i * sizeof *out;
+    if (i >= eh->e_shnum || off > size || size - off < sizeof *out) return NULL;
+    memcpy(out, img + off, sizeof *out);
+    if (out->sh_type != SHT_NOBITS && (out->sh_offset > size || out->sh_size > size - out->sh_offset)) return NULL;
+    return out;
+}
+
+static void scan_dynamic(const unsigned char *img, size_t size, const Elf64_Ehdr *eh, const Elf64_Shdr *dyn,
+                         program_kind *k) {
+    Elf64_Shdr strtab;
+    if (!section(img, size, eh, dyn->sh_link, &strtab)) return;
+    for (size_t off = 0; off + sizeof(Elf64_Dyn) <= dyn->sh_size; off += sizeof(Elf64_Dyn)) {
+        Elf64_Dyn d;
+        memcpy(&d, img + dyn->sh_offset + off, sizeof d);
+        if (d.d_tag != DT_NEEDED || d.d_un.d_val >= strtab.sh_size) continue;
+        const char *name = (const char *)img + strtab.sh_offset + d.d_un.d_val;
+        size_t max = strtab.sh_size - d.d_un.d_val;
+        if (strnlen(name, max) < max && !strncmp(name, "libcudart.so", 12))
+            snprintf(k->cudart_needed, sizeof k->cudart_needed, "%s", name);
+    }
+}
+
+/* 0 and *k filled for a readable 64-bit ELF file; -1 otherwise. */
+static int inspect_program(const char *path, program_kind *k) {
+    memset(k, 0, sizeof *k);
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    unsigned char *img = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (img = malloc((size_t)n)) != NULL && fread(img, 1, (size_t)n, f) != (size_t)n) n = -1;
+    fclose(f);
+    size_t size = n > 0 ? (size_t)n : 0;
+    Elf64_Ehdr eh;
+    Elf64_Shdr strtab, sh;
+    int rc = -1;
+    if (!img || size < sizeof eh || memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64) goto out;
+    memcpy(&eh, img, sizeof eh);
+    if (eh.e_shentsize != sizeof(Elf64_Shdr) || !section(img, size, &eh, eh.e_shstrndx, &strtab)) goto out;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        if (!section(img, size, &eh, i, &sh)) continue;
+        if (sh.sh_type == SHT_DYNAMIC) scan_dynamic(img, size, &eh, &sh, k);
+        if (sh.sh_name < strtab.sh_size && strtab.sh_size - sh.sh_name > 10 &&
+            !memcmp(img + strtab.sh_offset + sh.sh_name, ".nv_fatbin", 11))
+            k->has_fatbin = 1;
+    }
+    rc = 0;
+out:
+    free(img);
+    return rc;
+}
+
+/* The program's file: argv0 itself when it names a path, else found on PATH. */
+static int find_program(const char *argv0, char *out, size_t size) {
+    if (strchr(argv0, '/')) return (size_t)snprintf(out, size, "%s", argv0) < size ? 0 : -1;
+    const char *path = getenv("PATH");
+    if (!path) return -1;
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        if ((size_t)snprintf(out, size, "%.*s/%s", (int)len, len ? path : ".", argv0) < size && access(out, X_OK) == 0)
+            return 0;
+        path += len + (path[len] == ':');
+    }
+    return -1;
+}
+
+/* -1 with a message when the program cannot use our runtime. */
+static int check_program(const char *argv0) {
+    char path[PATH_MAX];
+    program_kind k;
+    if (find_program(argv0, path, sizeof path) != 0 || inspect_program(path, &k) != 0) return 0;
+    if (!strcmp(k.cudart_needed, "libcudart.so.13")) return 0;
+    if (k.cudart_needed[0]) {
+        fprintf(stderr, "locsim exec: %s is linked against %s; locsim replaces CUDA 13's libcudart.so.13: "
+                "rebuild it with nvcc 13 (-cudart shared)\n", argv0, k.cudart_needed);
+        return -1;
+    }
+    if (k.has_fatbin) {
+        fprintf(stderr, "locsim exec: %s contains CUDA device code but the CUDA runtime is linked into it "
+                "statically (nvcc's default); rebuild it with -cudart shared\n", argv0);
+        return -1;
+    }
+    return 0;  /* no CUDA in it (a script, a wrapper...): run it as is */
+}
+
 /* Run argv[0] and wait; returns the status a shell would report. */
 static int run_and_wait(char **argv) {
     fflush(NULL);
@@ -258,7 +358,8 @@ int cmd_exec(int argc, char **argv) {
         return 2;
     }
     int rc = 2;
-    if (find_cudart_dir(cudart_dir, sizeof cudart_dir) == 0 && setup_env(&o, cudart_dir) == 0)
+    if (check_program(o.program_argv[0]) == 0 && find_cudart_dir(cudart_dir, sizeof cudart_dir) == 0 &&
+        setup_env(&o, cudart_dir) == 0)
         rc = run_and_wait(o.program_argv);
     free(o.options);
     return rc;

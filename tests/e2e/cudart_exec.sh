@@ -47,6 +47,10 @@ expect_error "no program given" --functional --
 expect_error "unknown option '--bogus'" --bogus -- "$WORK/exitcode"
 expect_error "--json needs a value" --json
 expect_error "cannot run $WORK/nosuch" -- "$WORK/nosuch"
+# nvcc's default links the CUDA runtime statically: such a program would never load
+# our library, so it is explained instead of run
+"$NVCC" -arch=compute_75 -o "$WORK/static" "$WORK/exitcode.cu"
+expect_error "linked into it statically (nvcc's default); rebuild it with -cudart shared" -- "$WORK/static"
 # any program is run as is, with our library first on its library path
 printf '#!/bin/sh\necho "lib=$LD_LIBRARY_PATH"\nexit 4\n' > "$WORK/script.sh"
 chmod +x "$WORK/script.sh"
