@@ -11,8 +11,9 @@ if [ -z "$NVCC" ]; then
   elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc
   fi
 fi
-if [ -z "$NVCC" ]; then
-  echo "SKIP: nvcc not found (install the CUDA toolkit, or set NVCC) -- $(basename "$0") needs it to build CUDA programs"
+if [ -z "$NVCC" ] || [ ! -x "$NVCC" ]; then
+  echo "SKIP: nvcc not found${NVCC:+ (NVCC=$NVCC is not executable)}; install the CUDA toolkit or set NVCC --" \
+    "$(basename "$0") needs it to build CUDA programs"
   exit 0
 fi
 if [ ! -f "$BUILD/cudart/libcudart.so.13" ]; then
