@@ -1,0 +1,275 @@
+/* The CCWS warp scheduler (src/sched/ccws.c): its victim tag array, its
+ * lost-locality scores and the load throttling they cause, on hand-made event
+ * sequences (the plug-in alone) and end to end on a timing device.  Expected
+ * values are worked out in the comments from the rules in DESIGN.md 5.2. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sched/sched.h"
+#include "timing_util.h"
+
+extern const warp_sched_ops sched_ccws;
+
+/* ---- the plug-in alone (no configuration: K 8, 16 entries, 8 ways, base 100) ---- */
+
+typedef struct {
+    void *st;
+    uint32_t nwarps;
+} fixture;
+
+static void make(fixture *f, uint32_t nwarps) {
+    char err[256] = "";
+    sched_params p = {.sm_id = 0, .num_sched = 1, .max_warps = 32, .args = ""};
+    f->st = sched_ccws.create(&p, err, sizeof err);
+    if (!f->st) print_error("%s\n", err);
+    assert_non_null(f->st);
+    f->nwarps = nwarps;
+    for (uint32_t w = 0; w < nwarps; w++) sched_ccws.warp_start(f->st, w, 0); /* warp 0 is the oldest */
+}
+
+static void issue_n(fixture *f, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) sched_ccws.issued(f->st, 0, NULL, 0);
+}
+
+typedef struct {
+    double probes, hits, inserts;
+} ccws_counts;
+
+static void take(void *ctx, const char *name, double value) {
+    ccws_counts *c = ctx;
+    if (!strcmp(name, "ccws_vta_probes")) c->probes = value;
+    if (!strcmp(name, "ccws_vta_hits")) c->hits = value;
+    if (!strcmp(name, "ccws_vta_inserts")) c->inserts = value;
+}
+
+static ccws_counts counts(const fixture *f) {
+    ccws_counts c = {0};
+    sched_ccws.report(f->st, take, &c);
+    return c;
+}
+
+/* Warps denied loads at cycle now (live warps only). */
+static warp_mask denied(const fixture *f, uint64_t now) {
+    warp_mask live = f->nwarps >= 64 ? ~(warp_mask)0 : (((warp_mask)1 << f->nwarps) - 1);
+    return ~sched_ccws.load_permitted(f->st, now) & live;
+}
+
+/* An evicted line's tag goes to the partition of the warp that reserved it, and
+ * only that warp's miss finds it there; a hit invalidates the entry. */
+static void test_vta_insert_on_evict_probe_by_owner_only(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 4);
+    sched_ccws.l1_evict(f.st, 1, 0x40, 10);   /* warp 1 had reserved line 0x40 */
+    sched_ccws.l1_miss(f.st, 2, 0x40, 11);    /* warp 2 misses on it: warp 2's partition is empty */
+    ccws_counts c = counts(&f);
+    assert_true(c.inserts == 1 && c.probes == 1 && c.hits == 0);
+    sched_ccws.l1_miss(f.st, 1, 0x40, 12);    /* the owner misses on it: VTA hit */
+    c = counts(&f);
+    assert_true(c.probes == 2 && c.hits == 1);
+    sched_ccws.l1_miss(f.st, 1, 0x40, 13);    /* the hit invalidated the entry */
+    c = counts(&f);
+    assert_true(c.probes == 3 && c.hits == 1);
+    sched_ccws.destroy(f.st);
+}
+
+/* 16 entries, 8 ways: 2 sets per warp, set = line mod 2.  Nine even lines fill
+ * set 0 and push out the oldest (line 0); the others are still there. */
+static void test_vta_partition_is_8_way_lru(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 2);
+    for (uint64_t i = 0; i < 9; i++) sched_ccws.l1_evict(f.st, 0, 2 * i, i);
+    sched_ccws.l1_evict(f.st, 0, 1, 9);       /* set 1 is separate */
+    sched_ccws.l1_miss(f.st, 0, 0, 20);       /* evicted from the VTA: no hit */
+    assert_true(counts(&f).hits == 0);
+    sched_ccws.l1_miss(f.st, 0, 2, 21);
+    sched_ccws.l1_miss(f.st, 0, 16, 22);
+    sched_ccws.l1_miss(f.st, 0, 1, 23);
+    assert_true(counts(&f).hits == 3);
+    sched_ccws.destroy(f.st);
+}
+
+/* 8 live warps: cutoff = 8 x 100 = 800.  After 100 warp instructions:
+ *  - first VTA hit (warp 0): LLDS = 100 + 1/100 x 8 x 800 = 164.  Sorted scores
+ *    164,100,...: running sums 164, 264, ..., 864 at the 8th warp (warp 7, the
+ *    youngest) > 800: warp 7 alone is denied loads.
+ *  - second hit of warp 0 in the same cycle: LLDS = 100 + 2/100 x 8 x 800 = 228
+ *    (the score rises TO the LLDS, it does not add: 164 + 228 would deny three);
+ *    sums 228 + 100k exceed 800 from k = 6: warps 6 and 7 are denied.
+ *  - decay of 1 per cycle: 28 cycles later the score is 200, sum at warp 6 =
+ *    800 (not above): only warp 7 denied; 64 cycles later 164 (warp 7 still
+ *    denied, 864); 127 cycles later 101 (801 > 800: warp 7 denied); 128 cycles
+ *    later it is back at the base 100 and every warp may load. */
+static void test_scores_jump_to_llds_and_decay_to_base(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 8);
+    issue_n(&f, 100);
+    const uint64_t t0 = 1000;
+    assert_true(denied(&f, t0) == 0);                       /* all at the base */
+    sched_ccws.l1_evict(f.st, 0, 0x80, t0);
+    sched_ccws.l1_miss(f.st, 0, 0x80, t0);
+    assert_true(denied(&f, t0) == (warp_mask)1 << 7);
+    sched_ccws.l1_evict(f.st, 0, 0x81, t0);
+    sched_ccws.l1_miss(f.st, 0, 0x81, t0);
+    assert_true(denied(&f, t0) == ((warp_mask)1 << 6 | (warp_mask)1 << 7));
+    assert_true(denied(&f, t0 + 27) == ((warp_mask)1 << 6 | (warp_mask)1 << 7)); /* 201 + 600 > 800 */
+    assert_true(denied(&f, t0 + 28) == (warp_mask)1 << 7);
+    assert_true(denied(&f, t0 + 64) == (warp_mask)1 << 7);
+    assert_true(denied(&f, t0 + 127) == (warp_mask)1 << 7);
+    assert_true(denied(&f, t0 + 128) == 0);
+    assert_true(denied(&f, t0 + 100000) == 0);             /* never below the base */
+    sched_ccws.destroy(f.st);
+}
+
+/* The throttled warps are the ones with the lowest scores: here the youngest,
+ * because ties go to the older warp.  A hit by the youngest warp moves it to the
+ * front, and the next youngest is pushed past the cutoff instead.  When warps
+ * exit the cutoff shrinks with them (live warps x base). */
+static void test_cutoff_follows_scores_and_live_warps(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 4);                                  /* cutoff 400 */
+    issue_n(&f, 100);
+    sched_ccws.l1_evict(f.st, 3, 7, 50);
+    sched_ccws.l1_miss(f.st, 3, 7, 50);           /* LLDS = 100 + 1/100 x 8 x 400 = 132 */
+    /* order 3 (132), 0, 1, 2: sums 132, 232, 332, 432 > 400: warp 2 denied */
+    assert_true(denied(&f, 50) == (warp_mask)1 << 2);
+    /* warp 0 exits: cutoff 300; order 3 (132), 1, 2: 132, 232, 332 > 300: warp 2 */
+    sched_ccws.warp_exit(f.st, 0, 51);
+    f.nwarps = 4;
+    assert_true((denied(&f, 51) & ~(warp_mask)1) == (warp_mask)1 << 2);
+    sched_ccws.destroy(f.st);
+}
+
+/* A single warp whose score alone exceeds the cutoff is still allowed to load
+ * (otherwise no warp could): with one live warp the cutoff is 100. */
+static void test_top_warp_always_loads(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 1);
+    issue_n(&f, 10);
+    sched_ccws.l1_evict(f.st, 0, 5, 0);
+    sched_ccws.l1_miss(f.st, 0, 5, 0);   /* LLDS = 100 + 1/10 x 8 x 100 = 180 > cutoff 100 */
+    assert_true(denied(&f, 0) == 0);
+    sched_ccws.destroy(f.st);
+}
+
+/* Priority among the warps that may issue is greedy-then-oldest, and the policy
+ * picks a throttled warp whose next instruction is not a load (the pipeline
+ * removes only throttled loads from `ready`). */
+static void test_gto_priority_and_alu_of_throttled_warp(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 4);
+    uint8_t age[4] = {0, 1, 2, 3};
+    issue_n(&f, 100);
+    sched_ccws.l1_evict(f.st, 3, 7, 50);
+    sched_ccws.l1_miss(f.st, 3, 7, 50);  /* warp 2 denied loads (previous test) */
+    assert_true(denied(&f, 50) == (warp_mask)1 << 2);
+    sched_view v = {.now = 50, .sched_id = 0, .ready = (warp_mask)1 << 2 | (warp_mask)1 << 3, .owned = 0xf,
+                    .live = 0xf, .next_is_load = 0, .age_order = age, .nlive = 4};
+    assert_int_equal(sched_ccws.pick(f.st, &v), 2);   /* oldest ready; its ALU work may issue */
+    v.ready = 0xf;
+    assert_int_equal(sched_ccws.pick(f.st, &v), 2);   /* greedy: keeps warp 2 */
+    v.ready = 0xb;
+    assert_int_equal(sched_ccws.pick(f.st, &v), 0);   /* 2 stalled: the oldest ready */
+    sched_ccws.destroy(f.st);
+}
+
+/* ---- end to end: the pipeline obeys the throttle ---- */
+
+/* Two warps of one CTA on one SM whose L1D has one set of two ways.
+ * Warp 0 loads lines A, B, C, A, each address depending on the previous value:
+ * C's miss evicts A (LRU) into warp 0's VTA partition, so the second A misses
+ * with a VTA hit.  It then records the cycle (t_hit), spins for spin0
+ * iterations and records its end.  Warp 1 spins for spin1 iterations (ALU work
+ * only), records the cycle (t_alu), loads line D and records the cycle after
+ * the data arrived (t_load).
+ * With K_throttle 1000000 the LLDS of warp 0 is far above the cutoff 200 for
+ * longer than the kernel: warp 1 is past the cutoff until warp 0 exits. */
+static const char *const probe_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry probe(.param .u64 buf, .param .u64 out, .param .u32 spin0, .param .u32 spin1)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<24>;\n"
+    "  ld.param.u64 %rd1, [buf];\n  ld.param.u64 %rd2, [out];\n"
+    "  ld.param.u32 %r1, [spin0];\n  ld.param.u32 %r2, [spin1];\n"
+    "  mov.u32 %r3, %tid.x;\n  setp.ge.u32 %p1, %r3, 32;\n  @%p1 bra $Lwarp1;\n"
+    "  ld.global.u32 %r4, [%rd1];\n  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r5, [%rd4+128];\n  cvt.u64.u32 %rd5, %r5;\n  add.s64 %rd6, %rd1, %rd5;\n"
+    "  ld.global.u32 %r6, [%rd6+256];\n  cvt.u64.u32 %rd7, %r6;\n  add.s64 %rd8, %rd1, %rd7;\n"
+    "  ld.global.u32 %r7, [%rd8];\n  cvt.u64.u32 %rd9, %r7;\n"
+    "  mov.u64 %rd10, %clock64;\n  add.s64 %rd10, %rd10, %rd9;\n"
+    "  mov.u32 %r8, 0;\n"
+    "$Lspin0:\n  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p2, %r8, %r1;\n  @%p2 bra $Lspin0;\n"
+    "  mov.u64 %rd11, %clock64;\n"
+    "  setp.ne.u32 %p3, %r3, 0;\n  @%p3 bra $Ldone;\n"
+    "  st.global.u64 [%rd2], %rd10;\n  st.global.u64 [%rd2+8], %rd11;\n  bra.uni $Ldone;\n"
+    "$Lwarp1:\n  mov.u32 %r9, 0;\n"
+    "$Lspin1:\n  add.u32 %r9, %r9, 1;\n  setp.lt.u32 %p2, %r9, %r2;\n  @%p2 bra $Lspin1;\n"
+    "  mov.u64 %rd12, %clock64;\n"
+    "  ld.global.u32 %r10, [%rd1+384];\n  cvt.u64.u32 %rd13, %r10;\n"
+    "  mov.u64 %rd14, %clock64;\n  add.s64 %rd14, %rd14, %rd13;\n"
+    "  setp.ne.u32 %p3, %r3, 32;\n  @%p3 bra $Ldone;\n"
+    "  st.global.u64 [%rd2+16], %rd12;\n  st.global.u64 [%rd2+24], %rd14;\n"
+    "$Ldone:\n  ret;\n}\n";
+
+typedef struct {
+    uint64_t t_hit, end0, t_alu, t_load;
+    double vta_hits, throttled;
+} probe_times;
+
+static probe_times run_probe(const char *sched) {
+    const char *ov[] = {"-gpgpu_scheduler", sched, "-ccws_k_throttle", "1000000",
+                        "-gpgpu_cache:dl1", "N:1:128:2,L:L:m:N:L,A:32:8,8", NULL};
+    tdev t;
+    tdev_open(&t, "ccws_gtx285", ov);
+    locsim_dptr buf = tdev_alloc(&t, NULL, 1024), out = tdev_alloc(&t, NULL, 32);
+    uint32_t spin0 = 5000, spin1 = 1000;
+    void *args[] = {&buf, &out, &spin0, &spin1};
+    tdev_launch(&t, tdev_kernel(&t, probe_ptx, "probe"), 1, 64, args, 4);
+    uint64_t v[4];
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, v, out, sizeof v), LOCSIM_OK);
+    probe_times p = {.t_hit = v[0], .end0 = v[1], .t_alu = v[2], .t_load = v[3]};
+    if (!strcmp(sched, "ccws")) {
+        p.vta_hits = tdev_stat(&t, "ccws_vta_hits", 1);
+        p.throttled = tdev_stat(&t, "ccws_throttled_cycles", 1);
+    }
+    print_message("%s: warp 0 VTA hit by %llu, ends %llu; warp 1 ALU at %llu, load data at %llu\n", sched,
+                  (unsigned long long)p.t_hit, (unsigned long long)p.end0, (unsigned long long)p.t_alu,
+                  (unsigned long long)p.t_load);
+    tdev_close(&t);
+    return p;
+}
+
+static void test_throttled_warp_issues_alu_but_not_loads(void **state) {
+    (void)state;
+    probe_times c = run_probe("ccws");
+    assert_true(c.vta_hits == 1);                 /* only the second A */
+    assert_true(c.throttled > 0);
+    assert_true(c.t_hit < c.t_alu);               /* warp 1 ran ALU work after the hit... */
+    assert_true(c.t_alu < c.end0);                /* ...while warp 0 was still running... */
+    assert_true(c.t_load > c.end0);               /* ...but its load waited until warp 0 exited */
+    /* control: GTO does not throttle, the same load completes long before warp 0 ends */
+    probe_times g = run_probe("gto");
+    assert_true(g.t_alu < g.end0 && g.t_load < g.end0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vta_insert_on_evict_probe_by_owner_only),
+        cmocka_unit_test(test_vta_partition_is_8_way_lru),
+        cmocka_unit_test(test_scores_jump_to_llds_and_decay_to_base),
+        cmocka_unit_test(test_cutoff_follows_scores_and_live_warps),
+        cmocka_unit_test(test_top_warp_always_loads),
+        cmocka_unit_test(test_gto_priority_and_alu_of_throttled_warp),
+        cmocka_unit_test(test_throttled_warp_issues_alu_but_not_loads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
