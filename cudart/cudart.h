@@ -386,7 +386,6 @@ typedef struct {
     int nvars, cap_vars;
     cr_region *regions;
     int current_device;
-    cudaError_t last_error;     /* non-sticky, cleared by cudaGetLastError */
     cudaError_t sticky_error;   /* a kernel fault: every later call returns it until reset */
     int unloading;              /* library destructor ran */
     int died;                   /* cr_die: exiting on a fatal error */
@@ -400,6 +399,10 @@ extern cr_state cr;
 cudaError_t cr_enter(void);
 /* Record e as the last error when it is one, unlock, return e. */
 cudaError_t cr_leave(cudaError_t e);
+/* Record e as this thread's last error when it is one; return e. */
+cudaError_t cr_record(cudaError_t e);
+/* cudaDeviceReset: forget the sticky error and this thread's last error. */
+void cr_clear_errors(void);
 /* Lock only (for calls that must work even after a sticky error). */
 void cr_lock(void);
 void cr_unlock(void);

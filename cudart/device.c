@@ -54,7 +54,7 @@ void cr_devinfo_init(cr_devinfo *info, const locsim_device *dev) {
 static cudaError_t check_device(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
 
 cudaError_t cudaGetDeviceCount(int *count) {
-    if (!count) return cudaErrorInvalidValue;
+    if (!count) return cr_record(cudaErrorInvalidValue);
     *count = 1;
     return cudaSuccess;
 }
@@ -66,7 +66,7 @@ cudaError_t cudaSetDevice(int device) {
 }
 
 cudaError_t cudaGetDevice(int *device) {
-    if (!device) return cudaErrorInvalidValue;
+    if (!device) return cr_record(cudaErrorInvalidValue);
     *device = 0;
     return cudaSuccess;
 }
@@ -83,14 +83,14 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
-    if (!flags) return cudaErrorInvalidValue;
+    if (!flags) return cr_record(cudaErrorInvalidValue);
     *flags = 0;
     return cudaSuccess;
 }
 
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
     (void)prop;
-    if (!device) return cudaErrorInvalidValue;
+    if (!device) return cr_record(cudaErrorInvalidValue);
     *device = 0;
     return cudaSuccess;
 }
@@ -228,8 +228,7 @@ cudaError_t cudaDeviceReset(void) {
         cr_release_modules();
         cr_load_modules();
     }
-    cr.sticky_error = cudaSuccess;
-    cr.last_error = cudaSuccess;
+    cr_clear_errors();
     cr_unlock();
     return cudaSuccess;
 }
@@ -237,13 +236,13 @@ cudaError_t cudaDeviceReset(void) {
 /* ---- versions ---- */
 
 cudaError_t cudaRuntimeGetVersion(int *version) {
-    if (!version) return cudaErrorInvalidValue;
+    if (!version) return cr_record(cudaErrorInvalidValue);
     *version = CUDART_VERSION;
     return cudaSuccess;
 }
 
 cudaError_t cudaDriverGetVersion(int *version) {
-    if (!version) return cudaErrorInvalidValue;
+    if (!version) return cr_record(cudaErrorInvalidValue);
     *version = CUDART_VERSION;
     return cudaSuccess;
 }
@@ -252,21 +251,21 @@ cudaError_t cudaDriverGetVersion(int *version) {
  * the locsim configuration, not from the program ---- */
 
 cudaError_t cudaDeviceSetCacheConfig(int config) {
-    return config < 0 || config > 3 ? cudaErrorInvalidValue : cudaSuccess;
+    return config < 0 || config > 3 ? cr_record(cudaErrorInvalidValue) : cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetCacheConfig(int *config) {
-    if (!config) return cudaErrorInvalidValue;
+    if (!config) return cr_record(cudaErrorInvalidValue);
     *config = 0;  /* cudaFuncCachePreferNone */
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSetSharedMemConfig(int config) {
-    return config < 0 || config > 2 ? cudaErrorInvalidValue : cudaSuccess;
+    return config < 0 || config > 2 ? cr_record(cudaErrorInvalidValue) : cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetSharedMemConfig(int *config) {
-    if (!config) return cudaErrorInvalidValue;
+    if (!config) return cr_record(cudaErrorInvalidValue);
     *config = 1;  /* cudaSharedMemBankSizeFourByte */
     return cudaSuccess;
 }
@@ -275,7 +274,7 @@ cudaError_t cudaDeviceGetSharedMemConfig(int *config) {
 static size_t limits[LIMIT_COUNT] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
 
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
-    if (limit < 0 || limit >= LIMIT_COUNT) return cudaErrorUnsupportedLimit;
+    if (limit < 0 || limit >= LIMIT_COUNT) return cr_record(cudaErrorUnsupportedLimit);
     cr_lock();
     limits[limit] = value;
     cr_unlock();
@@ -283,8 +282,8 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
 }
 
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
-    if (!value) return cudaErrorInvalidValue;
-    if (limit < 0 || limit >= LIMIT_COUNT) return cudaErrorUnsupportedLimit;
+    if (!value) return cr_record(cudaErrorInvalidValue);
+    if (limit < 0 || limit >= LIMIT_COUNT) return cr_record(cudaErrorUnsupportedLimit);
     cr_lock();
     *value = limits[limit];
     cr_unlock();
@@ -298,8 +297,8 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
 }
 
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer) {
-    if (!can) return cudaErrorInvalidValue;
-    if (check_device(device) != cudaSuccess || check_device(peer) != cudaSuccess) return cudaErrorInvalidDevice;
+    if (!can) return cr_record(cudaErrorInvalidValue);
+    if (check_device(device) != cudaSuccess || check_device(peer) != cudaSuccess) return cr_record(cudaErrorInvalidDevice);
     *can = 0;
     return cudaSuccess;
 }
@@ -321,7 +320,7 @@ static int valid_stream(cudaStream_t s) {
 }
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority) {
-    if (!stream || flags > 1) return cudaErrorInvalidValue;
+    if (!stream || flags > 1) return cr_record(cudaErrorInvalidValue);
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     struct CUstream_st *s = calloc(1, sizeof *s);
@@ -362,13 +361,13 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
-    if (!flags || !valid_stream(stream)) return cudaErrorInvalidValue;
+    if (!flags || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
     *flags = stream && stream != cudaStreamLegacy && stream != cudaStreamPerThread ? stream->flags : 0;
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
-    if (!priority || !valid_stream(stream)) return cudaErrorInvalidValue;
+    if (!priority || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
     *priority = stream && stream != cudaStreamLegacy && stream != cudaStreamPerThread ? stream->priority : 0;
     return cudaSuccess;
 }
@@ -378,13 +377,13 @@ typedef void (*stream_callback)(cudaStream_t, cudaError_t, void *);
 
 /* Host work queued on a stream runs now: everything before it has completed. */
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, host_fn fn, void *user_data) {
-    if (!fn || !valid_stream(stream)) return cudaErrorInvalidValue;
+    if (!fn || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
     fn(user_data);
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, stream_callback cb, void *user_data, unsigned int flags) {
-    if (!cb || flags != 0 || !valid_stream(stream)) return cudaErrorInvalidValue;
+    if (!cb || flags != 0 || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
     cb(stream, cudaPeekAtLastError(), user_data);
     return cudaSuccess;
 }
@@ -409,7 +408,7 @@ struct CUevent_st {
 static int valid_event(cudaEvent_t e) { return e && e->magic == EVENT_MAGIC; }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
-    if (!event || flags > 0xf) return cudaErrorInvalidValue;
+    if (!event || flags > 0xf) return cr_record(cudaErrorInvalidValue);
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     struct CUevent_st *ev = calloc(1, sizeof *ev);

@@ -14,33 +14,27 @@
 #include "cudart.h"
 #include "runtime/runtime.h"
 
-/* Configurations pushed and not yet popped: nesting happens when a launch's
- * arguments themselves launch kernels. */
+/* Configurations pushed and not yet popped, per host thread (threads launch
+ * independently); nesting happens when a launch's arguments themselves launch
+ * kernels. */
 #define CONFIG_STACK_DEPTH 64
 typedef struct {
     dim3 grid, block;
     size_t smem;
     cudaStream_t stream;
 } launch_config;
-static launch_config config_stack[CONFIG_STACK_DEPTH];
-static int config_depth;
+static _Thread_local launch_config config_stack[CONFIG_STACK_DEPTH];
+static _Thread_local int config_depth;
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t smem, cudaStream_t stream) {
-    cr_lock();
     if (config_depth == CONFIG_STACK_DEPTH) cr_die("kernel launches nested more than %d deep", CONFIG_STACK_DEPTH);
     config_stack[config_depth++] = (launch_config){grid, block, smem, stream};
-    cr_unlock();
     return 0;
 }
 
 cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *smem, void *stream) {
-    cr_lock();
-    if (config_depth == 0) {
-        cr_unlock();
-        return cudaErrorMissingConfiguration;
-    }
+    if (config_depth == 0) return cudaErrorMissingConfiguration;
     launch_config c = config_stack[--config_depth];
-    cr_unlock();
     *grid = c.grid;
     *block = c.block;
     *smem = c.smem;
@@ -52,7 +46,7 @@ cudaError_t __cudaGetKernel(cudaKernel_t *handle, const void *host_fun) {
     cr_lock();
     cr_function *f = cr_find_function(host_fun);
     cr_unlock();
-    if (!handle) return cudaErrorInvalidValue;
+    if (!handle) return cr_record(cudaErrorInvalidValue);
     *handle = (cudaKernel_t)host_fun;
     return f ? cudaSuccess : cudaErrorInvalidDeviceFunction;
 }
@@ -188,7 +182,7 @@ static cudaError_t check_launch_attributes(const cudaLaunchConfig_t *config) {
 }
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
-    if (!config) return cudaErrorInvalidValue;
+    if (!config) return cr_record(cudaErrorInvalidValue);
     cr_lock();
     cudaError_t e = check_launch_attributes(config);
     if (e != cudaSuccess) return cr_leave(e);

@@ -427,7 +427,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpy
 }
 
 cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev, size_t count) {
-    if (dst_dev != 0 || src_dev != 0) return cudaErrorInvalidDevice;
+    if (dst_dev != 0 || src_dev != 0) return cr_record(cudaErrorInvalidDevice);
     return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
@@ -456,7 +456,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 
 /* Rows padded to 256 bytes, the alignment the runtime gives pitched allocations. */
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
-    if (!pitch) return cudaErrorInvalidValue;
+    if (!pitch) return cr_record(cudaErrorInvalidValue);
     size_t p = (width + 255) / 256 * 256;
     if (p == 0) p = 256;
     *pitch = p;

@@ -11,6 +11,10 @@
 
 cr_state cr;
 
+/* The last error is per host thread, as in the CUDA runtime; sticky errors (a
+ * faulted kernel) belong to the device and are in cr. */
+static _Thread_local cudaError_t last_error;
+
 /* One lock for the whole runtime: host threads may call it concurrently, and the
  * simulator is single-threaded.  Recursive because public entry points call each
  * other (cudaMemcpyAsync -> cudaMemcpy). */
@@ -75,7 +79,7 @@ cudaError_t cr_enter(void) {
 }
 
 cudaError_t cr_leave(cudaError_t e) {
-    if (e != cudaSuccess && e != cudaErrorNotReady) cr.last_error = e;
+    cr_record(e);
     cr_unlock();
     return e;
 }
@@ -158,10 +162,20 @@ const char *cudaGetErrorName(cudaError_t e) {
 
 /* Non-sticky errors are returned once and cleared; a sticky error (a kernel fault
  * has corrupted the context) stays until cudaDeviceReset, as on a GPU. */
+cudaError_t cr_record(cudaError_t e) {
+    if (e != cudaSuccess && e != cudaErrorNotReady) last_error = e;
+    return e;
+}
+
+void cr_clear_errors(void) {
+    last_error = cudaSuccess;
+    cr.sticky_error = cudaSuccess;
+}
+
 cudaError_t cudaGetLastError(void) {
     cr_lock();
-    cudaError_t e = cr.last_error;
-    cr.last_error = cudaSuccess;
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
     if (cr.sticky_error != cudaSuccess) e = cr.sticky_error;
     cr_unlock();
     return e;
@@ -169,7 +183,7 @@ cudaError_t cudaGetLastError(void) {
 
 cudaError_t cudaPeekAtLastError(void) {
     cr_lock();
-    cudaError_t e = cr.sticky_error != cudaSuccess ? cr.sticky_error : cr.last_error;
+    cudaError_t e = cr.sticky_error != cudaSuccess ? cr.sticky_error : last_error;
     cr_unlock();
     return e;
 }
