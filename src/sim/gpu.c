@@ -291,6 +291,19 @@ static uint64_t earliest_wake(const gpu *g) {
     return t;
 }
 
+/* -gpgpu_max_cycle / -gpgpu_max_insn reached?  (Instructions are summed only
+ * every 1024 cycles.) */
+static int over_limit(gpu *g, uint64_t now) {
+    const char *what = NULL;
+    if (g->p.max_cycle && now + 1 >= g->p.max_cycle) what = "-gpgpu_max_cycle";
+    else if (g->p.max_insn && (now & 1023) == 0 && kernel_insns(g) >= g->p.max_insn) what = "-gpgpu_max_insn";
+    if (!what) return 0;
+    g->kernel_status = LOCSIM_ERR_DEADLOCK;
+    snprintf(g->kernel_err, g->kernel_errlen, "kernel '%s': simulation stopped at cycle %llu by %s", g->L->kernel->name,
+             (unsigned long long)now + 1, what);
+    return 1;
+}
+
 /* After a core tick at `now`: 1 = kernel finished, 0 = go on, -1 = error. */
 static int after_core_tick(gpu *g, uint64_t now) {
     const exec_fault *f = find_fault(g);
@@ -299,7 +312,7 @@ static int after_core_tick(gpu *g, uint64_t now) {
         snprintf(g->kernel_err, g->kernel_errlen, "%s", f->msg);
         return -1;
     }
-    if (g->kernel_status != LOCSIM_OK) return -1;
+    if (g->kernel_status != LOCSIM_OK || over_limit(g, now)) return -1;
     if (g->room_maybe && g->ctas_dispatched < g->ctas_total) return 0;
     uint64_t wake = earliest_wake(g);
     if (wake <= now + 1 || !memory_idle(g)) return 0;

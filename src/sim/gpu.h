@@ -54,6 +54,7 @@ typedef struct {
     addrmap_config amap;
     const cta_sched_ops *cta_sched;
     const char *cta_args;
+    uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the run (0: no limit) */
     const void *cfg;
 } gpu_params;
 

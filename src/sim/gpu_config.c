@@ -99,6 +99,8 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     config_partition(c, &p->part);
     config_addrmap(c, &p->amap);
     p->cta_sched = cta_sched_find("rr", &p->cta_args);
+    p->max_cycle = c->max_cycle;
+    p->max_insn = c->max_insn;
     p->cfg = c;
     return 0;
 }

@@ -26,6 +26,7 @@ check "unknown option" 2 "gpgpu_n_clusterz" "$locsim" run vectoradd --size 1 -gp
 check "out of range" 2 "gpgpu_n_clusters" "$locsim" run vectoradd --size 1 -gpgpu_n_clusters 0
 check "unknown scheduler" 2 "unknown warp scheduler 'fastest'" "$locsim" run vectoradd --size 1 -gpgpu_scheduler fastest
 check "bad scheduler args" 2 "two_level_active expects" "$locsim" run vectoradd --size 1 -gpgpu_scheduler two_level_active:0:gto:gto
+check "cycle limit stops the run" 1 "stopped at cycle 1000 by -gpgpu_max_cycle" "$locsim" run vectoradd --size 1 -gpgpu_max_cycle 1000
 check "help-options lists the scheduler" 0 "gpgpu_scheduler" "$locsim" --help-options
 check "compare table" 0 "^vectoradd +\\| +[0-9.]+ +[0-9.]+ +\\| +[0-9.]+" "$locsim" compare vectoradd --size 1 --sched lrr,gto
 check "compare needs workloads" 2 "needs workload names" "$locsim" compare --sched lrr
