@@ -100,9 +100,10 @@ void __cudaRegisterFatBinaryEnd(void **handle) {
     cr_fatbin *fb = fatbin_of_handle(handle);
     if (!fb) cr_die("__cudaRegisterFatBinaryEnd: unknown fatbinary handle %p", (void *)handle);
     if (!fb->ptx && (fb->nfuncs > 0 || fb->nvars > 0))
-        cr_die("%s contains no PTX for its kernels%s; rebuild with PTX, e.g. -arch=compute_75 or "
-               "-gencode arch=compute_75,code=compute_75",
-               cr_program_name(), fb->ncubins ? " (only cubins, which locsim cannot run)" : "");
+        cr_die("%s contains no PTX for its kernels; rebuild with PTX, e.g. -arch=compute_75 or "
+               "-gencode arch=compute_75,code=compute_75%s",
+               cr_program_name(), fb->ncubins ? "\nlocsim: (it holds only cubins: machine code for one GPU, "
+                                                "which a simulator cannot run)" : "");
     if (cr.dev) {
         load_module(fb);
     } else {
