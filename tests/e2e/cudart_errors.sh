@@ -29,4 +29,15 @@ run errors --functional -- unsupported
 [ "$status" != 0 ] || { show errors; fail "unsupported call did not fail"; }
 grep -q 'locsim: unsupported CUDA runtime call cudaGraphCreate' "$WORK/errors.err" || { show errors; fail "unsupported call not named"; }
 grep -q 'not reached' "$WORK/errors.out" && fail "program continued after an unsupported call"
-echo "PASS: launch errors, API errors, sticky fault, unsupported call"
+# device code the PTX front end rejects: file:line message and a way to see the PTX
+build badptx "$SRC/tests/cudart/badptx.cu"
+run badptx --functional
+[ "$status" = 1 ] || { show badptx; fail "bad PTX: exit $status, expected 1"; }
+grep -q "^locsim: cannot load the PTX embedded in .*badptx: .*badptx\[compute_75 ptx\]:[0-9]*:[0-9]*: unknown opcode 'no_such_opcode'" \
+  "$WORK/badptx.err" || { show badptx; fail "bad PTX: no file:line message"; }
+grep -q "locsim-fatbin .*badptx" "$WORK/badptx.err" || { show badptx; fail "bad PTX: no hint to extract the PTX"; }
+[ ! -s "$WORK/badptx.out" ] || { show badptx; fail "main() ran despite bad PTX"; }
+line=$(sed -n "s/.*ptx\]:\([0-9]*\):.*/\1/p" "$WORK/badptx.err")
+"$BUILD/cudart/locsim-fatbin" "$WORK/badptx" | sed -n "${line}p" | grep -q no_such_opcode ||
+  fail "bad PTX: line $line of the extracted PTX is not the bad instruction"
+echo "PASS: launch errors, API errors, sticky fault, unsupported call, bad PTX"
