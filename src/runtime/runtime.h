@@ -16,7 +16,7 @@
  * chain of frames. */
 #define RUNTIME_RECURSIVE_STACK_BYTES (16u * 1024u)
 /* Hang guard: warp instructions one CTA may execute before it is declared stuck. */
-#define RUNTIME_DEFAULT_WATCHDOG (1ull << 34)
+#define RUNTIME_DEFAULT_WATCHDOG (1ull << 30)  /* ~10 s of functional simulation */
 
 struct locsim_kernel {
     locsim_module *mod;
