@@ -325,6 +325,7 @@ typedef struct cr_fatbin {
     const void *wrapper;        /* what the program passed: our handle is &fatbin->handle */
     void *handle;               /* the program stores &handle as its void ** */
     int index;                  /* registration order, for diagnostics */
+    unsigned wrapper_version;   /* 1, or 2 for relocatable device code */
     char *ptx;                  /* the PTX text we load (owned), NULL when none */
     size_t ptx_len;
     uint32_t ptx_sm;

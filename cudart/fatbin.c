@@ -25,7 +25,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...) {
     return -1;
 }
 
-const void *fatbin_from_wrapper(const void *wrapper, char *err, size_t errlen) {
+const void *fatbin_from_wrapper(const void *wrapper, unsigned *version_out, char *err, size_t errlen) {
     if (!wrapper) {
         fail(err, errlen, "fatbinary wrapper is NULL");
         return NULL;
@@ -42,6 +42,7 @@ const void *fatbin_from_wrapper(const void *wrapper, char *err, size_t errlen) {
         fail(err, errlen, "fatbinary wrapper: version %u, expected 1 or 2", version);
         return NULL;
     }
+    *version_out = version;
     const void *blob = (const void *)(uintptr_t)rd64(w + 8);
     if (!blob) fail(err, errlen, "fatbinary wrapper: NULL fatbin pointer");
     return blob;

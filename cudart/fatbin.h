@@ -44,9 +44,10 @@ typedef struct {
  * with a message in err. */
 int fatbin_parse(const void *blob, size_t avail, fatbin_info *out, char *err, size_t errlen);
 
-/* The fatbin a __cudaRegisterFatBinary wrapper points at; NULL and a message on a bad
- * wrapper. */
-const void *fatbin_from_wrapper(const void *wrapper, char *err, size_t errlen);
+/* The fatbin a __cudaRegisterFatBinary wrapper points at, and the wrapper's version
+ * in *version (2: relocatable device code, whose per-file fatbins the device linker
+ * would combine); NULL and a message on a bad wrapper. */
+const void *fatbin_from_wrapper(const void *wrapper, unsigned *version, char *err, size_t errlen);
 
 /* Index of the PTX entry to load: the one with the lowest target (the most widely
  * supported ISA), ties by position.  -1 when the fatbin holds no PTX. */

@@ -87,6 +87,22 @@ static int print_fatbin(const fatbin_info *fb, int index, int list) {
     return 0;
 }
 
+/* Every fatbin of one section: they lie back to back, each 8-byte aligned. */
+static int dump_section(const char *path, const unsigned char *sec, size_t len, int *index, int list) {
+    size_t pos = 0;
+    while (pos + 16 <= len) {
+        fatbin_info fb;
+        char err[256];
+        if (fatbin_parse(sec + pos, len - pos, &fb, err, sizeof err) != 0) {
+            fprintf(stderr, "locsim-fatbin: %s: fatbin at section offset %zu: %s\n", path, pos, err);
+            return -1;
+        }
+        if (print_fatbin(&fb, (*index)++, list) != 0) return -1;
+        pos += (fb.total_size + 7) & ~(uint64_t)7;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int list = argc == 3 && strcmp(argv[1], "--list") == 0;
     if (argc != 2 + list) {
@@ -100,25 +116,20 @@ int main(int argc, char **argv) {
         fprintf(stderr, "locsim-fatbin: cannot read %s\n", path);
         return 1;
     }
-    size_t off, len;
-    if (find_section(img, size, ".nv_fatbin", &off, &len) != 0) {
-        fprintf(stderr, "locsim-fatbin: %s: not a 64-bit ELF with a .nv_fatbin section\n", path);
-        free(img);
-        return 1;
+    /* .nv_fatbin: what the runtime registers; __nv_relfatbin: the per-file fatbins of
+     * relocatable device code (-rdc), combined by the device linker. */
+    static const char *const sections[] = {".nv_fatbin", "__nv_relfatbin"};
+    int status = 0, index = 0, found = 0;
+    for (size_t s = 0; s < sizeof sections / sizeof *sections && status == 0; s++) {
+        size_t off, len;
+        if (find_section(img, size, sections[s], &off, &len) != 0) continue;
+        found = 1;
+        if (list) printf("section %s\n", sections[s]);
+        status = dump_section(path, img + off, len, &index, list);
     }
-    /* The section holds fatbins back to back, each 8-byte aligned. */
-    int status = 0, index = 0;
-    size_t pos = 0;
-    while (pos + 16 <= len && status == 0) {
-        fatbin_info fb;
-        char err[256];
-        if (fatbin_parse(img + off + pos, len - pos, &fb, err, sizeof err) != 0) {
-            fprintf(stderr, "locsim-fatbin: %s: fatbin at section offset %zu: %s\n", path, pos, err);
-            status = -1;
-            break;
-        }
-        status = print_fatbin(&fb, index++, list);
-        pos += (fb.total_size + 7) & ~(uint64_t)7;
+    if (!found) {
+        fprintf(stderr, "locsim-fatbin: %s: not a 64-bit ELF with a .nv_fatbin section\n", path);
+        status = -1;
     }
     free(img);
     return status ? 1 : 0;

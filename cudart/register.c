@@ -41,7 +41,7 @@ static cr_fatbin *fatbin_of_handle(void **handle) {
 /* Extract the PTX to load from the program's fatbin (none: cubin only). */
 static void extract_ptx(cr_fatbin *fb) {
     char err[512];
-    const void *blob = fatbin_from_wrapper(fb->wrapper, err, sizeof err);
+    const void *blob = fatbin_from_wrapper(fb->wrapper, &fb->wrapper_version, err, sizeof err);
     fatbin_info info;
     if (!blob || fatbin_parse(blob, SIZE_MAX, &info, err, sizeof err) != 0)
         cr_die("%s: malformed device code (fatbin %d): %s", cr_program_name(), fb->index, err);
@@ -99,6 +99,10 @@ void __cudaRegisterFatBinaryEnd(void **handle) {
     cr_lock();
     cr_fatbin *fb = fatbin_of_handle(handle);
     if (!fb) cr_die("__cudaRegisterFatBinaryEnd: unknown fatbinary handle %p", (void *)handle);
+    if (!fb->ptx && (fb->nfuncs > 0 || fb->nvars > 0) && fb->wrapper_version == 2)
+        cr_die("%s was built with relocatable device code (-rdc=true / -dc), which locsim does not support "
+               "yet: its kernels are only complete after device linking; rebuild without -rdc",
+               cr_program_name());
     if (!fb->ptx && (fb->nfuncs > 0 || fb->nvars > 0))
         cr_die("%s contains no PTX for its kernels; rebuild with PTX, e.g. -arch=compute_75 or "
                "-gencode arch=compute_75,code=compute_75%s",

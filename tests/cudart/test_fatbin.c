@@ -176,13 +176,18 @@ static void wrapper_points_at_its_fatbin(void **state) {
     put32(wrapper + 4, 1);
     put64(wrapper + 8, (uint64_t)(uintptr_t)buf);
     char err[256] = "";
-    assert_ptr_equal(fatbin_from_wrapper(wrapper, err, sizeof err), buf);
+    unsigned version = 0;
+    assert_ptr_equal(fatbin_from_wrapper(wrapper, &version, err, sizeof err), buf);
+    assert_int_equal(version, 1);
+    put32(wrapper + 4, 2);
+    assert_ptr_equal(fatbin_from_wrapper(wrapper, &version, err, sizeof err), buf);
+    assert_int_equal(version, 2);
     put32(wrapper, 0x12345678);
-    assert_null(fatbin_from_wrapper(wrapper, err, sizeof err));
+    assert_null(fatbin_from_wrapper(wrapper, &version, err, sizeof err));
     assert_non_null(strstr(err, "magic"));
     put32(wrapper, FATBIN_WRAPPER_MAGIC);
     put32(wrapper + 4, 7);
-    assert_null(fatbin_from_wrapper(wrapper, err, sizeof err));
+    assert_null(fatbin_from_wrapper(wrapper, &version, err, sizeof err));
     assert_non_null(strstr(err, "version 7"));
 }
 
