@@ -96,8 +96,7 @@ void ldst_free(sm *s) {
 }
 
 void ldst_kernel_begin(sm *s) {
-    if (s->l1d) cache_invalidate_all(s->l1d);
-    cache_invalidate_all(s->l1c);
+    if (s->l1d && s->c.flush_l1) cache_invalidate_all(s->l1d);
     memset(&s->ldst, 0, sizeof s->ldst);
     memset(s->slots, 0, s->nslots * sizeof *s->slots);
     for (uint32_t i = 0; i < s->nslots; i++) s->slots[i].next_free = i + 1 < s->nslots ? (int32_t)(i + 1) : -1;

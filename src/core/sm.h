@@ -78,6 +78,7 @@ typedef struct {
     uint32_t coalesce_line;        /* 128: bytes a coalesced request covers */
     bool has_l1d;                  /* -gpgpu_cache:dl1 is not "none" */
     bool l1d_global;               /* global accesses use the L1D (else only local ones do) */
+    bool flush_l1;                 /* -gpgpu_flush_l1_cache: invalidate the L1D at every kernel start */
     cache_geometry l1d, l1c;       /* -gpgpu_cache:dl1, -gpgpu_const_cache:l1 */
     uint32_t bypass_queue;         /* requests that skip the L1 (atomics, uncached) waiting to leave */
     uint32_t load_slots_per_warp;  /* memory instructions a warp may have in flight */
@@ -143,8 +144,8 @@ void sm_destroy(sm *s);
 void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx);
 
 /* Start / end of a kernel: sizes the scoreboard and load slots (the only
- * allocation; none happens per cycle).  The L1D and constant cache are
- * invalidated at kernel start, as GPGPU-Sim does. */
+ * allocation; none happens per cycle).  The caches keep their contents across
+ * kernels unless -gpgpu_flush_l1_cache asks for an L1D invalidate, as in GPGPU-Sim. */
 int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen);
 void sm_kernel_end(sm *s);
 

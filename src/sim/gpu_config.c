@@ -69,6 +69,7 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->coalesce_line = 128;
     s->has_l1d = c->l1d.nsets > 0;
     s->l1d_global = true;
+    s->flush_l1 = c->flush_l1_cache;
     s->l1d = c->l1d;
     if (c->l1d_unbounded) {
         s->l1d.nsets = L1D_UNBOUNDED_SETS;
