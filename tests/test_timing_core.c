@@ -148,17 +148,19 @@ static void test_occupancy_registers(void **state) {
     assert_non_null(strstr(err, "shared memory"));
 }
 
-/* Register pressure through a loop: %r3 is set before the loop and read at its
- * top, so only the back edge keeps it live at the loop's end.  Live at the
- * "@%p1 bra": %rd1 (2 slots) + %r1 %r2 %r3 = 5 (predicates are not counted);
- * without the back edge it would be 4.  The declared count is 3 + 6 + 2 = 11. */
+/* Register pressure through a loop: %r3 and %rd1 are read in every iteration,
+ * so the back edge keeps them live to the loop's end.  Around
+ * "mul.wide.u32 %rd2, %r2, 4": %r1 %r2 %r3 (3) + %rd1 (2) + %rd2 (2) = 7 slots
+ * (predicates are not counted).  An analysis that missed the back edge would
+ * see %r3 dead after its read and find 6.  Declared: 2 + 6 + 3 = 11. */
 static const char *const loop_ptx =
     ".version 8.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry loopk(.param .u64 p)\n{\n"
     "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
-    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 0;\n  mov.u32 %r2, 0;\n  mov.u32 %r3, 5;\n"
-    "$L:\n  add.s32 %r2, %r2, %r3;\n  add.s32 %r1, %r1, 1;\n  setp.lt.u32 %p1, %r1, 10;\n  @%p1 bra $L;\n"
-    "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r3, 5;\n  mov.u32 %r1, 0;\n"
+    "$L:\n  add.s32 %r2, %r1, %r3;\n  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd2, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd2], %r1;\n  add.s32 %r1, %r1, 1;\n  setp.lt.u32 %p1, %r1, 10;\n  @%p1 bra $L;\n"
+    "  ret;\n}\n";
 
 static void test_register_pressure_follows_loops(void **state) {
     (void)state;
@@ -168,7 +170,7 @@ static void test_register_pressure_follows_loops(void **state) {
     assert_non_null(m);
     int k = ptx_find_function(m, "loopk");
     assert_true(k >= 0);
-    assert_int_equal(sm_kernel_registers(m, &m->funcs[k], 63), 5);
+    assert_int_equal(sm_kernel_registers(m, &m->funcs[k], 63), 7);
     ptx_module_free(m);
 }
 
