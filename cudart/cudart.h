@@ -437,6 +437,9 @@ void cr_release_modules(void);
 void cr_free_registrations(void);
 
 /* ---- memory (memory.c) ---- */
+/* Reserve the device address range in the host address space (early, before the
+ * program's own mappings can land there); see memory.c. */
+void cr_reserve_device_range(void);
 /* The region holding host or device address p (either view), or NULL. */
 cr_region *cr_find_region(const void *p);
 void cr_regions_to_device(void);

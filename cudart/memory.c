@@ -47,7 +47,7 @@ static size_t page_round(size_t n) {
  * is in use, or AddressSanitizer's shadow covers it). */
 static int range_reserved;
 
-static void reserve_device_range(void) {
+void cr_reserve_device_range(void) {
     static int tried;
     if (tried) return;
     tried = 1;
@@ -62,7 +62,7 @@ static void reserve_device_range(void) {
  * both sides.  NULL when the device range could not be reserved; the caller then
  * keeps a separate host copy. */
 static uint8_t *map_at(locsim_dptr dev, size_t size) {
-    reserve_device_range();
+    cr_reserve_device_range();
     if (!range_reserved) return NULL;
     void *want = (void *)(uintptr_t)dev;
     void *got = mmap(want, page_round(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);

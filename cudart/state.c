@@ -52,6 +52,7 @@ void cr_die(const char *fmt, ...) {
 
 locsim_device *cr_device(void) {
     if (cr.dev) return cr.dev;
+    cr_reserve_device_range();
     char err[1024];
     if (cr_config_from_env(&cr.cfg, &cr.mode, cr.config_name, sizeof cr.config_name, err, sizeof err) != 0)
         cr_die("%s", err);
