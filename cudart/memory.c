@@ -58,6 +58,16 @@ void cr_reserve_device_range(void) {
     else if (got != MAP_FAILED) munmap(got, len);  /* a kernel that took it as a hint */
 }
 
+/* Whether no host memory can live at device addresses: we reserved the range, or
+ * AddressSanitizer's shadow gap covers it. */
+static int device_range_holds_no_host_memory(void) {
+#if defined(__SANITIZE_ADDRESS__)
+    return 1;
+#else
+    return range_reserved;
+#endif
+}
+
 /* Map host memory at the device address itself, so one pointer means the same on
  * both sides.  NULL when the device range could not be reserved; the caller then
  * keeps a separate host copy. */
@@ -284,6 +294,11 @@ static cudaError_t classify(const void *p, size_t n, int device_side, endpoint *
         return is_device_range(e->dev, n) ? cudaSuccess : cudaErrorInvalidValue;
     }
     if (device_side || !p) return cudaErrorInvalidValue;
+    /* In the device range but no live allocation: a freed device pointer, not host
+     * memory (reading it would fault). */
+    if (device_range_holds_no_host_memory() && (uintptr_t)p >= DEVMEM_GLOBAL_BASE &&
+        (uintptr_t)p < DEVMEM_GLOBAL_LIMIT)
+        return cudaErrorInvalidValue;
     e->host = (uint8_t *)p;
     return cudaSuccess;
 }

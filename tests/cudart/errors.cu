@@ -87,6 +87,11 @@ int main(int argc, char **argv) {
     show("memcpy past the allocation", cudaMemcpy(h, d, 65 * sizeof(int), cudaMemcpyDeviceToHost));
     show("bad direction", cudaMemcpy(h, d, 4, (cudaMemcpyKind)7));
     show("free of a non-allocation", cudaFree(d + 1));
+    int *gone;
+    CHECK(cudaMalloc(&gone, 64));
+    CHECK(cudaFree(gone));
+    show("copy from a freed pointer", cudaMemcpy(h, gone, 4, cudaMemcpyDefault));
+    show("free it again", cudaFree(gone));
     show("set device 1", cudaSetDevice(1));
     int count = -1;
     show("device count", cudaGetDeviceCount(&count));
