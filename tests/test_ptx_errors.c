@@ -76,6 +76,14 @@ static void test_operand_errors(void **state)
     body_fails("ret\n", 11, 1, "expected ';' after instruction, found '}'");
     body_fails("@%r1 ret;", 9, 2, "expected a predicate register, found '%r1'");
     body_fails("call.uni nowhere;", 9, 10, "call to undeclared function 'nowhere'");
+    /* register widths must match the instruction (ptxas: "Arguments mismatch") */
+    body_fails("add.s32 %r1, %rd1, 1;", 9, 14, "register '%rd1' is .b64, the operand is 32-bit (.s32)");
+    body_fails("setp.eq.s32 %p1, %rd1, 0;", 9, 18, "register '%rd1' is .b64");
+    body_fails("mul.wide.s32 %r1, %r2, 4;", 9, 14, "register '%r1' is .b32, the operand is 64-bit (.s64)");
+    body_fails("ld.global.u64 %r1, [%rd1];", 9, 15, "the operand is at least 64-bit (.u64)");
+    body_fails(".reg .f32 %f1;\nst.global.u32 [%f1], %r1;", 10, 16,
+               "address register '%f1' is .f32: an address needs a 32- or 64-bit integer register");
+    body_fails(".reg .b16 %h1;\nmov.b64 %rd1, {%r1, %h1};", 10, 21, "register '%h1' is .b16, the operand is 32-bit");
 }
 
 static void test_declaration_errors(void **state)

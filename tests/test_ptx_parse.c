@@ -499,6 +499,31 @@ static void test_register_names(void **state)
     ptx_module_free(m);
 }
 
+/* Registers wider than the type where PTX allows it: the data of ld/st/atom,
+ * both sides of cvt, and (leniently) the u32 side operands. */
+static void test_register_widths(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_ok(PTX_HEADER
+                             ".visible .entry k()\n"
+                             "{\n"
+                             "  .reg .b16 %h1;\n"
+                             "  .reg .b32 %r<3>;\n"
+                             "  .reg .b64 %rd<3>;\n"
+                             "  ld.global.u8 %h1, [%rd1];\n"        /* 16-bit register for u8 */
+                             "  ld.global.s32 %rd2, [%rd1];\n"      /* sign-extending load */
+                             "  st.global.u32 [%rd1], %rd2;\n"      /* low half of a 64-bit register */
+                             "  atom.global.add.u32 %rd2, [%rd1], %r1;\n"
+                             "  cvt.s32.s8 %r1, %r2;\n"             /* low byte of %r2 */
+                             "  cvt.u16.u32 %h1, %r2;\n"
+                             "  shl.b64 %rd1, %rd1, %rd2;\n"        /* shift amount from a wider register */
+                             "  ld.shared.u32 %r1, [%r2];\n"        /* 32-bit shared address */
+                             "  ret;\n"
+                             "}\n");
+    assert_int_equal(m->funcs[0].ninsn, 9);
+    ptx_module_free(m);
+}
+
 /* ---- frame layout --------------------------------------------------------- */
 static void test_frame_layout(void **state)
 {
@@ -827,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_syntax_file_operands),
         cmocka_unit_test(test_register_scoping),
         cmocka_unit_test(test_register_names),
+        cmocka_unit_test(test_register_widths),
         cmocka_unit_test(test_frame_layout),
         cmocka_unit_test(test_kernel_param_layout),
         cmocka_unit_test(test_immediates),

@@ -556,12 +556,31 @@ static _Noreturn void undefined_name(parser *P, const token *t)
     parse_fail_tok(P, t, "undefined symbol '%.*s'", NAMEFMT(t));
 }
 
-enum { ALLOW_IMM = 1, ALLOW_SREG = 2, ALLOW_SYM = 4, ALLOW_SINK = 8, ALLOW_NEG = 16 };
+enum { ALLOW_IMM = 1, ALLOW_SREG = 2, ALLOW_SYM = 4, ALLOW_SINK = 8, ALLOW_NEG = 16, ALLOW_WIDER = 32,
+       ANY_WIDTH = 64 };
 
-/* A register or predicate operand from a NAME (no immediates). */
-static void resolve_reg(parser *P, const raw_opnd *r, int want_pred, int allow, ptx_operand *o)
+/* A value register must be as wide as the operand's type (ptxas: "Arguments
+ * mismatch"), or wider where PTX allows it (the data of ld/st/atom, cvt):
+ * the executor relies on the width the instruction names.  The u32 side operands
+ * (shift amounts, bit positions, lanes, masks, barrier ids) also take a wider
+ * register, read as its low 32 bits: ptxas refuses that, but the meaning is plain
+ * and hand-written tests use it. */
+static void check_reg_width(parser *P, const token *t, const sym *s, ptx_type want, int allow)
+{
+    unsigned have = ptx_type_size((ptx_type)s->type), need = ptx_type_size(want);
+    if ((allow & ANY_WIDTH) || have == 0 || need == 0 || have == need || ((allow & ALLOW_WIDER) && have > need))
+        return;
+    parse_fail_tok(P, t, "register '%.*s' is .%s, the operand is %s%u-bit (.%s)", NAMEFMT(t),
+                   ptx_type_name((ptx_type)s->type), (allow & ALLOW_WIDER) ? "at least " : "", need * 8,
+                   ptx_type_name(want));
+}
+
+/* A register operand from a NAME (no immediates): a predicate when ty is .pred,
+ * else a value register checked against ty's width (PTX_T_NONE: any width). */
+static void resolve_reg(parser *P, const raw_opnd *r, ptx_type ty, int allow, ptx_operand *o)
 {
     const token *t = &r->t;
+    int want_pred = ty == PTX_T_PRED;
     memset(o, 0, sizeof(*o));
     if (r->kind != RO_NAME) {
         if (r->kind == RO_NUM)
@@ -589,6 +608,8 @@ static void resolve_reg(parser *P, const raw_opnd *r, int want_pred, int allow, 
         parse_fail_tok(P, t, "expected a value register, found predicate '%.*s'", NAMEFMT(t));
     if (r->neg && !(allow & ALLOW_NEG))
         parse_fail_tok(P, t, "'!' is not allowed on this operand");
+    if (is_val)
+        check_reg_width(P, t, s, ty, allow);
     o->kind = is_pred ? PTX_OPND_PRED : PTX_OPND_REG;
     o->reg = s->index + elem;
     o->neg = r->neg;
@@ -660,7 +681,7 @@ static void resolve_src(parser *P, ictx *c, const raw_opnd *r, ptx_type ty, int 
         return;
     }
     if (s->kind == SYM_VREG || s->kind == SYM_VRANGE || s->kind == SYM_PREG || s->kind == SYM_PRANGE) {
-        resolve_reg(P, r, ty == PTX_T_PRED, allow | ALLOW_NEG, o);
+        resolve_reg(P, r, ty, allow | ALLOW_NEG, o);
         if (o->neg && ty != PTX_T_PRED)
             parse_fail_tok(P, t, "'!' is only allowed on predicates");
         return;
@@ -675,7 +696,7 @@ static void resolve_src(parser *P, ictx *c, const raw_opnd *r, ptx_type ty, int 
 /* A destination: value register (or predicate when ty is .pred). */
 static void resolve_dst(parser *P, const raw_opnd *r, ptx_type ty, int allow, ptx_operand *o)
 {
-    resolve_reg(P, r, ty == PTX_T_PRED, allow, o);
+    resolve_reg(P, r, ty, allow, o);
 }
 
 /* [addr] for a memory access in space (PTX_SPACE_NONE = generic). */
@@ -715,7 +736,12 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
         undefined_name(P, t);
     switch (s->kind) {
     case SYM_VREG:
-    case SYM_VRANGE:
+    case SYM_VRANGE: {
+        ptx_type bt = (ptx_type)s->type;
+        if (bt != PTX_T_U32 && bt != PTX_T_S32 && bt != PTX_T_B32 && bt != PTX_T_U64 && bt != PTX_T_S64 &&
+            bt != PTX_T_B64)
+            parse_fail_tok(P, t, "address register '%.*s' is .%s: an address needs a 32- or 64-bit integer register",
+                           NAMEFMT(t), ptx_type_name(bt));
         /* .param through a register happens too (nvcc, __grid_constant__ kernel
          * parameters: mov.b64 %rd1, k_param_0; ... ld.param.u32 %r5, [%rd7]): the
          * register holds what mov of a param symbol gave -- a kernel parameter
@@ -723,6 +749,7 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
         o->addr_base = PTX_ABASE_REG;
         o->reg = s->index + elem;
         return;
+    }
     case SYM_VAR: {
         const ptx_var *v = &P->m->vars[s->index];
         if (!(v->space == space || (space == PTX_SPACE_NONE && v->space == PTX_SPACE_GLOBAL))) {
@@ -771,7 +798,7 @@ static void resolve_label(parser *P, ictx *c, const raw_opnd *r, uint32_t opnd_i
 
 /* A vector operand: registers (or '_' / immediates where allowed). */
 static void resolve_vec(parser *P, ictx *c, const raw_opnd *r, uint32_t want, ptx_type elem_ty, int is_dst,
-                        ptx_operand *o)
+                        int allow, ptx_operand *o)
 {
     memset(o, 0, sizeof(*o));
     if (r->kind != RO_VEC)
@@ -800,7 +827,7 @@ static void resolve_vec(parser *P, ictx *c, const raw_opnd *r, uint32_t want, pt
         er.comp = -1;
         er.t = *e;
         ptx_operand eo;
-        resolve_reg(P, &er, 0, is_dst ? ALLOW_SINK : 0, &eo);
+        resolve_reg(P, &er, elem_ty, (is_dst ? ALLOW_SINK : 0) | (allow & ALLOW_WIDER), &eo);
         o->vec[i] = eo.reg;
     }
 }
@@ -1031,8 +1058,8 @@ static void decode_bits(parser *P, ictx *c)
         want_operands(P, c, 4, 4);
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
         resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
-        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
-        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[3]);
         in->ndst = 1;
         in->nopnd = 4;
         return;
@@ -1044,8 +1071,8 @@ static void decode_bits(parser *P, ictx *c)
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
         resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
         resolve_src(P, c, &c->raw[2], t, ALLOW_IMM, &in->opnd[2]);
-        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
-        resolve_src(P, c, &c->raw[4], PTX_T_U32, ALLOW_IMM, &in->opnd[4]);
+        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[3]);
+        resolve_src(P, c, &c->raw[4], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[4]);
         in->ndst = 1;
         in->nopnd = 5;
         return;
@@ -1067,7 +1094,7 @@ static void decode_bits(parser *P, ictx *c)
         resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
         resolve_src(P, c, &c->raw[1], PTX_T_B32, ALLOW_IMM, &in->opnd[1]);
         resolve_src(P, c, &c->raw[2], PTX_T_B32, ALLOW_IMM, &in->opnd[2]);
-        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        resolve_src(P, c, &c->raw[3], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[3]);
         in->ndst = 1;
         in->nopnd = 4;
         return;
@@ -1079,7 +1106,7 @@ static void decode_bits(parser *P, ictx *c)
         want_operands(P, c, 3, 3);
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
         resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
-        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
         in->ndst = 1;
         in->nopnd = 3;
         return;
@@ -1297,11 +1324,11 @@ static void decode_mov(parser *P, ictx *c)
             parse_fail_tok(P, &v->t, "vector of %u elements does not fit .%s", v->nelem, ptx_type_name(t));
         ptx_type et = esize == 8 ? PTX_T_B64 : esize == 4 ? PTX_T_B32 : esize == 2 ? PTX_T_B16 : PTX_T_B8;
         if (d->kind == RO_VEC) {
-            resolve_vec(P, c, d, 0, et, 1, &in->opnd[0]);
+            resolve_vec(P, c, d, 0, et, 1, 0, &in->opnd[0]);
             resolve_src(P, c, a, t, 0, &in->opnd[1]);
         } else {
             resolve_dst(P, d, t, 0, &in->opnd[0]);
-            resolve_vec(P, c, a, 0, et, 0, &in->opnd[1]);
+            resolve_vec(P, c, a, 0, et, 0, 0, &in->opnd[1]);
         }
     } else {
         resolve_dst(P, d, t, 0, &in->opnd[0]);
@@ -1345,10 +1372,12 @@ static void decode_cvt(parser *P, ictx *c)
     }
     int two_src = d == PTX_T_F16X2 || d == PTX_T_BF16X2;
     want_operands(P, c, two_src ? 3 : 2, two_src ? 3 : 2);
-    resolve_dst(P, &c->raw[0], d, 0, &in->opnd[0]);
-    resolve_src(P, c, &c->raw[1], a, ALLOW_IMM | ALLOW_SREG, &in->opnd[1]);
+    /* cvt reads and writes registers wider than its types (cvt.u16.u32 %rs1, %r1 is
+     * exact, cvt.s32.s8 %r2, %r1 reads the low byte) */
+    resolve_dst(P, &c->raw[0], d, ALLOW_WIDER, &in->opnd[0]);
+    resolve_src(P, c, &c->raw[1], a, ALLOW_IMM | ALLOW_SREG | ALLOW_WIDER, &in->opnd[1]);
     if (two_src)
-        resolve_src(P, c, &c->raw[2], a, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[2], a, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
     in->ndst = 1;
     in->nopnd = (uint8_t)c->nraw;
 }
@@ -1383,14 +1412,15 @@ static void decode_memory(parser *P, ictx *c)
         const raw_opnd *a = is_st ? &c->raw[0] : &c->raw[1];
         ptx_operand *vo = is_st ? &in->opnd[1] : &in->opnd[0];
         resolve_addr(P, c, a, sp, is_st, (uint64_t)ptx_type_size(t) * in->vec, is_st ? &in->opnd[0] : &in->opnd[1]);
+        /* the data register may be wider than the type (ld.global.u8 %rs1; st.u32 from %rd) */
         if (in->vec > 1)
-            resolve_vec(P, c, v, in->vec, t, !is_st, vo);
+            resolve_vec(P, c, v, in->vec, t, !is_st, ALLOW_WIDER, vo);
         else if (v->kind == RO_VEC)
             parse_fail_tok(P, &v->t, "vector operand needs a .v2/.v4 modifier");
         else if (is_st)
-            resolve_src(P, c, v, t, ALLOW_IMM, vo);
+            resolve_src(P, c, v, t, ALLOW_IMM | ALLOW_WIDER, vo);
         else
-            resolve_dst(P, v, t, 0, vo);
+            resolve_dst(P, v, t, ALLOW_WIDER, vo);
         in->ndst = (uint8_t)!is_st;
         in->nopnd = 2;
         return;
@@ -1434,10 +1464,10 @@ static void decode_memory(parser *P, ictx *c)
         want_operands(P, c, n, n);
         uint32_t k = 0;
         if (!is_red)
-            resolve_dst(P, &c->raw[k++], t, ALLOW_SINK, &in->opnd[0]);
+            resolve_dst(P, &c->raw[k++], t, ALLOW_SINK | ALLOW_WIDER, &in->opnd[0]);
         resolve_addr(P, c, &c->raw[k], sp, 1, ptx_type_size(t), &in->opnd[k]);
         for (k++; k < n; k++)
-            resolve_src(P, c, &c->raw[k], t, ALLOW_IMM, &in->opnd[k]);
+            resolve_src(P, c, &c->raw[k], t, ALLOW_IMM | ALLOW_WIDER, &in->opnd[k]);
         in->ndst = (uint8_t)!is_red;
         in->nopnd = (uint8_t)n;
         return;
@@ -1483,7 +1513,7 @@ static void decode_memory(parser *P, ictx *c)
             parse_fail_tok(P, &c->md.first, "'isspacep' needs a state space");
         want_operands(P, c, 2, 2);
         resolve_dst(P, &c->raw[0], PTX_T_PRED, 0, &in->opnd[0]);
-        resolve_src(P, c, &c->raw[1], PTX_T_U64, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[1], PTX_T_U64, ALLOW_IMM | ANY_WIDTH, &in->opnd[1]);
         in->ndst = 1;
         in->nopnd = 2;
         return;
@@ -1603,7 +1633,7 @@ static void decode_barrier(parser *P, ictx *c)
         else
             want_operands(P, c, 1, 2);
         for (uint32_t i = 0; i < c->nraw; i++)
-            resolve_src(P, c, &c->raw[i], PTX_T_U32, ALLOW_IMM, &in->opnd[i]);
+            resolve_src(P, c, &c->raw[i], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[i]);
         in->nopnd = (uint8_t)c->nraw;
         return;
     }
@@ -1620,9 +1650,9 @@ static void decode_barrier(parser *P, ictx *c)
     in->mode = (uint8_t)op;
     want_operands(P, c, 3, 4);
     resolve_dst(P, &c->raw[0], (ptx_type)in->type, 0, &in->opnd[0]);
-    resolve_src(P, c, &c->raw[1], PTX_T_U32, ALLOW_IMM, &in->opnd[1]);
+    resolve_src(P, c, &c->raw[1], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[1]);
     if (c->nraw == 4)
-        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
     /* opnd[2] stays NONE when the thread count is omitted */
     resolve_src(P, c, &c->raw[c->nraw - 1], PTX_T_PRED, 0, &in->opnd[3]);
     in->ndst = 1;
@@ -1657,7 +1687,7 @@ static void decode_warp(parser *P, ictx *c)
         uint32_t k = (uint32_t)has_p + 1;
         resolve_src(P, c, &c->raw[k], PTX_T_B32, ALLOW_IMM, &in->opnd[2]);
         for (uint32_t i = 1; k + i < c->nraw; i++)
-            resolve_src(P, c, &c->raw[k + i], PTX_T_U32, ALLOW_IMM, &in->opnd[2 + i]);
+            resolve_src(P, c, &c->raw[k + i], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2 + i]);
         in->ndst = 2;
         in->nopnd = (uint8_t)(5 + sync);
         return;
@@ -1672,7 +1702,7 @@ static void decode_warp(parser *P, ictx *c)
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
         resolve_src(P, c, &c->raw[1], PTX_T_PRED, 0, &in->opnd[1]);
         if (sync)
-            resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+            resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
         in->ndst = 1;
         in->nopnd = (uint8_t)(2 + sync);
         return;
@@ -1697,7 +1727,7 @@ static void decode_warp(parser *P, ictx *c)
             in->opnd[1].reg = PTX_REG_SINK;
         }
         resolve_src(P, c, &c->raw[want - 2], t, ALLOW_IMM, &in->opnd[2]);
-        resolve_src(P, c, &c->raw[want - 1], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        resolve_src(P, c, &c->raw[want - 1], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[3]);
         in->ndst = 2;
         in->nopnd = 4;
         return;
@@ -1719,7 +1749,7 @@ static void decode_warp(parser *P, ictx *c)
         want_operands(P, c, 3, 3);
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
         resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
-        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
         in->ndst = 1;
         in->nopnd = 3;
         return;
@@ -1754,7 +1784,7 @@ static void decode_control(parser *P, ictx *c)
     case PTX_OP_NANOSLEEP:
         in->type = (uint8_t)one_type(P, c, TB(PTX_T_U32));
         want_operands(P, c, 1, 1);
-        resolve_src(P, c, &c->raw[0], PTX_T_U32, ALLOW_IMM, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[0], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[0]);
         in->nopnd = 1;
         return;
     case PTX_OP_MEMBAR:
@@ -1797,7 +1827,7 @@ void parse_instruction(parser *P)
         expect_kind(P, TK_IDENT, "a predicate after '@'");
         next_token(P);
         ptx_operand o;
-        resolve_reg(P, &g, 1, 0, &o);
+        resolve_reg(P, &g, PTX_T_PRED, 0, &o);
         in->guard = o.reg;
         in->guard_neg = (uint8_t)neg;
     }
