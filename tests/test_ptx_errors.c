@@ -117,7 +117,9 @@ static void test_module_errors(void **state)
     parse_fails(PTX_HEADER ".version 9.0\n", 4, 1, "duplicate .version directive");
     parse_fails(".version 9.0\n.target sm_75, map_f64_to_f32\n", 2, 16, "unsupported: .target map_f64_to_f32");
     parse_fails(".version 9.0\n.target gfx90a\n", 2, 9, "unknown target 'gfx90a'");
-    parse_fails(".version 9.0\n.address_size 32\n", 2, 15, "unsupported: .address_size 32 (only 64)");
+    parse_fails(".version 9.0\n.target sm_75\n.address_size 32\n", 3, 15, "unsupported: .address_size 32 (only 64)");
+    parse_fails(".version 9.0\n.address_size 64\n", 2, 1, "expected '.target' after .version");
+    parse_fails(PTX_HEADER ".target sm_80\n", 4, 1, "duplicate .target directive");
     parse_fails(PTX_HEADER ".foo 1;\n", 4, 1, "unsupported directive '.foo'");
     parse_fails(PTX_HEADER "ret;\n", 4, 1, "expected a directive, found 'ret'");
     parse_fails(PTX_HEADER ".global .u32 x;\n.global .u32 x;\n", 5, 14, "'x' redeclared in the same scope");

@@ -1598,10 +1598,8 @@ static void parse_toplevel(parser *P)
         parse_fail_tok(P, &t, "expected a directive, found %s", tok_text(&t, buf, sizeof buf));
     if (tok_is(&t, ".version"))
         parse_fail_tok(P, &t, "duplicate .version directive");
-    if (tok_is(&t, ".target")) {
-        parse_target(P);
-        return;
-    }
+    if (tok_is(&t, ".target"))
+        parse_fail_tok(P, &t, "duplicate .target directive");
     if (tok_is(&t, ".address_size")) {
         next_token(P);
         token at = P->tok;
@@ -1696,6 +1694,12 @@ static void parse_module(parser *P)
     if (!tok_is(&P->tok, ".version"))
         parse_fail_tok(P, &P->tok, "expected '.version' at the start of the module");
     parse_version(P);
+    while (tok_is(&P->tok, ".file") || tok_is(&P->tok, ".loc"))
+        skip_rest_of_line(P);
+    /* ptxas: "Missing .target directive at start of file" */
+    if (!tok_is(&P->tok, ".target"))
+        parse_fail_tok(P, &P->tok, "expected '.target' after .version");
+    parse_target(P);
     while (P->tok.kind != TK_EOF)
         parse_toplevel(P);
     resolve_calls(P);
