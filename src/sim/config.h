@@ -64,6 +64,7 @@ struct locsim_config {
     uint32_t smem_latency, l1_latency; /* core cycles */
     uint32_t num_sched_per_core;
     char scheduler[128];               /* "gto", "lrr", "two_level_active:6:0:1", ... (src/sched/) */
+    char cta_scheduler[64];            /* "rr", ... (src/cta/) */
     uint32_t max_insn_issue_per_warp;
     uint32_t num_sp_units, num_sfu_units, num_dp_units;
     uint32_t oc_units_sp, oc_units_sfu, oc_units_mem, num_reg_banks;

@@ -113,6 +113,7 @@ static const option_def options[] = {
     UINT("gpgpu_num_sched_per_core", num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
     STR("gpgpu_scheduler", scheduler, "gto",
         "warp scheduler: lrr | gto | two_level_active:<G>:<inner>:<outer> | warp_limiting:<prio>:<N> | ..."),
+    STR("cta_scheduler", cta_scheduler, "rr", "(locsim) CTA scheduler: rr (GPGPU-Sim's round-robin, greedy) | ..."),
     UINT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, "1", 1, 2,
          "instructions one warp may issue per cycle"),
     UINT("gpgpu_num_sp_units", num_sp_units, "2", 1, 8, "SP (ALU) pipelines per SM"),

@@ -99,7 +99,14 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     p->icnt = c->icnt;
     config_partition(c, &p->part);
     config_addrmap(c, &p->amap);
-    p->cta_sched = cta_sched_find("rr", &p->cta_args);
+    p->cta_sched = cta_sched_find(c->cta_scheduler, &p->cta_args);
+    if (!p->cta_sched) {
+        int k = snprintf(err, errlen, "-cta_scheduler: unknown CTA scheduler '%s' (expected", c->cta_scheduler);
+        for (uint32_t i = 0; cta_sched_at(i) && k > 0 && (size_t)k < errlen; i++)
+            k += snprintf(err + k, errlen - (size_t)k, "%s %s", i ? "," : "", cta_sched_at(i)->name);
+        if (k > 0 && (size_t)k < errlen) snprintf(err + k, errlen - (size_t)k, ")");
+        return -1;
+    }
     p->max_cycle = c->max_cycle;
     p->max_insn = c->max_insn;
     p->cfg = c;
