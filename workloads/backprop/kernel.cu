@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void bp_layer_forward(const float *input, const float *w, float *partial, int n_in) {
     __shared__ float input_tile[BP_TILE];
@@ -42,40 +43,18 @@ extern "C" __global__ void bp_adjust_weights(const float *input, const float *de
     oldw[k] = dw;
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = 128;  // the evaluation size (wl_backprop.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     bp_net net, ref;
-    if (bp_generate(&net, size, seed) != 0 || bp_generate(&ref, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (bp_generate(&net, size, seed) != 0 || bp_generate(&ref, size, seed) != 0) wl_die("out of host memory");
     int n = net.n_in, tiles = bp_num_tiles(n);
     size_t per_step = (size_t)tiles * BP_HIDDEN, nw = (size_t)n * BP_HIDDEN;
     float *partials = (float *)malloc(BP_STEPS * per_step * sizeof(float));
     float *expected_partials = (float *)malloc(BP_STEPS * per_step * sizeof(float));
-    if (!partials || !expected_partials) { printf("FAIL\n"); return 1; }
+    if (!partials || !expected_partials) wl_die("out of host memory");
     bp_reference(&ref, expected_partials);
 
     float *d_input, *d_w, *d_oldw, *d_partial, *d_delta;
@@ -119,6 +98,5 @@ int main(int argc, char **argv) {
     cudaFree(d_input); cudaFree(d_w); cudaFree(d_oldw); cudaFree(d_partial); cudaFree(d_delta);
     free(partials); free(expected_partials);
     bp_free(&net); bp_free(&ref);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void bfs_expand(const int *row_start, const int *adj, unsigned char *frontier,
                                       unsigned char *next, const unsigned char *visited, int *level,
@@ -43,45 +44,21 @@ extern "C" __global__ void bfs_update(unsigned char *frontier, unsigned char *ne
     *changed = 1;
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = 64;  // the evaluation size (wl_bfs.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     bfs_graph g;
-    if (bfs_generate(&g, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (bfs_generate(&g, size, seed) != 0) wl_die("out of host memory");
     int n = g.num_nodes;
     int32_t *level = (int32_t *)malloc((size_t)n * sizeof(int32_t));
     int32_t *expected = (int32_t *)malloc((size_t)n * sizeof(int32_t));
     uint8_t *frontier = (uint8_t *)malloc((size_t)n);
     uint8_t *next = (uint8_t *)malloc((size_t)n);
     uint8_t *visited = (uint8_t *)malloc((size_t)n);
-    if (!level || !expected || !frontier || !next || !visited || bfs_reference(&g, expected) != 0) {
-        printf("FAIL\n");
-        return 1;
-    }
+    if (!level || !expected || !frontier || !next || !visited || bfs_reference(&g, expected) != 0)
+        wl_die("out of host memory");
     bfs_init_state(&g, level, frontier, next, visited);
 
     int *d_row_start, *d_adj, *d_level, *d_changed;
@@ -126,6 +103,5 @@ int main(int argc, char **argv) {
     cudaFree(d_frontier); cudaFree(d_next); cudaFree(d_visited);
     free(level); free(expected); free(frontier); free(next); free(visited);
     bfs_free(&g);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

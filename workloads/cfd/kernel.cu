@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 __constant__ float cfd_ff_flux[CFD_NVAR][3];   // far-field flux contribution of each variable
 
@@ -160,39 +161,17 @@ extern "C" __global__ void cfd_time_step(int stage, int n, const float *__restri
     for (int v = 0; v < CFD_NVAR; v++) variables[v * n + i] = old_variables[v * n + i] - factor * fluxes[v * n + i];
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = CFD_DEFAULT_SIZE;
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, CFD_MAX_SIZE, &size, &seed);
 
     cfd_input in;
-    if (cfd_generate(&in, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (cfd_generate(&in, size, seed) != 0) wl_die("out of host memory");
     int n = in.n;
     size_t nv = (size_t)n * CFD_NVAR * sizeof(float);
     float *result = (float *)malloc(nv), *expected = (float *)malloc(nv);
-    if (!result || !expected || cfd_reference(&in, expected) != 0) { printf("FAIL\n"); return 1; }
+    if (!result || !expected || cfd_reference(&in, expected) != 0) wl_die("out of host memory");
     cfd_far_field ff;
     cfd_far_field_init(&ff);
     CUDA_CHECK(cudaMemcpyToSymbol(cfd_ff_flux, ff.flux, sizeof ff.flux));
@@ -235,6 +214,5 @@ int main(int argc, char **argv) {
     free(result); free(expected);
     cfd_free(&in);
     int ok = bad == (size_t)n * CFD_NVAR;
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

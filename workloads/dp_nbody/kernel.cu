@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void nbody_accel(int n, const double *__restrict__ x, const double *__restrict__ y,
                                        const double *__restrict__ z, const double *__restrict__ m,
@@ -66,34 +67,18 @@ extern "C" __global__ void nbody_integrate(int n, double *x, double *y, double *
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 enum { X, Y, Z, M, VX, VY, VZ, AX, AY, AZ, NARRAYS };
 
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : NBODY_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > NBODY_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", NBODY_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = NBODY_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, NBODY_MAX_SIZE, &size, &seed);
     uint32_t n = nbody_n(size);
     size_t bytes = (size_t)n * sizeof(double);
     double *h[NARRAYS];
     for (int a = 0; a < NARRAYS; a++) {
         h[a] = (double *)malloc(bytes);
-        if (!h[a]) {
-            fprintf(stderr, "out of host memory\nFAIL\n");
-            return 1;
-        }
+        if (!h[a]) wl_die("out of host memory");
     }
     /* Two states from the same seed: one for the device, one the reference advances. */
     nbody_state dev_in, want;
@@ -103,10 +88,7 @@ int main(int argc, char **argv) {
     double *w[7];
     for (int a = 0; a < 7; a++) {
         w[a] = (double *)malloc(bytes);
-        if (!w[a]) {
-            fprintf(stderr, "out of host memory\nFAIL\n");
-            return 1;
-        }
+        if (!w[a]) wl_die("out of host memory");
     }
     want.x = w[0]; want.y = w[1]; want.z = w[2]; want.m = w[3];
     want.vx = w[4]; want.vy = w[5]; want.vz = w[6];
@@ -142,12 +124,11 @@ int main(int argc, char **argv) {
             }
         }
     }
-    printf("%s\n", ok ? "PASS" : "FAIL");
 
     for (int a = 0; a < NARRAYS; a++) {
         CUDA_CHECK(cudaFree(d[a]));
         free(h[a]);
     }
     for (int a = 0; a < 7; a++) free(w[a]);
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 /* Mark object p; if this thread marked it first, push it onto the worklist. */
 __device__ __forceinline__ void grey(uint32_t p, uint32_t *marks, uint32_t *worklist, uint32_t *count) {
@@ -52,40 +53,21 @@ extern "C" __global__ void gc_mark_step(const uint32_t *__restrict__ heap, uint3
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : GC_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > GC_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", GC_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = GC_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, GC_MAX_SIZE, &size, &seed);
     gc_input in;
     in.nobj = gc_nobj(size);
     in.nroots = gc_nroots(in.nobj);
     in.heap = (uint32_t *)malloc(gc_heap_capacity(in.nobj) * sizeof(uint32_t));
     in.roots = (uint32_t *)malloc(in.nroots * sizeof(uint32_t));
-    if (!in.heap || !in.roots || gc_gen(&in, seed) != 0) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!in.heap || !in.roots || gc_gen(&in, seed) != 0) wl_die("out of host memory");
     uint32_t bitmap_words = gc_bitmap_words(in.words);
     uint32_t *want = (uint32_t *)malloc(bitmap_words * sizeof(uint32_t));
     uint32_t *got = (uint32_t *)malloc(bitmap_words * sizeof(uint32_t));
     uint64_t want_live;
-    if (!want || !got || gc_ref(&in, want, &want_live) < 0) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!want || !got || gc_ref(&in, want, &want_live) < 0) wl_die("out of host memory");
 
     uint32_t *d_heap, *d_roots, *d_marks, *d_list[2], *d_count;
     unsigned long long *d_live;
@@ -140,7 +122,6 @@ int main(int argc, char **argv) {
         printf("live words %llu, expected %llu\n", live, (unsigned long long)want_live);
     printf("%d mark steps, %llu live words of %llu\n", steps, (unsigned long long)want_live,
            (unsigned long long)in.words);
-    printf("%s\n", ok ? "PASS" : "FAIL");
 
     CUDA_CHECK(cudaFree(d_heap));
     CUDA_CHECK(cudaFree(d_roots));
@@ -153,5 +134,5 @@ int main(int argc, char **argv) {
     free(in.roots);
     free(want);
     free(got);
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

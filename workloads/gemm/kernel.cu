@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void sgemm_tiled(int M, int N, int K, float alpha, const float *__restrict__ A,
                                        const float *__restrict__ B, float beta, float *C) {
@@ -41,32 +42,16 @@ extern "C" __global__ void sgemm_tiled(int M, int N, int K, float alpha, const f
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : GEMM_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > GEMM_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", GEMM_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = GEMM_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, GEMM_MAX_SIZE, &size, &seed);
     gemm_dims d = gemm_dims_for(size);
     size_t a_count = (size_t)d.m * d.k, b_count = (size_t)d.k * d.n, c_count = (size_t)d.m * d.n;
     float *a = (float *)malloc(a_count * sizeof(float)), *b = (float *)malloc(b_count * sizeof(float));
     float *c = (float *)malloc(c_count * sizeof(float));
     double *want = (double *)malloc(c_count * sizeof(double)), *tol = (double *)malloc(c_count * sizeof(double));
-    if (!a || !b || !c || !want || !tol) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!a || !b || !c || !want || !tol) wl_die("out of host memory");
     gemm_gen(d, seed, a, b, c);
     gemm_ref(d, a, b, c, want, tol);
 
@@ -88,7 +73,6 @@ int main(int argc, char **argv) {
     if (bad < c_count)
         printf("mismatch at C[%zu][%zu]: got %.9g, expected %.9g (tolerance %.3g)\n", bad / d.n,
                bad % d.n, (double)c[bad], want[bad], tol[bad]);
-    printf("%s\n", bad < c_count ? "FAIL" : "PASS");
 
     CUDA_CHECK(cudaFree(da));
     CUDA_CHECK(cudaFree(db));
@@ -98,5 +82,5 @@ int main(int argc, char **argv) {
     free(c);
     free(want);
     free(tol);
-    return bad < c_count ? 1 : 0;
+    return wl_finish(bad >= c_count);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void hist_global(const unsigned *data, unsigned num_words, unsigned *hist) {
     unsigned stride = gridDim.x * blockDim.x;
@@ -45,28 +46,6 @@ extern "C" __global__ void hist_shared(const unsigned *data, unsigned num_words,
     }
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 static int compare(const char *what, const unsigned *got, const unsigned *expected) {
     for (int b = 0; b < HIST_BINS; b++) {
         if (got[b] != expected[b]) {
@@ -80,11 +59,11 @@ static int compare(const char *what, const unsigned *got, const unsigned *expect
 int main(int argc, char **argv) {
     uint32_t size = 128;  // the evaluation size (wl_histogram.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     uint32_t words = hist_num_words(size);
     uint32_t *data = hist_generate(words, seed);
-    if (!data) { printf("FAIL\n"); return 1; }
+    if (!data) wl_die("out of host memory");
     unsigned expected[HIST_BINS], got_global[HIST_BINS], got_shared[HIST_BINS];
     hist_reference(data, words, expected);
 
@@ -108,6 +87,5 @@ int main(int argc, char **argv) {
     int ok = compare("hist_global", got_global, expected) && compare("hist_shared", got_shared, expected);
     cudaFree(d_data); cudaFree(d_hist_global); cudaFree(d_hist_shared);
     free(data);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void hotspot_step(const float *power, const float *temp_in, float *temp_out, int n,
                                         int steps, float cx, float cy, float cz, float cp, float amb) {
@@ -52,38 +53,16 @@ extern "C" __global__ void hotspot_step(const float *power, const float *temp_in
     if (computed) temp_out[row * n + col] = temp_tile[ty][tx];
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = 16;  // the evaluation size (wl_hotspot.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     int n = hotspot_side(size);
     size_t bytes = (size_t)n * n * sizeof(float);
     float *power = (float *)malloc(bytes), *temp = (float *)malloc(bytes);
     float *expected = (float *)malloc(bytes), *scratch = (float *)malloc(bytes);
-    if (!power || !temp || !expected || !scratch) { printf("FAIL\n"); return 1; }
+    if (!power || !temp || !expected || !scratch) wl_die("out of host memory");
     hotspot_generate(n, seed, power, temp);
     hotspot_coeffs c = hotspot_coefficients(n);
     memcpy(expected, temp, bytes);
@@ -115,6 +94,5 @@ int main(int argc, char **argv) {
         fprintf(stderr, "temp[%lld]: got %.9g, expected %.9g\n", (long long)bad, temp[bad], expected[bad]);
     cudaFree(d_power); cudaFree(d_temp[0]); cudaFree(d_temp[1]);
     free(power); free(temp); free(expected); free(scratch);
-    printf(bad < 0 ? "PASS\n" : "FAIL\n");
-    return bad < 0 ? 0 : 1;
+    return wl_finish(bad < 0);
 }

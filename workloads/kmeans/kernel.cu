@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 __constant__ float c_centres[KMEANS_CLUSTERS * KMEANS_FEATURES];
 
@@ -38,39 +39,17 @@ extern "C" __global__ void kmeans_assign(const float *features, int *membership,
     membership[p] = best;
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = 64;  // the evaluation size (wl_kmeans.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     uint32_t n = kmeans_num_points(size);
     float centres[KMEANS_CLUSTERS * KMEANS_FEATURES];
     float *features = kmeans_generate(n, seed, centres);
     int32_t *membership = (int32_t *)malloc(n * sizeof(int32_t));
     int32_t *expected = (int32_t *)malloc(n * sizeof(int32_t));
-    if (!features || !membership || !expected) { printf("FAIL\n"); return 1; }
+    if (!features || !membership || !expected) wl_die("out of host memory");
 
     float *d_features;
     int *d_membership;
@@ -102,6 +81,5 @@ int main(int argc, char **argv) {
     cudaFree(d_features);
     cudaFree(d_membership);
     free(features); free(membership); free(expected);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

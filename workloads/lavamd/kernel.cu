@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void lavamd_forces(const float4 *__restrict__ particles, const int *__restrict__ nbr_count,
                                          const int *__restrict__ nbr_list, float4 *__restrict__ forces, float a2,
@@ -56,32 +57,16 @@ extern "C" __global__ void lavamd_forces(const float4 *__restrict__ particles, c
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : LAVAMD_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > LAVAMD_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", LAVAMD_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = LAVAMD_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, LAVAMD_MAX_SIZE, &size, &seed);
     uint32_t b1 = lavamd_boxes1d(size), nboxes = b1 * b1 * b1, npar = nboxes * LAVAMD_PAR;
     lavamd_particle *p = (lavamd_particle *)malloc(npar * sizeof(lavamd_particle));
     float *got = (float *)malloc(npar * 4 * sizeof(float));
     double *want = (double *)malloc(npar * 4 * sizeof(double)), *tol = (double *)malloc(npar * 4 * sizeof(double));
     int *count = (int *)malloc(nboxes * sizeof(int)), *list = (int *)malloc(nboxes * LAVAMD_MAX_NBRS * sizeof(int));
-    if (!p || !got || !want || !tol || !count || !list) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!p || !got || !want || !tol || !count || !list) wl_die("out of host memory");
     lavamd_gen(b1, seed, p);
     lavamd_neighbours(b1, count, list);
     lavamd_ref(b1, p, count, list, want, tol);
@@ -104,7 +89,6 @@ int main(int argc, char **argv) {
     if (bad < npar * 4)
         printf("mismatch at particle %u component %u: got %.9g, expected %.9g (tolerance %.3g)\n", bad / 4,
                bad % 4, (double)got[bad], want[bad], tol[bad]);
-    printf("%s\n", bad < npar * 4 ? "FAIL" : "PASS");
 
     CUDA_CHECK(cudaFree(d_particles));
     CUDA_CHECK(cudaFree(d_forces));
@@ -116,5 +100,5 @@ int main(int argc, char **argv) {
     free(tol);
     free(count);
     free(list);
-    return bad < npar * 4 ? 1 : 0;
+    return wl_finish(bad >= npar * 4);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 // Element (r, c) of the identity-padded matrix.
 __device__ inline float load_padded(const float *a, int n, int r, int c) {
@@ -101,39 +102,17 @@ extern "C" __global__ void lud_internal(float *a, int n, int k) {
     }
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = LUD_DEFAULT_SIZE;
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, LUD_MAX_SIZE, &size, &seed);
 
     int32_t n;
     float *a = lud_generate(size, seed, &n);
-    if (!a) { printf("FAIL\n"); return 1; }
+    if (!a) wl_die("out of host memory");
     size_t bytes = (size_t)n * n * sizeof(float);
     float *lu = (float *)malloc(bytes);
-    if (!lu) { printf("FAIL\n"); return 1; }
+    if (!lu) wl_die("out of host memory");
 
     float *d_a;
     CUDA_CHECK(cudaMalloc(&d_a, bytes));
@@ -158,6 +137,5 @@ int main(int argc, char **argv) {
     if (!ok) fprintf(stderr, "(L*U)[%d][%d]: got %.9g, expected %.9g\n", bi, bj, got, want);
     cudaFree(d_a);
     free(a); free(lu);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 __device__ __forceinline__ uint32_t key_hash(const uint8_t *key, uint32_t len) {
     uint32_t h = 0;
@@ -64,23 +65,10 @@ extern "C" __global__ void memc_get(const memc_request *__restrict__ reqs, int n
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : MEMC_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > MEMC_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", MEMC_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = MEMC_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, MEMC_MAX_SIZE, &size, &seed);
     memc_input in;
     in.nkeys = memc_nkeys(size);
     in.nreq = memc_nreq(size);
@@ -95,10 +83,8 @@ int main(int argc, char **argv) {
     uint64_t *want_values = (uint64_t *)malloc(in.nreq * sizeof(uint64_t));
     uint32_t *hits = (uint32_t *)malloc(in.nreq * sizeof(uint32_t));
     uint32_t *want_hits = (uint32_t *)malloc(in.nreq * sizeof(uint32_t));
-    if (!in.items || !in.table || !in.reqs || !values || !want_values || !hits || !want_hits) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!in.items || !in.table || !in.reqs || !values || !want_values || !hits || !want_hits)
+        wl_die("out of host memory");
     memc_build(&in, seed);
     memc_gen_requests(&in, seed);
     memc_ref(&in, want_values, want_hits);
@@ -132,7 +118,6 @@ int main(int argc, char **argv) {
         printf("request %u: got hit %u value %llx, expected hit %u value %llx\n", bad, hits[bad],
                (unsigned long long)values[bad], want_hits[bad], (unsigned long long)want_values[bad]);
     printf("%u of %u requests hit\n", nhits, in.nreq);
-    printf("%s\n", bad < in.nreq ? "FAIL" : "PASS");
 
     CUDA_CHECK(cudaFree(d_items));
     CUDA_CHECK(cudaFree(d_table));
@@ -146,5 +131,5 @@ int main(int argc, char **argv) {
     free(want_values);
     free(hits);
     free(want_hits);
-    return bad < in.nreq ? 1 : 0;
+    return wl_finish(bad >= in.nreq);
 }

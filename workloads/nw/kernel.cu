@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void nw_diagonal(int *score, const int *ref, int len, int penalty, int diag) {
     __shared__ int s_score[NW_TILE + 1][NW_TILE + 1];
@@ -45,39 +46,17 @@ extern "C" __global__ void nw_diagonal(int *score, const int *ref, int len, int 
     for (int r = 0; r < NW_TILE; r++) score[(row0 + 1 + r) * w + col0 + 1 + tx] = s_score[r + 1][tx + 1];
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = 24;  // the evaluation size (wl_nw.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     nw_problem p;
-    if (nw_generate(&p, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (nw_generate(&p, size, seed) != 0) wl_die("out of host memory");
     int len = p.len, w = len + 1, tiles = len / NW_TILE;
     size_t score_bytes = (size_t)w * w * sizeof(int), ref_bytes = (size_t)len * len * sizeof(int);
     int *got = (int *)malloc(score_bytes), *expected = (int *)malloc(score_bytes);
-    if (!got || !expected) { printf("FAIL\n"); return 1; }
+    if (!got || !expected) wl_die("out of host memory");
     nw_reference(&p, expected);
 
     int *d_score, *d_ref;
@@ -104,6 +83,5 @@ int main(int argc, char **argv) {
     cudaFree(d_score); cudaFree(d_ref);
     free(got); free(expected);
     nw_free(&p);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

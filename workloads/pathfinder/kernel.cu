@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 /* Advance the cost row `src` (row start_row) by `steps` rows into `dst`. */
 extern "C" __global__ void pathfinder_rows(const int *__restrict__ wall, const int *__restrict__ src,
@@ -49,31 +50,15 @@ extern "C" __global__ void pathfinder_rows(const int *__restrict__ wall, const i
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : PATHFINDER_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > PATHFINDER_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", PATHFINDER_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = PATHFINDER_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, PATHFINDER_MAX_SIZE, &size, &seed);
     uint32_t rows = pathfinder_rows(size), cols = pathfinder_cols(size);
     size_t wall_bytes = (size_t)rows * cols * sizeof(int), row_bytes = (size_t)cols * sizeof(int);
     int *wall = (int *)malloc(wall_bytes), *prev = (int *)malloc(row_bytes);
     int *cur = (int *)malloc(row_bytes), *got = (int *)malloc(row_bytes);
-    if (!wall || !prev || !cur || !got) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!wall || !prev || !cur || !got) wl_die("out of host memory");
     pathfinder_gen(rows, cols, seed, wall);
     int *want;
     pathfinder_ref(rows, cols, wall, prev, cur, &want);
@@ -99,7 +84,6 @@ int main(int argc, char **argv) {
     for (uint32_t c = 0; c < cols && bad == cols; c++)
         if (got[c] != want[c]) bad = c;
     if (bad < cols) printf("mismatch at column %u: got %d, expected %d\n", bad, got[bad], want[bad]);
-    printf("%s\n", bad < cols ? "FAIL" : "PASS");
 
     CUDA_CHECK(cudaFree(d_wall));
     CUDA_CHECK(cudaFree(d_row[0]));
@@ -108,5 +92,5 @@ int main(int argc, char **argv) {
     free(prev);
     free(cur);
     free(got);
-    return bad < cols ? 1 : 0;
+    return wl_finish(bad >= cols);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 #define FULL_MASK 0xffffffffu
 
@@ -88,29 +89,13 @@ extern "C" __global__ void reduce_final(const int *block_sums, const int *block_
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : REDUCTION_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > REDUCTION_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", REDUCTION_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = REDUCTION_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, REDUCTION_MAX_SIZE, &size, &seed);
     uint32_t n = reduction_n(size), grid = reduction_grid(n);
     int *in = (int *)malloc((size_t)n * sizeof(int));
-    if (!in) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!in) wl_die("out of host memory");
     reduction_gen(n, seed, in);
     int want_sum, want_nonzero;
     reduction_ref(n, in, &want_sum, &want_nonzero);
@@ -133,12 +118,11 @@ int main(int argc, char **argv) {
     if (!ok)
         printf("sum %d (expected %d), non-zero count %d (expected %d)\n", result[0], want_sum,
                result[1], want_nonzero);
-    printf("%s\n", ok ? "PASS" : "FAIL");
 
     CUDA_CHECK(cudaFree(d_in));
     CUDA_CHECK(cudaFree(d_sums));
     CUDA_CHECK(cudaFree(d_nonzero));
     CUDA_CHECK(cudaFree(d_result));
     free(in);
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void spmv_scalar(int num_rows, const int *row_ptr, const int *cols, const float *vals,
                                        const float *x, float *y) {
@@ -35,28 +36,6 @@ extern "C" __global__ void spmv_vector(int num_rows, const int *row_ptr, const i
     if (lane == 0) y[row] = sum;
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 static int check(const char *what, const spmv_problem *p, const float *y) {
     double expected;
     int32_t row = spmv_first_mismatch(p, y, &expected);
@@ -68,14 +47,14 @@ static int check(const char *what, const spmv_problem *p, const float *y) {
 int main(int argc, char **argv) {
     uint32_t size = 64;  // the evaluation size (wl_spmv.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     spmv_problem p;
-    if (spmv_generate(&p, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (spmv_generate(&p, size, seed) != 0) wl_die("out of host memory");
     int n = p.num_rows;
     float *y_scalar = (float *)malloc((size_t)n * sizeof(float));
     float *y_vector = (float *)malloc((size_t)n * sizeof(float));
-    if (!y_scalar || !y_vector) { printf("FAIL\n"); return 1; }
+    if (!y_scalar || !y_vector) wl_die("out of host memory");
 
     int *d_row_ptr, *d_cols;
     float *d_vals, *d_x, *d_y_scalar, *d_y_vector;
@@ -105,6 +84,5 @@ int main(int argc, char **argv) {
     cudaFree(d_y_scalar); cudaFree(d_y_vector);
     free(y_scalar); free(y_vector);
     spmv_free(&p);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

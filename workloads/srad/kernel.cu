@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void srad_extract(float *img, int npix) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -110,41 +111,19 @@ extern "C" __global__ void srad_update(float *J, const float *dN, const float *d
     J[k] = fmaf(0.25f * lambda, div, J[k]);
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = 20;  // the evaluation size (wl_srad.default_size)
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WL_SIZE_LIMIT, &size, &seed);
 
     srad_dims d = srad_dimensions(size);
     int npix = d.rows * d.cols;
     size_t bytes = (size_t)npix * sizeof(float);
     float *img = (float *)malloc(bytes), *expected = (float *)malloc(bytes);
-    if (!img || !expected) { printf("FAIL\n"); return 1; }
+    if (!img || !expected) wl_die("out of host memory");
     srad_generate(&d, seed, img);
     memcpy(expected, img, bytes);
-    if (srad_reference(&d, expected) != 0) { printf("FAIL\n"); return 1; }
+    if (srad_reference(&d, expected) != 0) wl_die("out of host memory");
 
     int parts = srad_reduce_blocks(&d);
     float *d_J, *d_dN, *d_dS, *d_dW, *d_dE, *d_c, *d_part_sum, *d_part_sq, *d_q0sqr;
@@ -186,6 +165,5 @@ int main(int argc, char **argv) {
     cudaFree(d_J); cudaFree(d_dN); cudaFree(d_dS); cudaFree(d_dW); cudaFree(d_dE); cudaFree(d_c);
     cudaFree(d_part_sum); cudaFree(d_part_sq); cudaFree(d_q0sqr);
     free(img); free(expected);
-    printf(bad < 0 ? "PASS\n" : "FAIL\n");
-    return bad < 0 ? 0 : 1;
+    return wl_finish(bad < 0);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void sssp_relax(const int *__restrict__ row_start, const int *__restrict__ adj,
                                       const int *__restrict__ weight, unsigned char *mask, const int *cost,
@@ -42,43 +43,19 @@ extern "C" __global__ void sssp_update(unsigned char *mask, int *cost, const int
     }
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = SSSP_DEFAULT_SIZE;
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, SSSP_MAX_SIZE, &size, &seed);
 
     sssp_graph g;
-    if (sssp_generate(&g, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (sssp_generate(&g, size, seed) != 0) wl_die("out of host memory");
     int n = g.num_nodes;
     size_t ni = (size_t)n * sizeof(int), ne = (size_t)g.num_edges * sizeof(int);
     int32_t *cost = (int32_t *)malloc(ni), *updating = (int32_t *)malloc(ni), *expected = (int32_t *)malloc(ni);
     uint8_t *mask = (uint8_t *)malloc((size_t)n);
-    if (!cost || !updating || !expected || !mask || sssp_reference(&g, expected) != 0) {
-        printf("FAIL\n");
-        return 1;
-    }
+    if (!cost || !updating || !expected || !mask || sssp_reference(&g, expected) != 0)
+        wl_die("out of host memory");
     sssp_init_state(&g, cost, updating, mask);
 
     int *d_row_start, *d_adj, *d_weight, *d_cost, *d_updating, *d_changed;
@@ -123,6 +100,5 @@ int main(int argc, char **argv) {
     cudaFree(d_updating); cudaFree(d_changed); cudaFree(d_mask);
     free(cost); free(updating); free(expected); free(mask);
     sssp_free(&g);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

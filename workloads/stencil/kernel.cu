@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 extern "C" __global__ void wp_transport_step(const float *__restrict__ q, float *__restrict__ q_next,
                                              const float *__restrict__ u, const float *__restrict__ v,
@@ -67,40 +68,18 @@ extern "C" __global__ void wp_transport_step(const float *__restrict__ q, float 
     }
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = WP_DEFAULT_SIZE;
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, WP_MAX_SIZE, &size, &seed);
 
     wp_input in;
-    if (wp_generate(&in, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (wp_generate(&in, size, seed) != 0) wl_die("out of host memory");
     size_t n = wp_points(&in);
     size_t bytes = n * sizeof(float);
     float *result = (float *)malloc(bytes);
     float *expected = (float *)malloc(bytes);
-    if (!result || !expected || wp_reference(&in, expected) != 0) { printf("FAIL\n"); return 1; }
+    if (!result || !expected || wp_reference(&in, expected) != 0) wl_die("out of host memory");
 
     float *d_q[2], *d_u, *d_v, *d_w;
     CUDA_CHECK(cudaMalloc(&d_q[0], bytes));
@@ -128,6 +107,5 @@ int main(int argc, char **argv) {
     cudaFree(d_q[0]); cudaFree(d_q[1]); cudaFree(d_u); cudaFree(d_v); cudaFree(d_w);
     free(result); free(expected);
     wp_free(&in);
-    printf(bad == n ? "PASS\n" : "FAIL\n");
-    return bad == n ? 0 : 1;
+    return wl_finish(bad == n);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 // Dynamic shared memory: dim floats (the candidate) then num_centers + 1 accumulators.
 extern "C" __global__ void sc_pgain(const float *__restrict__ coord, const float *__restrict__ weight,
@@ -65,35 +66,13 @@ extern "C" __global__ void sc_apply(const unsigned char *__restrict__ switch_in,
     }
 }
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            printf("FAIL\n");                                                                \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-
-// Accepts "--size S --seed N" or the positional form "S N".
-static void parse_args(int argc, char **argv, uint32_t *size, uint64_t *seed) {
-    int positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) *size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) *seed = strtoull(argv[++i], NULL, 0);
-        else if (positional++ == 0) *size = (uint32_t)strtoul(argv[i], NULL, 0);
-        else *seed = strtoull(argv[i], NULL, 0);
-    }
-    if (*size < 1) *size = 1;
-}
-
 int main(int argc, char **argv) {
     uint32_t size = SC_DEFAULT_SIZE;
     uint64_t seed = 1;
-    parse_args(argc, argv, &size, &seed);
+    wl_parse_args(argc, argv, SC_MAX_SIZE, &size, &seed);
 
     sc_input in;
-    if (sc_generate(&in, size, seed) != 0) { printf("FAIL\n"); return 1; }
+    if (sc_generate(&in, size, seed) != 0) wl_die("out of host memory");
     int n = in.n;
     unsigned blocks = ((unsigned)n + SC_BLOCK - 1) / SC_BLOCK;
     sc_centers cs, want_cs;
@@ -106,8 +85,7 @@ int main(int argc, char **argv) {
     float *partials = (float *)malloc((size_t)blocks * (SC_MAX_CENTERS + 1) * sizeof(float));
     if (!cs.center_table || !want_cs.center_table || !assign || !want_assign || !cost || !want_cost ||
         !partials || sc_reference(&in, &want_cs, want_assign, want_cost) != 0) {
-        printf("FAIL\n");
-        return 1;
+        wl_die("out of host memory");
     }
     sc_initial_state(&in, &cs, assign, cost);
 
@@ -167,6 +145,5 @@ int main(int argc, char **argv) {
     free(cs.center_table); free(want_cs.center_table); free(assign); free(want_assign);
     free(cost); free(want_cost); free(partials);
     sc_free(&in);
-    printf(ok ? "PASS\n" : "FAIL\n");
-    return ok ? 0 : 1;
+    return wl_finish(ok);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "ref.h"
+#include "wl_cuda.h"
 
 /* The grid is sized to the machine, not the data: each thread walks the
  * vectors with a stride of the whole grid, so consecutive threads touch
@@ -20,31 +21,15 @@ extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *_
 
 /* ---- stand-alone host program ---- */
 
-#define CUDA_CHECK(call)                                                                  \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\nFAIL\n", __FILE__, __LINE__, #call,         \
-                    cudaGetErrorString(err_));                                            \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 int main(int argc, char **argv) {
-    uint32_t size = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : VECTORADD_DEFAULT_SIZE;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (size < 1 || size > VECTORADD_MAX_SIZE) {
-        fprintf(stderr, "size must be in 1..%u\nFAIL\n", VECTORADD_MAX_SIZE);
-        return 1;
-    }
+    uint32_t size = VECTORADD_DEFAULT_SIZE;
+    uint64_t seed = 1;
+    wl_parse_args(argc, argv, VECTORADD_MAX_SIZE, &size, &seed);
     uint32_t n = vectoradd_n(size);
     size_t bytes = (size_t)n * sizeof(float);
     float *a = (float *)malloc(bytes), *b = (float *)malloc(bytes);
     float *c = (float *)malloc(bytes), *want = (float *)malloc(bytes);
-    if (!a || !b || !c || !want) {
-        fprintf(stderr, "out of host memory\nFAIL\n");
-        return 1;
-    }
+    if (!a || !b || !c || !want) wl_die("out of host memory");
     vectoradd_gen(n, seed, a, b);
     vectoradd_ref(n, a, b, want);
 
@@ -62,7 +47,6 @@ int main(int argc, char **argv) {
     uint32_t bad = vectoradd_first_mismatch(n, c, want);
     if (bad < n)
         printf("mismatch at c[%u]: got %.9g, expected %.9g\n", bad, (double)c[bad], (double)want[bad]);
-    printf("%s\n", bad < n ? "FAIL" : "PASS");
 
     CUDA_CHECK(cudaFree(da));
     CUDA_CHECK(cudaFree(db));
@@ -71,5 +55,5 @@ int main(int argc, char **argv) {
     free(b);
     free(c);
     free(want);
-    return bad < n ? 1 : 0;
+    return wl_finish(bad >= n);
 }
