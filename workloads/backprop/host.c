@@ -14,14 +14,6 @@ typedef struct {
     locsim_dptr input, w, oldw, partial, delta;
 } bp_device;
 
-static void bp_device_free(locsim_device *dev, bp_device *d) {
-    locsim_dptr *all[] = { &d->input, &d->w, &d->oldw, &d->partial, &d->delta };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (*all[i]) locsim_free(dev, *all[i]);
-        *all[i] = 0;
-    }
-}
-
 /* Trains net on the device; partials receives every step's partial sums and
  * net->w the final weights. */
 static wl_result bp_simulate(wl_ctx *ctx, locsim_module *mod, bp_net *net, float *partials, bp_device *d) {
@@ -81,14 +73,14 @@ static wl_result bp_run(wl_ctx *ctx) {
     float *expected_partials = (float *)malloc(n_partials * sizeof(float));
     wl_result r = WL_ERROR;
     if (gen_net != 0 || gen_ref != 0 || !partials || !expected_partials) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         locsim_module *mod = wl_load_module(ctx);
         if (mod) {
             bp_device d;
             memset(&d, 0, sizeof d);
             r = bp_simulate(ctx, mod, &net, partials, &d);
-            bp_device_free(ctx->dev, &d);
+            WL_FREE_BUFFERS(ctx->dev, &d.input, &d.w, &d.oldw, &d.partial, &d.delta);
             locsim_module_unload(mod);
         }
         if (r == WL_PASS) {

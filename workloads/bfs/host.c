@@ -13,15 +13,6 @@ typedef struct {
     locsim_dptr row_start, adj, level, changed, frontier, next, visited;
 } bfs_device;
 
-static void bfs_device_free(locsim_device *dev, bfs_device *d) {
-    locsim_dptr *all[] = { &d->row_start, &d->adj, &d->level, &d->changed,
-                           &d->frontier, &d->next, &d->visited };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (*all[i]) locsim_free(dev, *all[i]);
-        *all[i] = 0;
-    }
-}
-
 /* Host-side copies of the per-node state (the initial device state, then the result). */
 typedef struct {
     int32_t *level;
@@ -73,8 +64,7 @@ static wl_result bfs_check(wl_ctx *ctx, const bfs_graph *g, const int32_t *level
     int32_t *expected = (int32_t *)malloc((size_t)g->num_nodes * sizeof(int32_t));
     if (!expected || bfs_reference(g, expected) != 0) {
         free(expected);
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
+        return wl_out_of_memory(ctx);
     }
     wl_result r = WL_PASS;
     for (int32_t v = 0; v < g->num_nodes; v++) {
@@ -89,10 +79,7 @@ static wl_result bfs_check(wl_ctx *ctx, const bfs_graph *g, const int32_t *level
 
 static wl_result bfs_run(wl_ctx *ctx) {
     bfs_graph g;
-    if (bfs_generate(&g, ctx->size, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
-    }
+    if (bfs_generate(&g, ctx->size, ctx->seed) != 0) return wl_out_of_memory(ctx);
     size_t n = (size_t)g.num_nodes;
     bfs_host h;
     h.level = (int32_t *)malloc(n * sizeof(int32_t));
@@ -101,14 +88,14 @@ static wl_result bfs_run(wl_ctx *ctx) {
     h.visited = (uint8_t *)malloc(n);
     wl_result r = WL_ERROR;
     if (!h.level || !h.frontier || !h.next || !h.visited) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         locsim_module *mod = wl_load_module(ctx);
         if (mod) {
             bfs_device d;
             memset(&d, 0, sizeof d);
             r = bfs_simulate(ctx, mod, &g, &d, &h);
-            bfs_device_free(ctx->dev, &d);
+            WL_FREE_BUFFERS(ctx->dev, &d.row_start, &d.adj, &d.level, &d.changed, &d.frontier, &d.next, &d.visited);
             locsim_module_unload(mod);
             if (r == WL_PASS) r = bfs_check(ctx, &g, h.level);
         }

@@ -11,14 +11,6 @@ typedef struct {
     locsim_dptr variables, old, fluxes, normals, areas, step, neighbours;
 } cfd_device;
 
-static void cfd_device_free(locsim_device *dev, cfd_device *d) {
-    locsim_dptr *all[] = { &d->variables, &d->old, &d->fluxes, &d->normals, &d->areas, &d->step, &d->neighbours };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (*all[i]) locsim_free(dev, *all[i]);
-        *all[i] = 0;
-    }
-}
-
 static wl_result cfd_upload(wl_ctx *ctx, locsim_module *mod, const cfd_input *in, cfd_device *d) {
     locsim_device *dev = ctx->dev;
     size_t n = (size_t)in->n, nv = n * CFD_NVAR * sizeof(float);
@@ -73,8 +65,7 @@ static wl_result cfd_check(wl_ctx *ctx, const cfd_input *in, const float *result
     float *expected = (float *)malloc(count * sizeof(float));
     if (!expected || cfd_reference(in, expected) != 0) {
         free(expected);
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
+        return wl_out_of_memory(ctx);
     }
     wl_result r = WL_PASS;
     size_t bad = cfd_first_mismatch(count, result, expected);
@@ -86,21 +77,18 @@ static wl_result cfd_check(wl_ctx *ctx, const cfd_input *in, const float *result
 }
 
 static wl_result cfd_run(wl_ctx *ctx) {
+    if (!wl_size_ok(ctx, CFD_MAX_SIZE)) return WL_ERROR;
     cfd_input in;
-    if (cfd_generate(&in, ctx->size, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "size %u: out of host memory or above %u", ctx->size,
-                 CFD_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (cfd_generate(&in, ctx->size, ctx->seed) != 0) return wl_out_of_memory(ctx);
     float *result = (float *)malloc((size_t)in.n * CFD_NVAR * sizeof(float));
     locsim_module *mod = result ? wl_load_module(ctx) : NULL;
     wl_result r = WL_ERROR;
-    if (!result) snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+    if (!result) r = wl_out_of_memory(ctx);
     if (mod) {
         cfd_device d;
         memset(&d, 0, sizeof d);
         r = cfd_simulate(ctx, mod, &in, &d, result);
-        cfd_device_free(ctx->dev, &d);
+        WL_FREE_BUFFERS(ctx->dev, &d.variables, &d.old, &d.fluxes, &d.normals, &d.areas, &d.step, &d.neighbours);
         locsim_module_unload(mod);
         if (r == WL_PASS) r = cfd_check(ctx, &in, result);
     }

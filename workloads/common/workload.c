@@ -55,3 +55,21 @@ wl_result wl_fail(wl_ctx *ctx, const char *fmt, ...) {
     va_end(ap);
     return WL_FAIL;
 }
+
+wl_result wl_out_of_memory(wl_ctx *ctx) {
+    snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+    return WL_ERROR;
+}
+
+int wl_size_ok(wl_ctx *ctx, uint32_t max) {
+    if (ctx->size <= max) return 1;
+    snprintf(ctx->detail, sizeof ctx->detail, "--size %u is too large (max %u)", ctx->size, max);
+    return 0;
+}
+
+void wl_free_buffers(locsim_device *dev, locsim_dptr *const *bufs, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (*bufs[i]) locsim_free(dev, *bufs[i]);
+        *bufs[i] = 0;
+    }
+}

@@ -58,11 +58,36 @@ wl_result wl_error(wl_ctx *ctx, locsim_status st, const char *what);
 /* Record a mismatch (printf-style) in ctx->detail; returns WL_FAIL. */
 wl_result wl_fail(wl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Record "out of host memory" in ctx->detail; returns WL_ERROR. */
+wl_result wl_out_of_memory(wl_ctx *ctx);
+/* Whether ctx->size is at most max; if not, records "--size S is too large (max M)"
+ * in ctx->detail and returns 0. */
+int wl_size_ok(wl_ctx *ctx, uint32_t max);
+
+/* Free the device buffers *bufs[0..n) that were allocated (non-zero), in that
+ * order, and zero them: cleanup code can run from any point of a run. */
+void wl_free_buffers(locsim_device *dev, locsim_dptr *const *bufs, size_t n);
+/* WL_FREE_BUFFERS(dev, &d_a, &d_b, ...): wl_free_buffers over the listed buffers. */
+#define WL_FREE_BUFFERS(dev, ...)                                          \
+    wl_free_buffers((dev), (locsim_dptr *const[]){__VA_ARGS__},            \
+                    sizeof((locsim_dptr *const[]){__VA_ARGS__}) / sizeof(locsim_dptr *))
+
 /* Check a call; on error record it and return WL_ERROR from the calling function. */
 #define WL_CHECK(ctx, call)                                            \
     do {                                                               \
         locsim_status wl_st_ = (call);                                 \
         if (wl_st_ != LOCSIM_OK) return wl_error((ctx), wl_st_, #call); \
+    } while (0)
+
+/* Check a call; on error record it in the caller's `wl_result result` and jump
+ * to the caller's `out:` label (its cleanup code). */
+#define WL_TRY(ctx, call)                                \
+    do {                                                 \
+        locsim_status wl_st_ = (call);                   \
+        if (wl_st_ != LOCSIM_OK) {                       \
+            result = wl_error((ctx), wl_st_, #call);     \
+            goto out;                                    \
+        }                                                \
     } while (0)
 
 #endif

@@ -4,16 +4,6 @@
 #include "ref.h"
 #include "workload.h"
 
-/* Record a failed locsim call and jump to the cleanup code. */
-#define TRY(call)                                        \
-    do {                                                 \
-        locsim_status st_ = (call);                      \
-        if (st_ != LOCSIM_OK) {                          \
-            result = wl_error(ctx, st_, #call);          \
-            goto out;                                    \
-        }                                                \
-    } while (0)
-
 /* Host arrays: the device's input/output (X..VZ), then the reference state
  * (RX..RVZ, same order), then acceleration scratch for the reference. */
 enum { X, Y, Z, M, VX, VY, VZ, RX, RY, RZ, RM, RVX, RVY, RVZ, SAX, SAY, SAZ, NHOST };
@@ -49,11 +39,7 @@ static wl_result compare(wl_ctx *ctx, double **h, uint32_t n) {
 }
 
 static wl_result run(wl_ctx *ctx) {
-    if (ctx->size > NBODY_MAX_SIZE) {
-        snprintf(ctx->detail, sizeof ctx->detail, "dp_nbody: --size %u is too large (max %u)", ctx->size,
-                 NBODY_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!wl_size_ok(ctx, NBODY_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     uint32_t n = nbody_n(ctx->size);
     size_t bytes = (size_t)n * sizeof(double);
@@ -63,7 +49,7 @@ static wl_result run(wl_ctx *ctx) {
     for (int a = 0; a < NHOST; a++) {
         h[a] = (double *)malloc(bytes);
         if (!h[a]) {
-            snprintf(ctx->detail, sizeof ctx->detail, "dp_nbody: out of host memory");
+            result = wl_out_of_memory(ctx);
             goto out;
         }
     }
@@ -75,10 +61,10 @@ static wl_result run(wl_ctx *ctx) {
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k_accel, *k_integrate;
-    TRY(locsim_module_get_kernel(mod, "nbody_accel", &k_accel));
-    TRY(locsim_module_get_kernel(mod, "nbody_integrate", &k_integrate));
-    for (int a = 0; a < NDEV; a++) TRY(locsim_malloc(ctx->dev, &d[a], bytes));
-    for (int a = X; a <= VZ; a++) TRY(locsim_memcpy_htod(ctx->dev, d[a], h[a], bytes));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "nbody_accel", &k_accel));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "nbody_integrate", &k_integrate));
+    for (int a = 0; a < NDEV; a++) WL_TRY(ctx, locsim_malloc(ctx->dev, &d[a], bytes));
+    for (int a = X; a <= VZ; a++) WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d[a], h[a], bytes));
 
     int n_arg = (int)n;
     double eps2 = NBODY_EPS2, dt = NBODY_DT;
@@ -86,10 +72,10 @@ static wl_result run(wl_ctx *ctx) {
     void *integrate_args[] = {&n_arg, &d[X], &d[Y], &d[Z], &d[VX], &d[VY], &d[VZ], &d[DAX], &d[DAY], &d[DAZ], &dt};
     locsim_dim3 grid = {(n + NBODY_TILE - 1) / NBODY_TILE, 1, 1}, block = {NBODY_TILE, 1, 1};
     for (int step = 0; step < NBODY_STEPS; step++) {
-        TRY(locsim_launch(k_accel, grid, block, 0, accel_args, 9));
-        TRY(locsim_launch(k_integrate, grid, block, 0, integrate_args, 11));
+        WL_TRY(ctx, locsim_launch(k_accel, grid, block, 0, accel_args, 9));
+        WL_TRY(ctx, locsim_launch(k_integrate, grid, block, 0, integrate_args, 11));
     }
-    for (int a = X; a <= VZ; a++) TRY(locsim_memcpy_dtoh(ctx->dev, h[a], d[a], bytes));
+    for (int a = X; a <= VZ; a++) WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, h[a], d[a], bytes));
     result = compare(ctx, h, n);
 
 out:

@@ -4,16 +4,6 @@
 #include "ref.h"
 #include "workload.h"
 
-/* Record a failed locsim call and jump to the cleanup code. */
-#define TRY(call)                                        \
-    do {                                                 \
-        locsim_status st_ = (call);                      \
-        if (st_ != LOCSIM_OK) {                          \
-            result = wl_error(ctx, st_, #call);          \
-            goto out;                                    \
-        }                                                \
-    } while (0)
-
 typedef struct {
     locsim_dptr heap, roots, marks, list[2], count, live;
 } gc_device_arrays;
@@ -32,10 +22,7 @@ static wl_result compare(wl_ctx *ctx, uint32_t bitmap_words, const uint32_t *got
 }
 
 static wl_result run(wl_ctx *ctx) {
-    if (ctx->size > GC_MAX_SIZE) {
-        snprintf(ctx->detail, sizeof ctx->detail, "gc: --size %u is too large (max %u)", ctx->size, GC_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!wl_size_ok(ctx, GC_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     gc_input in;
     in.nobj = gc_nobj(ctx->size);
@@ -47,7 +34,7 @@ static wl_result run(wl_ctx *ctx) {
     locsim_module *mod = NULL;
     gc_device_arrays d = {0, 0, 0, {0, 0}, 0, 0};
     if (!in.heap || !in.roots || gc_gen(&in, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "gc: out of host memory");
+        result = wl_out_of_memory(ctx);
         goto out;
     }
     uint32_t bitmap_words = gc_bitmap_words(in.words);
@@ -55,36 +42,36 @@ static wl_result run(wl_ctx *ctx) {
     want = (uint32_t *)malloc(bitmap_words * sizeof(uint32_t));
     got = (uint32_t *)malloc(bitmap_words * sizeof(uint32_t));
     if (!want || !got || gc_ref(&in, want, &want_live) < 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "gc: out of host memory");
+        result = wl_out_of_memory(ctx);
         goto out;
     }
 
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k_roots, *k_step;
-    TRY(locsim_module_get_kernel(mod, "gc_mark_roots", &k_roots));
-    TRY(locsim_module_get_kernel(mod, "gc_mark_step", &k_step));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "gc_mark_roots", &k_roots));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "gc_mark_step", &k_step));
     size_t list_bytes = (size_t)in.nobj * sizeof(uint32_t);
-    TRY(locsim_malloc(ctx->dev, &d.heap, in.words * sizeof(uint32_t)));
-    TRY(locsim_malloc(ctx->dev, &d.roots, in.nroots * sizeof(uint32_t)));
-    TRY(locsim_malloc(ctx->dev, &d.marks, bitmap_words * sizeof(uint32_t)));
-    TRY(locsim_malloc(ctx->dev, &d.list[0], list_bytes));
-    TRY(locsim_malloc(ctx->dev, &d.list[1], list_bytes));
-    TRY(locsim_malloc(ctx->dev, &d.count, sizeof(uint32_t)));
-    TRY(locsim_malloc(ctx->dev, &d.live, sizeof(uint64_t)));
-    TRY(locsim_memcpy_htod(ctx->dev, d.heap, in.heap, in.words * sizeof(uint32_t)));
-    TRY(locsim_memcpy_htod(ctx->dev, d.roots, in.roots, in.nroots * sizeof(uint32_t)));
-    TRY(locsim_memset(ctx->dev, d.marks, 0, bitmap_words * sizeof(uint32_t)));
-    TRY(locsim_memset(ctx->dev, d.count, 0, sizeof(uint32_t)));
-    TRY(locsim_memset(ctx->dev, d.live, 0, sizeof(uint64_t)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d.heap, in.words * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d.roots, in.nroots * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d.marks, bitmap_words * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d.list[0], list_bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d.list[1], list_bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d.count, sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d.live, sizeof(uint64_t)));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d.heap, in.heap, in.words * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d.roots, in.roots, in.nroots * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_memset(ctx->dev, d.marks, 0, bitmap_words * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_memset(ctx->dev, d.count, 0, sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_memset(ctx->dev, d.live, 0, sizeof(uint64_t)));
 
     locsim_dim3 block = {GC_BLOCK, 1, 1};
     int nroots_arg = (int)in.nroots;
     void *root_args[] = {&d.roots, &nroots_arg, &d.marks, &d.list[0], &d.count};
     locsim_dim3 root_grid = {(in.nroots + GC_BLOCK - 1) / GC_BLOCK, 1, 1};
-    TRY(locsim_launch(k_roots, root_grid, block, 0, root_args, 5));
+    WL_TRY(ctx, locsim_launch(k_roots, root_grid, block, 0, root_args, 5));
     uint32_t count;
-    TRY(locsim_memcpy_dtoh(ctx->dev, &count, d.count, sizeof count));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, &count, d.count, sizeof count));
     int cur = 0;
     uint64_t greyed = count;
     while (count > 0) {
@@ -95,28 +82,22 @@ static wl_result run(wl_ctx *ctx) {
                              (unsigned long long)greyed, in.nobj);
             goto out;
         }
-        TRY(locsim_memset(ctx->dev, d.count, 0, sizeof(uint32_t)));
+        WL_TRY(ctx, locsim_memset(ctx->dev, d.count, 0, sizeof(uint32_t)));
         int count_arg = (int)count;
         void *step_args[] = {&d.heap, &d.marks, &d.list[cur], &count_arg, &d.list[1 - cur], &d.count, &d.live};
         locsim_dim3 grid = {(count + GC_BLOCK - 1) / GC_BLOCK, 1, 1};
-        TRY(locsim_launch(k_step, grid, block, 0, step_args, 7));
-        TRY(locsim_memcpy_dtoh(ctx->dev, &count, d.count, sizeof count));
+        WL_TRY(ctx, locsim_launch(k_step, grid, block, 0, step_args, 7));
+        WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, &count, d.count, sizeof count));
         greyed += count;
         cur = 1 - cur;
     }
     uint64_t live;
-    TRY(locsim_memcpy_dtoh(ctx->dev, got, d.marks, bitmap_words * sizeof(uint32_t)));
-    TRY(locsim_memcpy_dtoh(ctx->dev, &live, d.live, sizeof live));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, got, d.marks, bitmap_words * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, &live, d.live, sizeof live));
     result = compare(ctx, bitmap_words, got, want, live, want_live);
 
 out:
-    if (d.live) locsim_free(ctx->dev, d.live);
-    if (d.count) locsim_free(ctx->dev, d.count);
-    if (d.list[1]) locsim_free(ctx->dev, d.list[1]);
-    if (d.list[0]) locsim_free(ctx->dev, d.list[0]);
-    if (d.marks) locsim_free(ctx->dev, d.marks);
-    if (d.roots) locsim_free(ctx->dev, d.roots);
-    if (d.heap) locsim_free(ctx->dev, d.heap);
+    WL_FREE_BUFFERS(ctx->dev, &d.live, &d.count, &d.list[1], &d.list[0], &d.marks, &d.roots, &d.heap);
     if (mod) locsim_module_unload(mod);
     free(in.heap);
     free(in.roots);

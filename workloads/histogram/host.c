@@ -48,10 +48,7 @@ static wl_result hist_compare(wl_ctx *ctx, const char *what, const uint32_t *got
 static wl_result hist_run(wl_ctx *ctx) {
     uint32_t words = hist_num_words(ctx->size);
     uint32_t *data = hist_generate(words, ctx->seed);
-    if (!data) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
-    }
+    if (!data) return wl_out_of_memory(ctx);
     uint32_t expected[HIST_BINS], got_global[HIST_BINS], got_shared[HIST_BINS];
     hist_reference(data, words, expected);
     wl_result r = WL_ERROR;
@@ -60,9 +57,7 @@ static wl_result hist_run(wl_ctx *ctx) {
         hist_device d;
         memset(&d, 0, sizeof d);
         r = hist_simulate(ctx, mod, data, words, &d, got_global, got_shared);
-        if (d.data) locsim_free(ctx->dev, d.data);
-        if (d.hist_global) locsim_free(ctx->dev, d.hist_global);
-        if (d.hist_shared) locsim_free(ctx->dev, d.hist_shared);
+        WL_FREE_BUFFERS(ctx->dev, &d.data, &d.hist_global, &d.hist_shared);
         locsim_module_unload(mod);
     }
     if (r == WL_PASS) r = hist_compare(ctx, "hist_global", got_global, expected);

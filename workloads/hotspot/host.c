@@ -50,7 +50,7 @@ static wl_result hotspot_run(wl_ctx *ctx) {
     float *expected = (float *)malloc(bytes), *scratch = (float *)malloc(bytes);
     wl_result r = WL_ERROR;
     if (!power || !temp || !expected || !scratch) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         hotspot_generate(n, ctx->seed, power, temp);
         locsim_module *mod = wl_load_module(ctx);
@@ -58,9 +58,7 @@ static wl_result hotspot_run(wl_ctx *ctx) {
             hotspot_device d;
             memset(&d, 0, sizeof d);
             r = hotspot_simulate(ctx, mod, n, power, temp, &d);
-            if (d.power) locsim_free(ctx->dev, d.power);
-            if (d.temp[0]) locsim_free(ctx->dev, d.temp[0]);
-            if (d.temp[1]) locsim_free(ctx->dev, d.temp[1]);
+            WL_FREE_BUFFERS(ctx->dev, &d.power, &d.temp[0], &d.temp[1]);
             locsim_module_unload(mod);
         }
     }

@@ -64,15 +64,14 @@ static wl_result kmeans_run(wl_ctx *ctx) {
     h.expected = (int32_t *)malloc(h.n * sizeof(int32_t));
     wl_result r = WL_ERROR;
     if (!h.features || !h.membership || !h.expected) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         locsim_module *mod = wl_load_module(ctx);
         if (mod) {
             kmeans_device d;
             memset(&d, 0, sizeof d);
             r = kmeans_simulate(ctx, mod, &h, &d);
-            if (d.features) locsim_free(ctx->dev, d.features);
-            if (d.membership) locsim_free(ctx->dev, d.membership);
+            WL_FREE_BUFFERS(ctx->dev, &d.features, &d.membership);
             locsim_module_unload(mod);
         }
     }

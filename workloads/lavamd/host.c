@@ -4,24 +4,10 @@
 #include "ref.h"
 #include "workload.h"
 
-/* Record a failed locsim call and jump to the cleanup code. */
-#define TRY(call)                                        \
-    do {                                                 \
-        locsim_status st_ = (call);                      \
-        if (st_ != LOCSIM_OK) {                          \
-            result = wl_error(ctx, st_, #call);          \
-            goto out;                                    \
-        }                                                \
-    } while (0)
-
 static const char *const component_names[4] = {"potential", "force.x", "force.y", "force.z"};
 
 static wl_result run(wl_ctx *ctx) {
-    if (ctx->size > LAVAMD_MAX_SIZE) {
-        snprintf(ctx->detail, sizeof ctx->detail, "lavamd: --size %u is too large (max %u)", ctx->size,
-                 LAVAMD_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!wl_size_ok(ctx, LAVAMD_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     uint32_t b1 = lavamd_boxes1d(ctx->size), nboxes = b1 * b1 * b1, npar = nboxes * LAVAMD_PAR;
     locsim_module *mod = NULL;
@@ -31,7 +17,7 @@ static wl_result run(wl_ctx *ctx) {
     double *want = (double *)malloc(npar * 4 * sizeof(double)), *tol = (double *)malloc(npar * 4 * sizeof(double));
     int *count = (int *)malloc(nboxes * sizeof(int)), *list = (int *)malloc(nboxes * LAVAMD_MAX_NBRS * sizeof(int));
     if (!p || !got || !want || !tol || !count || !list) {
-        snprintf(ctx->detail, sizeof ctx->detail, "lavamd: out of host memory");
+        result = wl_out_of_memory(ctx);
         goto out;
     }
     lavamd_gen(b1, ctx->seed, p);
@@ -41,20 +27,20 @@ static wl_result run(wl_ctx *ctx) {
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k;
-    TRY(locsim_module_get_kernel(mod, "lavamd_forces", &k));
-    TRY(locsim_malloc(ctx->dev, &d_particles, npar * sizeof(lavamd_particle)));
-    TRY(locsim_malloc(ctx->dev, &d_forces, npar * sizeof(lavamd_force)));
-    TRY(locsim_malloc(ctx->dev, &d_count, nboxes * sizeof(int)));
-    TRY(locsim_malloc(ctx->dev, &d_list, nboxes * LAVAMD_MAX_NBRS * sizeof(int)));
-    TRY(locsim_memcpy_htod(ctx->dev, d_particles, p, npar * sizeof(lavamd_particle)));
-    TRY(locsim_memcpy_htod(ctx->dev, d_count, count, nboxes * sizeof(int)));
-    TRY(locsim_memcpy_htod(ctx->dev, d_list, list, nboxes * LAVAMD_MAX_NBRS * sizeof(int)));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "lavamd_forces", &k));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_particles, npar * sizeof(lavamd_particle)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_forces, npar * sizeof(lavamd_force)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_count, nboxes * sizeof(int)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_list, nboxes * LAVAMD_MAX_NBRS * sizeof(int)));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_particles, p, npar * sizeof(lavamd_particle)));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_count, count, nboxes * sizeof(int)));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_list, list, nboxes * LAVAMD_MAX_NBRS * sizeof(int)));
 
     float a2 = LAVAMD_A2, cutoff2 = LAVAMD_CUTOFF2;
     void *args[] = {&d_particles, &d_count, &d_list, &d_forces, &a2, &cutoff2};
     locsim_dim3 grid = {nboxes, 1, 1}, block = {LAVAMD_BLOCK, 1, 1};
-    TRY(locsim_launch(k, grid, block, 0, args, 6));
-    TRY(locsim_memcpy_dtoh(ctx->dev, got, d_forces, npar * sizeof(lavamd_force)));
+    WL_TRY(ctx, locsim_launch(k, grid, block, 0, args, 6));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, got, d_forces, npar * sizeof(lavamd_force)));
 
     uint32_t bad = lavamd_first_mismatch(npar * 4, got, want, tol);
     if (bad < npar * 4)
@@ -64,10 +50,7 @@ static wl_result run(wl_ctx *ctx) {
         result = WL_PASS;
 
 out:
-    if (d_list) locsim_free(ctx->dev, d_list);
-    if (d_count) locsim_free(ctx->dev, d_count);
-    if (d_forces) locsim_free(ctx->dev, d_forces);
-    if (d_particles) locsim_free(ctx->dev, d_particles);
+    WL_FREE_BUFFERS(ctx->dev, &d_list, &d_count, &d_forces, &d_particles);
     if (mod) locsim_module_unload(mod);
     free(p);
     free(got);

@@ -42,17 +42,14 @@ static wl_result lud_device_run(wl_ctx *ctx, locsim_module *mod, int32_t n, cons
 }
 
 static wl_result lud_run(wl_ctx *ctx) {
+    if (!wl_size_ok(ctx, LUD_MAX_SIZE)) return WL_ERROR;
     int32_t n;
     float *a = lud_generate(ctx->size, ctx->seed, &n);
-    if (!a) {
-        snprintf(ctx->detail, sizeof ctx->detail, "size %u: out of host memory or above %u", ctx->size,
-                 LUD_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!a) return wl_out_of_memory(ctx);
     float *lu = (float *)malloc((size_t)n * (size_t)n * sizeof(float));
     locsim_module *mod = lu ? wl_load_module(ctx) : NULL;
     wl_result r = WL_ERROR;
-    if (!lu) snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+    if (!lu) r = wl_out_of_memory(ctx);
     if (mod) {
         r = lud_device_run(ctx, mod, n, a, lu);
         locsim_module_unload(mod);

@@ -4,16 +4,6 @@
 #include "ref.h"
 #include "workload.h"
 
-/* Record a failed locsim call and jump to the cleanup code. */
-#define TRY(call)                                        \
-    do {                                                 \
-        locsim_status st_ = (call);                      \
-        if (st_ != LOCSIM_OK) {                          \
-            result = wl_error(ctx, st_, #call);          \
-            goto out;                                    \
-        }                                                \
-    } while (0)
-
 static wl_result compare(wl_ctx *ctx, uint32_t nreq, const uint64_t *values, const uint32_t *hits,
                          const uint64_t *want_values, const uint32_t *want_hits) {
     for (uint32_t q = 0; q < nreq; q++) {
@@ -25,11 +15,7 @@ static wl_result compare(wl_ctx *ctx, uint32_t nreq, const uint64_t *values, con
 }
 
 static wl_result run(wl_ctx *ctx) {
-    if (ctx->size > MEMC_MAX_SIZE) {
-        snprintf(ctx->detail, sizeof ctx->detail, "memc: --size %u is too large (max %u)", ctx->size,
-                 MEMC_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!wl_size_ok(ctx, MEMC_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     memc_input in;
     in.nkeys = memc_nkeys(ctx->size);
@@ -48,7 +34,7 @@ static wl_result run(wl_ctx *ctx) {
     uint32_t *hits = (uint32_t *)malloc(in.nreq * sizeof(uint32_t));
     uint32_t *want_hits = (uint32_t *)malloc(in.nreq * sizeof(uint32_t));
     if (!in.items || !in.table || !in.reqs || !values || !want_values || !hits || !want_hits) {
-        snprintf(ctx->detail, sizeof ctx->detail, "memc: out of host memory");
+        result = wl_out_of_memory(ctx);
         goto out;
     }
     memc_build(&in, ctx->seed);
@@ -58,31 +44,27 @@ static wl_result run(wl_ctx *ctx) {
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k;
-    TRY(locsim_module_get_kernel(mod, "memc_get", &k));
-    TRY(locsim_malloc(ctx->dev, &d_items, items_bytes));
-    TRY(locsim_malloc(ctx->dev, &d_table, table_bytes));
-    TRY(locsim_malloc(ctx->dev, &d_reqs, reqs_bytes));
-    TRY(locsim_malloc(ctx->dev, &d_values, in.nreq * sizeof(uint64_t)));
-    TRY(locsim_malloc(ctx->dev, &d_hits, in.nreq * sizeof(uint32_t)));
-    TRY(locsim_memcpy_htod(ctx->dev, d_items, in.items, items_bytes));
-    TRY(locsim_memcpy_htod(ctx->dev, d_table, in.table, table_bytes));
-    TRY(locsim_memcpy_htod(ctx->dev, d_reqs, in.reqs, reqs_bytes));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "memc_get", &k));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_items, items_bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_table, table_bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_reqs, reqs_bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_values, in.nreq * sizeof(uint64_t)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_hits, in.nreq * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_items, in.items, items_bytes));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_table, in.table, table_bytes));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_reqs, in.reqs, reqs_bytes));
 
     int nreq_arg = (int)in.nreq;
     uint32_t set_mask = in.nsets - 1;
     void *args[] = {&d_reqs, &nreq_arg, &d_table, &set_mask, &d_items, &d_values, &d_hits};
     locsim_dim3 grid = {(in.nreq + MEMC_BLOCK - 1) / MEMC_BLOCK, 1, 1}, block = {MEMC_BLOCK, 1, 1};
-    TRY(locsim_launch(k, grid, block, 0, args, 7));
-    TRY(locsim_memcpy_dtoh(ctx->dev, values, d_values, in.nreq * sizeof(uint64_t)));
-    TRY(locsim_memcpy_dtoh(ctx->dev, hits, d_hits, in.nreq * sizeof(uint32_t)));
+    WL_TRY(ctx, locsim_launch(k, grid, block, 0, args, 7));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, values, d_values, in.nreq * sizeof(uint64_t)));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, hits, d_hits, in.nreq * sizeof(uint32_t)));
     result = compare(ctx, in.nreq, values, hits, want_values, want_hits);
 
 out:
-    if (d_hits) locsim_free(ctx->dev, d_hits);
-    if (d_values) locsim_free(ctx->dev, d_values);
-    if (d_reqs) locsim_free(ctx->dev, d_reqs);
-    if (d_table) locsim_free(ctx->dev, d_table);
-    if (d_items) locsim_free(ctx->dev, d_items);
+    WL_FREE_BUFFERS(ctx->dev, &d_hits, &d_values, &d_reqs, &d_table, &d_items);
     if (mod) locsim_module_unload(mod);
     free(in.items);
     free(in.table);

@@ -37,24 +37,20 @@ static wl_result nw_simulate(wl_ctx *ctx, locsim_module *mod, const nw_problem *
 
 static wl_result nw_run(wl_ctx *ctx) {
     nw_problem p;
-    if (nw_generate(&p, ctx->size, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
-    }
+    if (nw_generate(&p, ctx->size, ctx->seed) != 0) return wl_out_of_memory(ctx);
     size_t w = (size_t)p.len + 1;
     int32_t *got = (int32_t *)malloc(w * w * sizeof(int32_t));
     int32_t *expected = (int32_t *)malloc(w * w * sizeof(int32_t));
     wl_result r = WL_ERROR;
     if (!got || !expected) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         locsim_module *mod = wl_load_module(ctx);
         if (mod) {
             nw_device d;
             memset(&d, 0, sizeof d);
             r = nw_simulate(ctx, mod, &p, got, &d);
-            if (d.score) locsim_free(ctx->dev, d.score);
-            if (d.ref) locsim_free(ctx->dev, d.ref);
+            WL_FREE_BUFFERS(ctx->dev, &d.score, &d.ref);
             locsim_module_unload(mod);
         }
     }

@@ -4,22 +4,8 @@
 #include "ref.h"
 #include "workload.h"
 
-/* Record a failed locsim call and jump to the cleanup code. */
-#define TRY(call)                                        \
-    do {                                                 \
-        locsim_status st_ = (call);                      \
-        if (st_ != LOCSIM_OK) {                          \
-            result = wl_error(ctx, st_, #call);          \
-            goto out;                                    \
-        }                                                \
-    } while (0)
-
 static wl_result run(wl_ctx *ctx) {
-    if (ctx->size > PATHFINDER_MAX_SIZE) {
-        snprintf(ctx->detail, sizeof ctx->detail, "pathfinder: --size %u is too large (max %u)",
-                 ctx->size, PATHFINDER_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!wl_size_ok(ctx, PATHFINDER_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     uint32_t rows = pathfinder_rows(ctx->size), cols = pathfinder_cols(ctx->size);
     size_t wall_bytes = (size_t)rows * cols * sizeof(int), row_bytes = (size_t)cols * sizeof(int);
@@ -28,7 +14,7 @@ static wl_result run(wl_ctx *ctx) {
     int *wall = (int *)malloc(wall_bytes), *prev = (int *)malloc(row_bytes);
     int *cur = (int *)malloc(row_bytes), *got = (int *)malloc(row_bytes);
     if (!wall || !prev || !cur || !got) {
-        snprintf(ctx->detail, sizeof ctx->detail, "pathfinder: out of host memory");
+        result = wl_out_of_memory(ctx);
         goto out;
     }
     pathfinder_gen(rows, cols, ctx->seed, wall);
@@ -38,12 +24,12 @@ static wl_result run(wl_ctx *ctx) {
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k;
-    TRY(locsim_module_get_kernel(mod, "pathfinder_rows", &k));
-    TRY(locsim_malloc(ctx->dev, &d_wall, wall_bytes));
-    TRY(locsim_malloc(ctx->dev, &d_row[0], row_bytes));
-    TRY(locsim_malloc(ctx->dev, &d_row[1], row_bytes));
-    TRY(locsim_memcpy_htod(ctx->dev, d_wall, wall, wall_bytes));
-    TRY(locsim_memcpy_htod(ctx->dev, d_row[0], wall, row_bytes));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "pathfinder_rows", &k));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_wall, wall_bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_row[0], row_bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_row[1], row_bytes));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_wall, wall, wall_bytes));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_row[0], wall, row_bytes));
 
     int src = 0, cols_arg = (int)cols;
     locsim_dim3 grid = {pathfinder_grid(cols), 1, 1}, block = {PATHFINDER_BLOCK, 1, 1};
@@ -51,10 +37,10 @@ static wl_result run(wl_ctx *ctx) {
         int start_row = (int)r;
         int steps = (int)(rows - 1 - r < PATHFINDER_PYRAMID ? rows - 1 - r : PATHFINDER_PYRAMID);
         void *args[] = {&d_wall, &d_row[src], &d_row[1 - src], &cols_arg, &start_row, &steps};
-        TRY(locsim_launch(k, grid, block, 0, args, 6));
+        WL_TRY(ctx, locsim_launch(k, grid, block, 0, args, 6));
         src = 1 - src;
     }
-    TRY(locsim_memcpy_dtoh(ctx->dev, got, d_row[src], row_bytes));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, got, d_row[src], row_bytes));
 
     result = WL_PASS;
     for (uint32_t c = 0; c < cols; c++) {
@@ -65,9 +51,7 @@ static wl_result run(wl_ctx *ctx) {
     }
 
 out:
-    if (d_row[1]) locsim_free(ctx->dev, d_row[1]);
-    if (d_row[0]) locsim_free(ctx->dev, d_row[0]);
-    if (d_wall) locsim_free(ctx->dev, d_wall);
+    WL_FREE_BUFFERS(ctx->dev, &d_row[1], &d_row[0], &d_wall);
     if (mod) locsim_module_unload(mod);
     free(wall);
     free(prev);

@@ -4,29 +4,15 @@
 #include "ref.h"
 #include "workload.h"
 
-/* Record a failed locsim call and jump to the cleanup code. */
-#define TRY(call)                                        \
-    do {                                                 \
-        locsim_status st_ = (call);                      \
-        if (st_ != LOCSIM_OK) {                          \
-            result = wl_error(ctx, st_, #call);          \
-            goto out;                                    \
-        }                                                \
-    } while (0)
-
 static wl_result run(wl_ctx *ctx) {
-    if (ctx->size > REDUCTION_MAX_SIZE) {
-        snprintf(ctx->detail, sizeof ctx->detail, "reduction: --size %u is too large (max %u)",
-                 ctx->size, REDUCTION_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!wl_size_ok(ctx, REDUCTION_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     uint32_t n = reduction_n(ctx->size), grid_blocks = reduction_grid(n);
     locsim_module *mod = NULL;
     locsim_dptr d_in = 0, d_sums = 0, d_nonzero = 0, d_result = 0;
     int *in = (int *)malloc((size_t)n * sizeof(int));
     if (!in) {
-        snprintf(ctx->detail, sizeof ctx->detail, "reduction: out of host memory");
+        result = wl_out_of_memory(ctx);
         goto out;
     }
     reduction_gen(n, ctx->seed, in);
@@ -36,22 +22,22 @@ static wl_result run(wl_ctx *ctx) {
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k_partial, *k_final;
-    TRY(locsim_module_get_kernel(mod, "reduce_partial", &k_partial));
-    TRY(locsim_module_get_kernel(mod, "reduce_final", &k_final));
-    TRY(locsim_malloc(ctx->dev, &d_in, (size_t)n * sizeof(int)));
-    TRY(locsim_malloc(ctx->dev, &d_sums, grid_blocks * sizeof(int)));
-    TRY(locsim_malloc(ctx->dev, &d_nonzero, grid_blocks * sizeof(int)));
-    TRY(locsim_malloc(ctx->dev, &d_result, 2 * sizeof(int)));
-    TRY(locsim_memcpy_htod(ctx->dev, d_in, in, (size_t)n * sizeof(int)));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "reduce_partial", &k_partial));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "reduce_final", &k_final));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_in, (size_t)n * sizeof(int)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_sums, grid_blocks * sizeof(int)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_nonzero, grid_blocks * sizeof(int)));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &d_result, 2 * sizeof(int)));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_in, in, (size_t)n * sizeof(int)));
 
     int n_arg = (int)n, nblocks_arg = (int)grid_blocks;
     void *partial_args[] = {&d_in, &n_arg, &d_sums, &d_nonzero};
     void *final_args[] = {&d_sums, &d_nonzero, &nblocks_arg, &d_result};
     locsim_dim3 grid = {grid_blocks, 1, 1}, one = {1, 1, 1}, block = {REDUCTION_BLOCK, 1, 1};
-    TRY(locsim_launch(k_partial, grid, block, 0, partial_args, 4));
-    TRY(locsim_launch(k_final, one, block, 0, final_args, 4));
+    WL_TRY(ctx, locsim_launch(k_partial, grid, block, 0, partial_args, 4));
+    WL_TRY(ctx, locsim_launch(k_final, one, block, 0, final_args, 4));
     int got[2];
-    TRY(locsim_memcpy_dtoh(ctx->dev, got, d_result, sizeof got));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, got, d_result, sizeof got));
 
     if (got[0] != want_sum)
         result = wl_fail(ctx, "sum = %d, expected %d", got[0], want_sum);
@@ -61,10 +47,7 @@ static wl_result run(wl_ctx *ctx) {
         result = WL_PASS;
 
 out:
-    if (d_result) locsim_free(ctx->dev, d_result);
-    if (d_nonzero) locsim_free(ctx->dev, d_nonzero);
-    if (d_sums) locsim_free(ctx->dev, d_sums);
-    if (d_in) locsim_free(ctx->dev, d_in);
+    WL_FREE_BUFFERS(ctx->dev, &d_result, &d_nonzero, &d_sums, &d_in);
     if (mod) locsim_module_unload(mod);
     free(in);
     return result;

@@ -14,14 +14,6 @@ typedef struct {
     locsim_dptr row_ptr, cols, vals, x, y_scalar, y_vector;
 } spmv_device;
 
-static void spmv_device_free(locsim_device *dev, spmv_device *d) {
-    locsim_dptr *all[] = { &d->row_ptr, &d->cols, &d->vals, &d->x, &d->y_scalar, &d->y_vector };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (*all[i]) locsim_free(dev, *all[i]);
-        *all[i] = 0;
-    }
-}
-
 static wl_result spmv_simulate(wl_ctx *ctx, locsim_module *mod, const spmv_problem *p, spmv_device *d,
                                float *y_scalar, float *y_vector) {
     locsim_device *dev = ctx->dev;
@@ -63,22 +55,19 @@ static wl_result spmv_check(wl_ctx *ctx, const char *what, const spmv_problem *p
 
 static wl_result spmv_run(wl_ctx *ctx) {
     spmv_problem p;
-    if (spmv_generate(&p, ctx->size, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
-    }
+    if (spmv_generate(&p, ctx->size, ctx->seed) != 0) return wl_out_of_memory(ctx);
     float *y_scalar = (float *)malloc((size_t)p.num_rows * sizeof(float));
     float *y_vector = (float *)malloc((size_t)p.num_rows * sizeof(float));
     wl_result r = WL_ERROR;
     if (!y_scalar || !y_vector) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         locsim_module *mod = wl_load_module(ctx);
         if (mod) {
             spmv_device d;
             memset(&d, 0, sizeof d);
             r = spmv_simulate(ctx, mod, &p, &d, y_scalar, y_vector);
-            spmv_device_free(ctx->dev, &d);
+            WL_FREE_BUFFERS(ctx->dev, &d.row_ptr, &d.cols, &d.vals, &d.x, &d.y_scalar, &d.y_vector);
             locsim_module_unload(mod);
         }
     }

@@ -13,14 +13,6 @@ typedef struct {
     locsim_dptr J, dN, dS, dW, dE, c, part_sum, part_sq, q0sqr;
 } srad_device;
 
-static void srad_device_free(locsim_device *dev, srad_device *d) {
-    locsim_dptr *all[] = { &d->J, &d->dN, &d->dS, &d->dW, &d->dE, &d->c, &d->part_sum, &d->part_sq, &d->q0sqr };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (*all[i]) locsim_free(dev, *all[i]);
-        *all[i] = 0;
-    }
-}
-
 typedef struct {
     locsim_kernel *extract, *reduce, *stats, *coeff, *update, *compress;
 } srad_kernels;
@@ -90,7 +82,7 @@ static wl_result srad_run(wl_ctx *ctx) {
     float *img = (float *)malloc(bytes), *expected = (float *)malloc(bytes);
     wl_result r = WL_ERROR;
     if (!img || !expected) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         srad_generate(&dims, ctx->seed, img);
         memcpy(expected, img, bytes);
@@ -99,14 +91,14 @@ static wl_result srad_run(wl_ctx *ctx) {
             srad_device d;
             memset(&d, 0, sizeof d);
             r = srad_simulate(ctx, mod, &dims, img, &d);
-            srad_device_free(ctx->dev, &d);
+            WL_FREE_BUFFERS(ctx->dev, &d.J, &d.dN, &d.dS, &d.dW, &d.dE, &d.c, &d.part_sum, &d.part_sq,
+                            &d.q0sqr);
             locsim_module_unload(mod);
         }
     }
     if (r == WL_PASS) {
         if (srad_reference(&dims, expected) != 0) {
-            snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-            r = WL_ERROR;
+            r = wl_out_of_memory(ctx);
         } else {
             int64_t bad = srad_first_mismatch(&dims, img, expected);
             if (bad >= 0)

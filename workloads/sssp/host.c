@@ -10,46 +10,35 @@ typedef struct {
     locsim_dptr row_start, adj, weight, cost, updating, changed, mask;
 } sssp_device;
 
-static void sssp_device_free(locsim_device *dev, sssp_device *d) {
-    locsim_dptr *all[] = { &d->row_start, &d->adj, &d->weight, &d->cost, &d->updating, &d->changed, &d->mask };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (*all[i]) locsim_free(dev, *all[i]);
-        *all[i] = 0;
-    }
-}
-
 static wl_result sssp_upload(wl_ctx *ctx, const sssp_graph *g, sssp_device *d, int32_t *cost) {
     locsim_device *dev = ctx->dev;
     size_t n = (size_t)g->num_nodes, ni = n * sizeof(int32_t), ne = (size_t)g->num_edges * sizeof(int32_t);
+    wl_result result = WL_ERROR;
     int32_t *updating = (int32_t *)malloc(ni);
     uint8_t *mask = (uint8_t *)malloc(n);
     if (!updating || !mask) {
-        free(updating);
-        free(mask);
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
+        result = wl_out_of_memory(ctx);
+        goto out;
     }
     sssp_init_state(g, cost, updating, mask);
-    locsim_status st = LOCSIM_OK;
-    const char *what = "";
-#define TRY(call) do { if (st == LOCSIM_OK) { st = (call); what = #call; } } while (0)
-    TRY(locsim_malloc(dev, &d->row_start, ni + sizeof(int32_t)));
-    TRY(locsim_malloc(dev, &d->adj, ne));
-    TRY(locsim_malloc(dev, &d->weight, ne));
-    TRY(locsim_malloc(dev, &d->cost, ni));
-    TRY(locsim_malloc(dev, &d->updating, ni));
-    TRY(locsim_malloc(dev, &d->changed, sizeof(int32_t)));
-    TRY(locsim_malloc(dev, &d->mask, n));
-    TRY(locsim_memcpy_htod(dev, d->row_start, g->row_start, ni + sizeof(int32_t)));
-    TRY(locsim_memcpy_htod(dev, d->adj, g->adj, ne));
-    TRY(locsim_memcpy_htod(dev, d->weight, g->weight, ne));
-    TRY(locsim_memcpy_htod(dev, d->cost, cost, ni));
-    TRY(locsim_memcpy_htod(dev, d->updating, updating, ni));
-    TRY(locsim_memcpy_htod(dev, d->mask, mask, n));
-#undef TRY
+    WL_TRY(ctx, locsim_malloc(dev, &d->row_start, ni + sizeof(int32_t)));
+    WL_TRY(ctx, locsim_malloc(dev, &d->adj, ne));
+    WL_TRY(ctx, locsim_malloc(dev, &d->weight, ne));
+    WL_TRY(ctx, locsim_malloc(dev, &d->cost, ni));
+    WL_TRY(ctx, locsim_malloc(dev, &d->updating, ni));
+    WL_TRY(ctx, locsim_malloc(dev, &d->changed, sizeof(int32_t)));
+    WL_TRY(ctx, locsim_malloc(dev, &d->mask, n));
+    WL_TRY(ctx, locsim_memcpy_htod(dev, d->row_start, g->row_start, ni + sizeof(int32_t)));
+    WL_TRY(ctx, locsim_memcpy_htod(dev, d->adj, g->adj, ne));
+    WL_TRY(ctx, locsim_memcpy_htod(dev, d->weight, g->weight, ne));
+    WL_TRY(ctx, locsim_memcpy_htod(dev, d->cost, cost, ni));
+    WL_TRY(ctx, locsim_memcpy_htod(dev, d->updating, updating, ni));
+    WL_TRY(ctx, locsim_memcpy_htod(dev, d->mask, mask, n));
+    result = WL_PASS;
+out:
     free(updating);
     free(mask);
-    return st == LOCSIM_OK ? WL_PASS : wl_error(ctx, st, what);
+    return result;
 }
 
 /* Runs relax/update rounds until nothing changes; fills cost[] with the device result. */
@@ -85,8 +74,7 @@ static wl_result sssp_check(wl_ctx *ctx, const sssp_graph *g, const int32_t *cos
     int32_t *expected = (int32_t *)malloc((size_t)g->num_nodes * sizeof(int32_t));
     if (!expected || sssp_reference(g, expected) != 0) {
         free(expected);
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        return WL_ERROR;
+        return wl_out_of_memory(ctx);
     }
     wl_result r = WL_PASS;
     for (int32_t v = 0; v < g->num_nodes; v++) {
@@ -100,21 +88,18 @@ static wl_result sssp_check(wl_ctx *ctx, const sssp_graph *g, const int32_t *cos
 }
 
 static wl_result sssp_run(wl_ctx *ctx) {
+    if (!wl_size_ok(ctx, SSSP_MAX_SIZE)) return WL_ERROR;
     sssp_graph g;
-    if (sssp_generate(&g, ctx->size, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "size %u: out of host memory or above %u", ctx->size,
-                 SSSP_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (sssp_generate(&g, ctx->size, ctx->seed) != 0) return wl_out_of_memory(ctx);
     int32_t *cost = (int32_t *)malloc((size_t)g.num_nodes * sizeof(int32_t));
     locsim_module *mod = cost ? wl_load_module(ctx) : NULL;
     wl_result r = WL_ERROR;
-    if (!cost) snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+    if (!cost) r = wl_out_of_memory(ctx);
     if (mod) {
         sssp_device d;
         memset(&d, 0, sizeof d);
         r = sssp_simulate(ctx, mod, &g, &d, cost);
-        sssp_device_free(ctx->dev, &d);
+        WL_FREE_BUFFERS(ctx->dev, &d.row_start, &d.adj, &d.weight, &d.cost, &d.updating, &d.changed, &d.mask);
         locsim_module_unload(mod);
         if (r == WL_PASS) r = sssp_check(ctx, &g, cost);
     }

@@ -5,11 +5,6 @@
 #include "ref.h"
 #include "workload.h"
 
-static wl_result oom(wl_ctx *ctx) {
-    snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-    return WL_ERROR;
-}
-
 /* Runs WP_STEPS steps on the device and copies the final field into result.
  * d[] holds q0, q1, u, v, w; the caller frees whatever was allocated. */
 static wl_result wp_simulate(wl_ctx *ctx, locsim_module *mod, const wp_input *in, locsim_dptr d[5],
@@ -43,7 +38,7 @@ static wl_result wp_check(wl_ctx *ctx, const wp_input *in, const float *result) 
     float *expected = (float *)malloc(n * sizeof(float));
     if (!expected || wp_reference(in, expected) != 0) {
         free(expected);
-        return oom(ctx);
+        return wl_out_of_memory(ctx);
     }
     wl_result r = WL_PASS;
     size_t bad = wp_first_mismatch(n, result, expected);
@@ -54,15 +49,12 @@ static wl_result wp_check(wl_ctx *ctx, const wp_input *in, const float *result) 
 }
 
 static wl_result wp_run(wl_ctx *ctx) {
+    if (!wl_size_ok(ctx, WP_MAX_SIZE)) return WL_ERROR;
     wp_input in;
-    if (wp_generate(&in, ctx->size, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "size %u: out of host memory or above %u", ctx->size,
-                 WP_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (wp_generate(&in, ctx->size, ctx->seed) != 0) return wl_out_of_memory(ctx);
     float *result = (float *)malloc(wp_points(&in) * sizeof(float));
     locsim_module *mod = result ? wl_load_module(ctx) : NULL;
-    wl_result r = result ? WL_ERROR : oom(ctx);
+    wl_result r = result ? WL_ERROR : wl_out_of_memory(ctx);
     if (mod) {
         locsim_dptr d[5] = { 0, 0, 0, 0, 0 };
         r = wp_simulate(ctx, mod, &in, d, result);

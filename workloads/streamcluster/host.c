@@ -11,15 +11,6 @@ typedef struct {
     locsim_dptr coord, weight, cost, x_cost, partials, assign, center_table, switched, closed;
 } sc_device;
 
-static void sc_device_free(locsim_device *dev, sc_device *d) {
-    locsim_dptr *all[] = { &d->coord, &d->weight, &d->cost, &d->x_cost, &d->partials,
-                           &d->assign, &d->center_table, &d->switched, &d->closed };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (*all[i]) locsim_free(dev, *all[i]);
-        *all[i] = 0;
-    }
-}
-
 /* Host-side state of the device run. */
 typedef struct {
     sc_centers cs;
@@ -106,8 +97,7 @@ static wl_result sc_check(wl_ctx *ctx, const sc_input *in, const sc_host *h) {
     wl_result r;
     if (!want_cs.center_table || !want_assign || !want_cost ||
         sc_reference(in, &want_cs, want_assign, want_cost) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
-        r = WL_ERROR;
+        r = wl_out_of_memory(ctx);
     } else {
         r = sc_compare(ctx, in, h, &want_cs, want_assign, want_cost);
     }
@@ -125,12 +115,9 @@ static void sc_host_free(sc_host *h) {
 }
 
 static wl_result sc_run(wl_ctx *ctx) {
+    if (!wl_size_ok(ctx, SC_MAX_SIZE)) return WL_ERROR;
     sc_input in;
-    if (sc_generate(&in, ctx->size, ctx->seed) != 0) {
-        snprintf(ctx->detail, sizeof ctx->detail, "size %u: out of host memory or above %u", ctx->size,
-                 SC_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (sc_generate(&in, ctx->size, ctx->seed) != 0) return wl_out_of_memory(ctx);
     size_t n = (size_t)in.n;
     sc_host h;
     memset(&h, 0, sizeof h);
@@ -142,7 +129,7 @@ static wl_result sc_run(wl_ctx *ctx) {
     wl_result r = WL_ERROR;
     locsim_module *mod = NULL;
     if (!h.cs.center_table || !h.assign || !h.cost || !h.partials) {
-        snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
+        r = wl_out_of_memory(ctx);
     } else {
         sc_initial_state(&in, &h.cs, h.assign, h.cost);
         mod = wl_load_module(ctx);
@@ -151,7 +138,8 @@ static wl_result sc_run(wl_ctx *ctx) {
         sc_device d;
         memset(&d, 0, sizeof d);
         r = sc_simulate(ctx, mod, &in, &h, &d);
-        sc_device_free(ctx->dev, &d);
+        WL_FREE_BUFFERS(ctx->dev, &d.coord, &d.weight, &d.cost, &d.x_cost, &d.partials, &d.assign,
+                        &d.center_table, &d.switched, &d.closed);
         locsim_module_unload(mod);
         if (r == WL_PASS) r = sc_check(ctx, &in, &h);
     }

@@ -4,22 +4,8 @@
 #include "ref.h"
 #include "workload.h"
 
-/* Record a failed locsim call and jump to the cleanup code. */
-#define TRY(call)                                        \
-    do {                                                 \
-        locsim_status st_ = (call);                      \
-        if (st_ != LOCSIM_OK) {                          \
-            result = wl_error(ctx, st_, #call);          \
-            goto out;                                    \
-        }                                                \
-    } while (0)
-
 static wl_result run(wl_ctx *ctx) {
-    if (ctx->size > VECTORADD_MAX_SIZE) {
-        snprintf(ctx->detail, sizeof ctx->detail, "vectoradd: --size %u is too large (max %u)",
-                 ctx->size, VECTORADD_MAX_SIZE);
-        return WL_ERROR;
-    }
+    if (!wl_size_ok(ctx, VECTORADD_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     uint32_t n = vectoradd_n(ctx->size);
     size_t bytes = (size_t)n * sizeof(float);
@@ -28,7 +14,7 @@ static wl_result run(wl_ctx *ctx) {
     float *a = (float *)malloc(bytes), *b = (float *)malloc(bytes);
     float *c = (float *)malloc(bytes), *want = (float *)malloc(bytes);
     if (!a || !b || !c || !want) {
-        snprintf(ctx->detail, sizeof ctx->detail, "vectoradd: out of host memory");
+        result = wl_out_of_memory(ctx);
         goto out;
     }
     vectoradd_gen(n, ctx->seed, a, b);
@@ -37,18 +23,18 @@ static wl_result run(wl_ctx *ctx) {
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k;
-    TRY(locsim_module_get_kernel(mod, "vectoradd", &k));
-    TRY(locsim_malloc(ctx->dev, &da, bytes));
-    TRY(locsim_malloc(ctx->dev, &db, bytes));
-    TRY(locsim_malloc(ctx->dev, &dc, bytes));
-    TRY(locsim_memcpy_htod(ctx->dev, da, a, bytes));
-    TRY(locsim_memcpy_htod(ctx->dev, db, b, bytes));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, "vectoradd", &k));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &da, bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &db, bytes));
+    WL_TRY(ctx, locsim_malloc(ctx->dev, &dc, bytes));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, da, a, bytes));
+    WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, db, b, bytes));
 
     int n_arg = (int)n;
     void *args[] = {&da, &db, &dc, &n_arg};
     locsim_dim3 grid = {vectoradd_grid(n), 1, 1}, block = {VECTORADD_BLOCK, 1, 1};
-    TRY(locsim_launch(k, grid, block, 0, args, 4));
-    TRY(locsim_memcpy_dtoh(ctx->dev, c, dc, bytes));
+    WL_TRY(ctx, locsim_launch(k, grid, block, 0, args, 4));
+    WL_TRY(ctx, locsim_memcpy_dtoh(ctx->dev, c, dc, bytes));
 
     uint32_t bad = vectoradd_first_mismatch(n, c, want);
     if (bad < n)
@@ -57,9 +43,7 @@ static wl_result run(wl_ctx *ctx) {
         result = WL_PASS;
 
 out:
-    if (dc) locsim_free(ctx->dev, dc);
-    if (db) locsim_free(ctx->dev, db);
-    if (da) locsim_free(ctx->dev, da);
+    WL_FREE_BUFFERS(ctx->dev, &dc, &db, &da);
     if (mod) locsim_module_unload(mod);
     free(a);
     free(b);
