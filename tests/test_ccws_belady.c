@@ -122,6 +122,50 @@ static void test_locality_breakdown(void **state) {
     l1_trace_destroy(t);
 }
 
+/* Two kernels on one SM, 1 set x 2 ways.  Kernel 1: warp 5 reads lines 1 and 2
+ * (2 compulsory misses; line 1 in way 0, line 2 in way 1).  Kernel 2: lines 2,
+ * 3, 1, whose real outcomes are given: the L1D kept its lines, so 2 hits, 3
+ * misses, 1 hits (the real cache's own victim choice does not matter here).  Both
+ * hits are on lines a warp of kernel 1 brought in: inter-warp, although the warp
+ * id is the same.
+ * OPT keeps its lines too and values them by their first use in kernel 2: line 2
+ * at access 0, line 1 at access 2; after the hit on 2 (never used again) 3 evicts
+ * 2 and 1 still hits: 3 misses in all.  (Without that look-ahead both kept lines
+ * would look dead and the tie would evict way 0, line 1: 4 misses.)
+ * With a flushed L1D every kernel starts empty: 2 + 3 = 5 OPT misses. */
+static void run_two_kernels(bool flushed, uint64_t *bel, uint64_t *inter_warp) {
+    char err[256];
+    cache_geometry g = geom("N:1:128:2,L:L:m:N:L,A:32:8,8");
+    l1_trace *t = l1_trace_create(&g, err, sizeof err);
+    assert_non_null(t);
+    l1_trace_set_flushed(t, flushed);
+    l1_trace_record(t, 1, 5, 0x1, 0, CACHE_MISS);
+    l1_trace_record(t, 2, 5, 0x1, 0, CACHE_MISS);
+    assert_int_equal(l1_trace_analyze(t), 0);
+    cache_outcome o = flushed ? CACHE_MISS : CACHE_HIT;
+    l1_trace_record(t, 2, 5, 0x1, 0, o);
+    l1_trace_record(t, 3, 5, 0x1, 0, CACHE_MISS);
+    l1_trace_record(t, 1, 5, 0x1, 0, o);
+    assert_int_equal(l1_trace_analyze(t), 0);
+    const l1_trace_totals *x = l1_trace_get_totals(t);
+    assert_int_equal(x->hits_unattributed, 0);
+    assert_int_equal(x->hits_intra_thread + x->hits_inter_thread, 0);
+    *bel = x->bel_misses;
+    *inter_warp = x->hits_inter_warp;
+    l1_trace_destroy(t);
+}
+
+static void test_analysis_across_kernels(void **state) {
+    (void)state;
+    uint64_t bel, inter;
+    run_two_kernels(false, &bel, &inter);
+    assert_int_equal(bel, 3);
+    assert_int_equal(inter, 2);
+    run_two_kernels(true, &bel, &inter);
+    assert_int_equal(bel, 5);
+    assert_int_equal(inter, 0);
+}
+
 /* A timing run with the analysis on, with a 4 KB L1D that kmeans's per-warp
  * footprint (34 lines) thrashes: the stream's misses are exactly the L1D's,
  * every hit is attributed, and OPT misses less than the real LRU cache. */
@@ -156,6 +200,7 @@ int main(void) {
         cmocka_unit_test(test_belady_sets_are_independent),
         cmocka_unit_test(test_belady_write_evict),
         cmocka_unit_test(test_locality_breakdown),
+        cmocka_unit_test(test_analysis_across_kernels),
         cmocka_unit_test(test_timing_run_reports_analysis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,13 +12,19 @@
 
 typedef struct {
     uint64_t key;         /* line + 1; 0 = empty */
-    uint64_t value;
+    uint64_t value, value2;
 } map_slot;
 
 typedef struct {
     map_slot *slot;
     size_t cap;           /* power of two */
+    size_t count;         /* keys present */
 } line_map;
+
+static size_t map_home(const line_map *m, uint64_t key) {
+    /* Fibonacci hashing spreads consecutive lines over the table */
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (m->cap - 1);
+}
 
 /* Empty map with room for at least n keys at load <= 1/2. */
 static int map_reset(line_map *m, size_t n) {
@@ -31,15 +37,40 @@ static int map_reset(line_map *m, size_t n) {
         m->cap = want;
     }
     memset(m->slot, 0, m->cap * sizeof *m->slot);
+    m->count = 0;
     return 0;
 }
 
+/* Room for n more keys at load <= 1/2 (rehashing what is there). */
+static int map_reserve(line_map *m, size_t n) {
+    if (2 * (m->count + n) <= m->cap) return 0;
+    size_t cap = m->cap ? m->cap : 16;
+    while (cap < 2 * (m->count + n)) cap *= 2;
+    map_slot *old = m->slot, *s = calloc(cap, sizeof *s);
+    if (!s) return -1;
+    size_t old_cap = m->cap;
+    m->slot = s;
+    m->cap = cap;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (!old[i].key) continue;
+        size_t j = map_home(m, old[i].key);
+        while (s[j].key) j = (j + 1) & (cap - 1);
+        s[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+/* The slot of line, inserted (with zero values) if absent; the caller has
+ * reserved room for it. */
 static map_slot *map_find(line_map *m, uint64_t line) {
     uint64_t key = line + 1;
-    /* Fibonacci hashing spreads consecutive lines over the table */
-    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (m->cap - 1);
+    size_t i = map_home(m, key);
     while (m->slot[i].key && m->slot[i].key != key) i = (i + 1) & (m->cap - 1);
-    m->slot[i].key = key; /* insert if absent (the caller sets the value) */
+    if (!m->slot[i].key) {
+        m->slot[i].key = key;
+        m->count++;
+    }
     return &m->slot[i];
 }
 
@@ -47,6 +78,8 @@ static map_slot *map_find(line_map *m, uint64_t line) {
 
 struct l1_trace {
     cache_geometry g;
+    bool flushed;         /* the real L1D is invalidated at every kernel start */
+    uint32_t kernel;      /* streams analysed so far: warps of different kernels differ */
     cache *map;           /* a 1-way cache of the same sets: only its set-index function is used */
     uint32_t line_shift;
     l1_access *a;
@@ -55,7 +88,8 @@ struct l1_trace {
     /* analysis scratch, kept between kernels */
     uint32_t *next;
     size_t next_cap;
-    line_map lines;
+    line_map lines;       /* per stream: line -> first access (next-use pass) */
+    line_map owner;       /* line -> who brought it into the real L1D (kept across kernels) */
     uint64_t *way_tag, *way_next;  /* OPT cache: nsets * assoc (tag = line + 1, 0 = invalid) */
 };
 
@@ -85,12 +119,15 @@ l1_trace *l1_trace_create(const cache_geometry *g, char *err, size_t errlen) {
     return t;
 }
 
+void l1_trace_set_flushed(l1_trace *t, bool flushed) { t->flushed = flushed; }
+
 void l1_trace_destroy(l1_trace *t) {
     if (!t) return;
     cache_destroy(t->map);
     free(t->a);
     free(t->next);
     free(t->lines.slot);
+    free(t->owner.slot);
     free(t->way_tag);
     free(t->way_next);
     free(t);
@@ -184,15 +221,34 @@ static int opt_state_alloc(l1_trace *t) {
     if (t->way_tag) return 0;
     size_t ways = (size_t)t->g.nsets * t->g.assoc;
     t->way_tag = calloc(ways, sizeof *t->way_tag);
-    t->way_next = calloc(ways, sizeof *t->way_next);
-    return t->way_tag && t->way_next ? 0 : -1;
+    t->way_next = malloc(ways * sizeof *t->way_next);
+    if (!t->way_tag || !t->way_next) return -1;
+    for (size_t i = 0; i < ways; i++) t->way_next[i] = NEVER_AGAIN;
+    return 0;
 }
 
-/* Empty the OPT cache: only the sets the stream touched (an unbounded L1 has many). */
-static void opt_clear(l1_trace *t, const l1_access *a, size_t n) {
+/* Lines the OPT cache kept from the previous kernel: their next use is their
+ * first access in this stream (t->lines maps each line to it after
+ * compute_next_use).  Lines this stream never touches keep NEVER_AGAIN. */
+static void opt_prime(l1_trace *t, const l1_access *a, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (map_find(&t->lines, a[i].line)->value != i + 1) continue; /* not the first access */
+        size_t base = (size_t)set_of(t, a[i].line) * t->g.assoc;
+        for (uint32_t w = 0; w < t->g.assoc; w++)
+            if (t->way_tag[base + w] == a[i].line + 1) t->way_next[base + w] = i;
+    }
+}
+
+/* End of a stream: with a flushed L1D the OPT cache empties too; otherwise it
+ * keeps its lines, none of which has a known next use any more.  Only the sets
+ * the stream touched are visited (an unbounded L1D has many). */
+static void opt_retire(l1_trace *t, const l1_access *a, size_t n) {
     for (size_t i = 0; i < n; i++) {
         size_t base = (size_t)set_of(t, a[i].line) * t->g.assoc;
-        memset(&t->way_tag[base], 0, t->g.assoc * sizeof *t->way_tag);
+        for (uint32_t w = 0; w < t->g.assoc; w++) {
+            if (t->flushed) t->way_tag[base + w] = 0;
+            t->way_next[base + w] = NEVER_AGAIN;
+        }
     }
 }
 
@@ -200,7 +256,9 @@ static void opt_clear(l1_trace *t, const l1_access *a, size_t n) {
 
 static int breakdown(l1_trace *t, const l1_access *a, size_t n) {
     l1_trace_totals *s = &t->tot;
-    if (map_reset(&t->lines, n)) return -1;
+    if (t->flushed && map_reset(&t->owner, 0)) return -1;
+    if (map_reserve(&t->owner, n)) return -1;
+    uint64_t kernel = (uint64_t)t->kernel << 32;
     for (size_t i = 0; i < n; i++) {
         const l1_access *r = &a[i];
         int is_write = r->flags & L1T_WRITE, miss = r->outcome == CACHE_MISS;
@@ -211,18 +269,19 @@ static int breakdown(l1_trace *t, const l1_access *a, size_t n) {
             s->misses++;
             if (!is_write) s->read_misses++;
             /* this access brings the line in (its initial reference) */
-            map_find(&t->lines, r->line)->value = ((uint64_t)r->warp << 32 | r->lanes) + 1;
+            map_slot *o = map_find(&t->owner, r->line);
+            o->value = kernel | r->lanes;
+            o->value2 = (uint64_t)r->warp + 1;
             continue;
         }
         if (is_write) continue;
-        map_slot *o = map_find(&t->lines, r->line);
-        if (!o->value) {
+        map_slot *o = map_find(&t->owner, r->line);
+        if (!o->value2) {
             s->hits_unattributed++;
             continue;
         }
-        uint64_t owner = o->value - 1;
-        if ((uint32_t)(owner >> 32) != r->warp) s->hits_inter_warp++;
-        else if ((uint32_t)owner & r->lanes) s->hits_intra_thread++;
+        if (o->value2 - 1 != r->warp || (o->value & ~0xffffffffull) != kernel) s->hits_inter_warp++;
+        else if ((uint32_t)o->value & r->lanes) s->hits_intra_thread++;
         else s->hits_inter_thread++;
     }
     return 0;
@@ -235,12 +294,14 @@ int l1_trace_analyze(l1_trace *t) {
     if (compute_next_use(t, t->a, n) || opt_state_alloc(t)) {
         rc = -1;
     } else {
+        opt_prime(t, t->a, n);
         opt_replay(t, t->a, n, &t->tot.bel_misses, &t->tot.bel_read_misses);
-        opt_clear(t, t->a, n);
+        opt_retire(t, t->a, n);
         rc = breakdown(t, t->a, n);
     }
     if (rc) t->tot.lost += n;
     t->n = 0;
+    t->kernel++;
     return rc;
 }
 

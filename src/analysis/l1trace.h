@@ -16,9 +16,14 @@
  *    when another warp brought the line in.  A warp is a dynamic warp (CTA and
  *    warp index), so a new CTA in the same warp slot is another warp.
  *
- * Each SM's L1D is invalidated at kernel start, so every kernel's stream starts
- * from an empty cache: l1_trace_analyze() runs at kernel end, adds to the
- * totals and empties the stream.
+ * l1_trace_analyze() runs at each kernel end on that kernel's stream, adds to
+ * the totals and empties the stream.  The real L1D keeps its lines from one
+ * kernel to the next (unless -gpgpu_flush_l1_cache), and so do the analyses:
+ * the OPT cache keeps its lines, and a line keeps the warp that brought it in
+ * (a warp of an earlier kernel is another warp: a hit on its line is
+ * inter-warp).  OPT looks ahead only to the end of the kernel being analysed:
+ * lines kept from an earlier kernel are valued by their first use in this one.
+ * With l1_trace_set_flushed(t, true) both start every kernel empty.
  *
  * Writes.  Both the real cache and the OPT replay count a write to an absent
  * line as a miss.  In the OPT replay a write follows the geometry's policy for
@@ -26,9 +31,10 @@
  * otherwise; a write miss allocates only with a write-allocate policy.  The
  * breakdown classifies read hits only; writes are counted apart.
  *
- * Memory: 16 bytes per recorded access (the stream of one kernel of one SM),
- * grown by doubling; the analyses use hash tables sized to the stream.  Nothing
- * is allocated unless -l1d_access_analysis is on.
+ * Memory: 24 bytes per recorded access (the stream of one kernel of one SM),
+ * grown by doubling; the analyses use hash tables sized to the stream, and one
+ * entry per distinct line the SM has touched.  Nothing is allocated unless
+ * -l1d_access_analysis is on.
  */
 #ifndef LOCSIM_ANALYSIS_L1TRACE_H
 #define LOCSIM_ANALYSIS_L1TRACE_H
@@ -71,6 +77,8 @@ typedef struct l1_trace l1_trace;
 /* A recorder for a cache of geometry g; NULL with err on out of memory or a bad geometry. */
 l1_trace *l1_trace_create(const cache_geometry *g, char *err, size_t errlen);
 void l1_trace_destroy(l1_trace *t);
+/* The real L1D is invalidated at every kernel start (-gpgpu_flush_l1_cache 1). */
+void l1_trace_set_flushed(l1_trace *t, bool flushed);
 
 /* One access the cache accepted (o is HIT, HIT_RESERVED or MISS). */
 void l1_trace_record(l1_trace *t, uint64_t line, uint32_t warp, uint32_t lanes, unsigned flags, cache_outcome o);

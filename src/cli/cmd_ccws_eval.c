@@ -2,15 +2,23 @@
  * Aamodt, "Cache-Conscious Wavefront Scheduling", MICRO 2012) on ccws_gtx285,
  * written as a markdown report.
  *
- *   locsim ccws-eval [--out FILE] [--notes FILE] [--workloads a,b,...] [--quick]
+ *   locsim ccws-eval [--out FILE] [--notes FILE] [--results FILE] [--workloads a,b,...]
+ *                    [--quick] [--report-only]
+ *
+ * --out       the report (default docs/results/ccws.md)
+ * --notes     hand-written discussion appended to the report (docs/results/ccws-notes.md)
+ * --results   every run's statistics (default: <out without .md>-runs.tsv), written
+ *             after the runs; --report-only re-renders the report from it without
+ *             simulating (to revise the notes)
+ * --workloads a subset of the paper's twelve; --quick: size 1 and short sweeps (a smoke test)
  *
  * Every run is a fresh timing-mode device (seed 1), one after the other in this
  * process (one core).  Per workload of the paper's three classes:
  *   LRR, GTO, 2LVL-GTO (two_level_active:2:gto:gto) and CCWS, each with the L1D
  *   access-stream analysis (Belady-optimal misses, hit breakdown);
  *   Best-SWL: warp_limiting:gto:N over a descending grid of N (SWL_GRID), N = 32
- *   being GTO itself, stopping once two consecutive N are below the best IPC so
- *   far (IPC against N rises to a peak and falls, the paper's Fig. 3);
+ *   being GTO itself, stopping once two N tried since the best so far have a
+ *   lower IPC (IPC against N rises to a peak and falls, the paper's Fig. 3);
  *   LRR with an unbounded L1D (-l1d_unbounded 1: the paper's Fig. 2 and 12);
  * and on the highly cache-sensitive class the K_throttle sweep (Fig. 16) and the
  * victim-tag-array size sweep (Fig. 13).
@@ -36,9 +44,10 @@ static const char *const class_short[NCLASS] = {"HCS", "MCS", "CI"};
 static const char *const class_long[NCLASS] = {"highly cache-sensitive", "moderately cache-sensitive",
                                                "cache-insensitive"};
 
-/* The paper's Table 2 in our suite.  `size` is the evaluation size (see
- * size_note): the default size where a run of the whole evaluation fits the time
- * budget, else a smaller one. */
+/* The paper's Table 2 in our suite.  `size` is the evaluation size: the
+ * workload's default size, except bfs, memc and gc at half of it, because
+ * those three carry the sweeps (about 25 runs each) and the whole evaluation has
+ * to fit in 30 minutes on one core.  Chosen from run times alone. */
 typedef struct {
     const char *name, *paper;
     int cls;
@@ -46,9 +55,9 @@ typedef struct {
 } suite_entry;
 
 static const suite_entry suite[] = {
-    {"bfs", "BFS", HCS, 16},         {"kmeans", "KMN", HCS, 32},      {"memc", "MEMC", HCS, 16},
-    {"gc", "GC", HCS, 16},           {"stencil", "WP", MCS, 16},      {"streamcluster", "STMCL", MCS, 64},
-    {"sssp", "SSSP", MCS, 24},       {"cfd", "CFD", MCS, 64},         {"nw", "NDL", CI, 12},
+    {"bfs", "BFS", HCS, 32},         {"kmeans", "KMN", HCS, 64},      {"memc", "MEMC", HCS, 32},
+    {"gc", "GC", HCS, 32},           {"stencil", "WP", MCS, 16},      {"streamcluster", "STMCL", MCS, 64},
+    {"sssp", "SSSP", MCS, 48},       {"cfd", "CFD", MCS, 128},        {"nw", "NDL", CI, 24},
     {"backprop", "BACKP", CI, 128},  {"srad", "SRAD", CI, 20},        {"lud", "LUD", CI, 8},
 };
 #define NSUITE (sizeof suite / sizeof suite[0])
@@ -70,11 +79,30 @@ typedef struct {
     double vta_hits, vta_probes, throttled_frac, avg_load_warps, avg_live_warps;
 } result;
 
+/* The statistics a run keeps, in the order of the results file's columns. */
+#define RESULT_FIELDS(X)                                                                                     \
+    X(ipc, "gpu_ipc") X(insn, "gpu_sim_insn") X(cycles, "gpu_sim_cycle") X(mpki, "L1D_MPKI")                \
+    X(evictions, "L1D_total_cache_evictions") X(bel_mpki, "L1D_BEL_MPKI")                                   \
+    X(read_miss_pki, "L1D_stream_read_misses_PKI") X(intra_thread_pki, "L1D_hits_intra_thread_PKI")         \
+    X(inter_thread_pki, "L1D_hits_inter_thread_PKI") X(inter_warp_pki, "L1D_hits_inter_warp_PKI")           \
+    X(vta_hits, "ccws_vta_hits") X(vta_probes, "ccws_vta_probes") X(throttled_frac, "ccws_throttled_frac") \
+    X(avg_load_warps, "ccws_avg_load_warps") X(avg_live_warps, "ccws_avg_live_warps")
+
+/* Every run of an evaluation, by key "<workload> <size> <what>": written to the
+ * results file after a full evaluation and read back by --report-only, which
+ * renders the same report without simulating. */
+#define MAX_RUNS 1024
+typedef struct {
+    char key[192];
+    result r;
+} saved_run;
+
 typedef struct {
     const suite_entry *e;
     const workload_entry *wl;
     uint32_t size;
     result lrr, gto, tlv, ccws, unb;
+    result def_lrr, def_unb;                 /* at the default size, when the evaluation size differs */
     /* Best-SWL search */
     uint32_t nswl, swl_n[MAX_GRID], best;   /* best: index into swl_* */
     result swl[MAX_GRID];
@@ -91,11 +119,44 @@ typedef struct {
     uint32_t nswl_grid, nk, nvta;
     uint32_t runs;
     double t0;
+    const char *results;     /* the results file */
+    char results_buf[512];
+    int report_only;
+    saved_run *saved;        /* [MAX_RUNS] */
+    uint32_t nsaved, missing;
 } eval_options;
 
 /* ---- running ---- */
 
+static result *saved_find(eval_options *o, const char *key) {
+    for (uint32_t i = 0; i < o->nsaved; i++)
+        if (!strcmp(o->saved[i].key, key)) return &o->saved[i].r;
+    return NULL;
+}
+
+static result simulate(eval_options *o, const wl_eval *w, const char *what, char **ov, int nov);
+
 static result run_one(eval_options *o, const wl_eval *w, const char *what, char **ov, int nov) {
+    char key[192];
+    snprintf(key, sizeof key, "%s %u %s", w->e->name, w->size, what);
+    result *have = saved_find(o, key);
+    if (have) return *have;
+    if (o->report_only) {
+        result none;
+        memset(&none, 0, sizeof none);
+        fprintf(stderr, "locsim: ccws-eval: %s has no run '%s'\n", o->results, key);
+        o->missing++;
+        return none;
+    }
+    result r = simulate(o, w, what, ov, nov);
+    if (o->nsaved < MAX_RUNS) {
+        snprintf(o->saved[o->nsaved].key, sizeof o->saved[o->nsaved].key, "%s", key);
+        o->saved[o->nsaved++].r = r;
+    }
+    return r;
+}
+
+static result simulate(eval_options *o, const wl_eval *w, const char *what, char **ov, int nov) {
     result r;
     memset(&r, 0, sizeof r);
     locsim_config *cfg;
@@ -111,22 +172,8 @@ static result run_one(eval_options *o, const wl_eval *w, const char *what, char 
     wl_result rc = workload_run(w->wl, dev, w->size, SEED, detail, sizeof detail);
     r.ok = rc == WL_PASS;
     if (!r.ok) fprintf(stderr, "locsim: ccws-eval: %s %s: %s\n", w->e->name, what, detail);
-#define S(field, name) r.field = cli_timing_stat(dev, name)
-    S(ipc, "gpu_ipc");
-    S(insn, "gpu_sim_insn");
-    S(cycles, "gpu_sim_cycle");
-    S(mpki, "L1D_MPKI");
-    S(evictions, "L1D_total_cache_evictions");
-    S(bel_mpki, "L1D_BEL_MPKI");
-    S(read_miss_pki, "L1D_stream_read_misses_PKI");
-    S(intra_thread_pki, "L1D_hits_intra_thread_PKI");
-    S(inter_thread_pki, "L1D_hits_inter_thread_PKI");
-    S(inter_warp_pki, "L1D_hits_inter_warp_PKI");
-    S(vta_hits, "ccws_vta_hits");
-    S(vta_probes, "ccws_vta_probes");
-    S(throttled_frac, "ccws_throttled_frac");
-    S(avg_load_warps, "ccws_avg_load_warps");
-    S(avg_live_warps, "ccws_avg_live_warps");
+#define S(field, name) r.field = cli_timing_stat(dev, name);
+    RESULT_FIELDS(S)
 #undef S
     locsim_device_destroy(dev);
     locsim_config_free(cfg);
@@ -177,15 +224,14 @@ static void search_swl(eval_options *o, wl_eval *w) {
         }
         w->swl_n[w->nswl] = n;
         w->swl[w->nswl] = r;
+        w->nswl++;
         if (r.ok && r.ipc > best) {
             best = r.ipc;
-            w->best = w->nswl;
+            w->best = w->nswl - 1;
             below = 0;
-        } else if (++below == 2) {
-            w->nswl++;
-            break;
+        } else if ((!r.ok || r.ipc < best) && ++below == 2) {
+            break; /* equal IPC (N at or above the warps an SM holds) is not a drop */
         }
-        w->nswl++;
     }
 }
 
@@ -197,6 +243,13 @@ static void run_workload(eval_options *o, wl_eval *w) {
     w->unb = run_sched(o, w, "lrr", 1, "-l1d_unbounded", "1", NULL);
     search_swl(o, w);
     if (w->e->cls != HCS) return;
+    if (!o->quick && w->size != w->wl->wl->default_size) { /* Fig. 2 at the default size too */
+        uint32_t eval_size = w->size;
+        w->size = w->wl->wl->default_size;
+        w->def_lrr = run_sched(o, w, "lrr", 0, NULL);
+        w->def_unb = run_sched(o, w, "lrr", 0, "-l1d_unbounded", "1", NULL);
+        w->size = eval_size;
+    }
     for (uint32_t i = 0; i < o->nk; i++) {
         char k[16];
         snprintf(k, sizeof k, "%u", o->k_sweep[i]);
@@ -303,8 +356,9 @@ static void write_header(FILE *f, const eval_options *o, const wl_eval *w, uint3
                "instructions of the same run.\n\n");
     fprintf(f, "Best-SWL search: N over the grid");
     for (uint32_t i = 0; i < o->nswl_grid; i++) fprintf(f, "%s%u", i ? ", " : " ", o->swl_grid[i]);
-    fprintf(f, " in that order (N = 32 is GTO itself), stopping after two consecutive N whose IPC is below the best "
-               "so far; ties keep the larger N. The paper ran all 32 values; this search assumes, as its Fig. 3 "
+    fprintf(f, " in that order (N = 32 is GTO itself), stopping once two of the N tried since the best so far have a "
+               "lower IPC (an N with the same IPC, e.g. one at or above the warps an SM holds, does not count); ties "
+               "keep the larger N. The paper ran all 32 values; this search assumes, as its Fig. 3 "
                "shows, that IPC rises to one peak as N falls and then drops.\n\n");
     fprintf(f, "Classes (the paper's Table 2):");
     for (int c = 0; c < NCLASS; c++) fprintf(f, "%s %s = %s", c ? ";" : "", class_short[c], class_long[c]);
@@ -313,10 +367,11 @@ static void write_header(FILE *f, const eval_options *o, const wl_eval *w, uint3
     for (uint32_t i = 0; i < n; i++)
         fprintf(f, "| %s | %s (%s) | %u | %u | %s |\n", class_short[w[i].e->cls], w[i].e->name, w[i].e->paper,
                 w[i].size, w[i].wl->wl->default_size, w[i].wl->wl->description);
-    fprintf(f, "\nEvaluation sizes: the whole evaluation must run in under 30 minutes on one core, so workloads "
-               "whose runs at the default size take longest are evaluated at a smaller size (chosen for run time "
-               "only, before looking at any scheduler's result; the unbounded-L1 table shows each still misses "
-               "in the 32 KB L1D).\n\n");
+    fprintf(f, "\nEvaluation sizes: the default size of every workload, except bfs, memc and gc at half of it: "
+               "each highly cache-sensitive workload carries about 25 runs (Best-SWL search, K_throttle and VTA "
+               "sweeps) and the whole evaluation must run in under 30 minutes on one core. The halving was chosen "
+               "from run times alone, before looking at any scheduler's result; the cache-sensitivity table below "
+               "repeats the LRR 32 KB vs unbounded comparison at their default sizes.\n\n");
 }
 
 static void write_unbounded(FILE *f, const wl_eval *w, uint32_t n) {
@@ -334,6 +389,27 @@ static void write_unbounded(FILE *f, const wl_eval *w, uint32_t n) {
         cell(f, &x->lrr, x->lrr.mpki, "%.2f");
         cell(f, &x->unb, x->unb.mpki, "%.2f");
         cell(f, &x->unb, x->unb.evictions, "%.0f");
+        fputc('\n', f);
+    }
+    int any = 0;
+    for (uint32_t i = 0; i < n; i++) any |= w[i].def_lrr.ok || w[i].def_unb.ok;
+    if (!any) {
+        fputc('\n', f);
+        return;
+    }
+    fprintf(f, "\nThe same at the default size of the highly cache-sensitive workloads evaluated at a smaller size:\n\n");
+    fprintf(f, "| workload | default size | IPC 32 KB | IPC unbounded | speedup | L1D MPKI 32 KB | L1D MPKI unbounded | "
+               "evictions unbounded |\n|---|---|---|---|---|---|---|---|\n");
+    for (uint32_t i = 0; i < n; i++) {
+        const wl_eval *x = &w[i];
+        if (!x->def_lrr.ok && !x->def_unb.ok) continue;
+        fprintf(f, "| %s | %u |", x->e->name, x->wl->wl->default_size);
+        cell(f, &x->def_lrr, x->def_lrr.ipc, "%.2f");
+        cell(f, &x->def_unb, x->def_unb.ipc, "%.2f");
+        cell(f, &x->def_unb, norm(&x->def_unb, &x->def_lrr), "%.2fx");
+        cell(f, &x->def_lrr, x->def_lrr.mpki, "%.2f");
+        cell(f, &x->def_unb, x->def_unb.mpki, "%.2f");
+        cell(f, &x->def_unb, x->def_unb.evictions, "%.0f");
         fputc('\n', f);
     }
     fputc('\n', f);
@@ -516,8 +592,11 @@ static void write_claims(FILE *f, const wl_eval *w, uint32_t n) {
                 pct(a, sizeof a, swl_hcs), pct(b, sizeof b, ccws_hcs), swl_hcs >= ccws_hcs ? "yes" : "no");
         double m_ccws = class_mpki(w, n, HCS, pick_ccws, 0), m_gbel = class_mpki(w, n, HCS, pick_gto, 1);
         double m_tbel = class_mpki(w, n, HCS, pick_tlv, 1), m_lbel = class_mpki(w, n, HCS, pick_lrr, 1);
-        fprintf(f, "| CCWS MPKI vs GTO-BEL, HCS | below | CCWS %.2f, GTO-BEL %.2f | %s |\n", m_ccws, m_gbel,
-                m_ccws < m_gbel ? "yes (below)" : "no");
+        int below = 0, nh = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (w[i].e->cls == HCS) nh++, below += w[i].ccws.ok && w[i].ccws.mpki < w[i].gto.bel_mpki;
+        fprintf(f, "| CCWS MPKI vs GTO-BEL, HCS | below | CCWS %.2f, GTO-BEL %.2f (below on %d of %d workloads) | %s |\n",
+                m_ccws, m_gbel, below, nh, m_ccws < m_gbel ? "yes (below)" : "no");
         fprintf(f, "| CCWS MPKI vs 2LVL-GTO-BEL, HCS | below | CCWS %.2f, 2LVL-GTO-BEL %.2f | %s |\n", m_ccws, m_tbel,
                 m_ccws < m_tbel ? "yes (below)" : "no");
         fprintf(f, "| every scheduler vs LRR-BEL, HCS | all below LRR-BEL | LRR-BEL %.2f, GTO %.2f, CCWS %.2f | %s |\n",
@@ -554,6 +633,68 @@ static void write_notes(FILE *f, const char *path) {
     fclose(in);
 }
 
+/* ---- the results file: one line per run, "key<TAB>ok<TAB>fields..." (%.17g) ---- */
+
+static int save_results(const eval_options *o) {
+    FILE *f = fopen(o->results, "w");
+    if (!f) {
+        fprintf(stderr, "locsim: ccws-eval: cannot write %s: %s\n", o->results, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "# locsim ccws-eval results: key (workload size run) <TAB> passed <TAB>");
+#define H(field, name) fprintf(f, " %s", name);
+    RESULT_FIELDS(H)
+#undef H
+    fputc('\n', f);
+    for (uint32_t i = 0; i < o->nsaved; i++) {
+        const result *r = &o->saved[i].r;
+        fprintf(f, "%s\t%d", o->saved[i].key, r->ok);
+#define W(field, name) fprintf(f, "\t%.17g", r->field);
+        RESULT_FIELDS(W)
+#undef W
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    return fclose(f) || bad ? -1 : 0;
+}
+
+static int load_results(eval_options *o) {
+    FILE *f = fopen(o->results, "r");
+    if (!f) {
+        fprintf(stderr, "locsim: ccws-eval: cannot read %s: %s (run the evaluation first)\n", o->results,
+                strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    uint32_t lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char *tab = strchr(line, '\t');
+        if (!tab || (size_t)(tab - line) >= sizeof o->saved[0].key || o->nsaved == MAX_RUNS) goto bad;
+        saved_run *s = &o->saved[o->nsaved];
+        memset(s, 0, sizeof *s);
+        memcpy(s->key, line, (size_t)(tab - line));
+        char *p = tab + 1, *end;
+        s->r.ok = (int)strtol(p, &end, 10);
+        if (end == p) goto bad;
+        p = end;
+#define R(field, name)                   \
+    s->r.field = strtod(p, &end);        \
+    if (end == p) goto bad;              \
+    p = end;
+        RESULT_FIELDS(R)
+#undef R
+        o->nsaved++;
+    }
+    fclose(f);
+    return 0;
+bad:
+    fprintf(stderr, "locsim: ccws-eval: %s:%u: expected '<key>\\t<passed>' and %d numbers\n", o->results, lineno, 15);
+    fclose(f);
+    return -1;
+}
+
 /* ---- options ---- */
 
 static int select_workloads(eval_options *o, const char *list) {
@@ -578,12 +719,16 @@ static int parse_eval(int argc, char **argv, eval_options *o) {
     memset(o, 0, sizeof *o);
     o->out = "docs/results/ccws.md";
     o->notes = "docs/results/ccws-notes.md";
+    o->results = NULL;     /* default: next to --out, "<out without .md>-runs.tsv" */
     for (size_t i = 0; i < NSUITE; i++) o->sel[o->nsel++] = &suite[i];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--quick")) {
             o->quick = 1;
-        } else if (!strcmp(a, "--out") || !strcmp(a, "--notes") || !strcmp(a, "--workloads")) {
+        } else if (!strcmp(a, "--report-only")) {
+            o->report_only = 1;
+        } else if (!strcmp(a, "--out") || !strcmp(a, "--notes") || !strcmp(a, "--workloads") ||
+                   !strcmp(a, "--results")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "locsim: ccws-eval: %s needs a value\n", a);
                 return -1;
@@ -591,12 +736,19 @@ static int parse_eval(int argc, char **argv, eval_options *o) {
             const char *v = argv[++i];
             if (!strcmp(a, "--out")) o->out = v;
             else if (!strcmp(a, "--notes")) o->notes = v;
+            else if (!strcmp(a, "--results")) o->results = v;
             else if (select_workloads(o, v)) return -1;
         } else {
             fprintf(stderr, "locsim: ccws-eval: unknown option '%s' (expected --out FILE, --notes FILE, "
-                            "--workloads a,b,..., --quick)\n", a);
+                            "--results FILE, --workloads a,b,..., --quick, --report-only)\n", a);
             return -1;
         }
+    }
+    if (!o->results) {
+        size_t len = strlen(o->out);
+        if (len > 3 && !strcmp(o->out + len - 3, ".md")) len -= 3;
+        snprintf(o->results_buf, sizeof o->results_buf, "%.*s-runs.tsv", (int)len, o->out);
+        o->results = o->results_buf;
     }
     if (o->quick) {
         o->swl_grid = QUICK_SWL_GRID, o->nswl_grid = 3;
@@ -614,7 +766,10 @@ int cmd_ccws_eval(int argc, char **argv) {
     eval_options o;
     if (parse_eval(argc, argv, &o)) return 2;
     static wl_eval res[MAX_WL];
+    static saved_run saved[MAX_RUNS];
     memset(res, 0, sizeof res);
+    o.saved = saved;
+    if (o.report_only && load_results(&o)) return 2;
     o.t0 = cli_now_seconds();
     for (uint32_t i = 0; i < o.nsel; i++) {
         res[i].e = o.sel[i];
@@ -626,6 +781,15 @@ int cmd_ccws_eval(int argc, char **argv) {
         res[i].size = o.quick ? 1 : o.sel[i]->size;
     }
     for (uint32_t i = 0; i < o.nsel; i++) run_workload(&o, &res[i]);
+    if (o.missing) {
+        fprintf(stderr, "locsim: ccws-eval: %u runs missing from %s: run the evaluation without --report-only\n",
+                o.missing, o.results);
+        return 2;
+    }
+    if (!o.report_only && save_results(&o)) {
+        fprintf(stderr, "locsim: ccws-eval: cannot write %s\n", o.results);
+        return 2;
+    }
     FILE *f = fopen(o.out, "w");
     if (!f) {
         fprintf(stderr, "locsim: ccws-eval: cannot write %s: %s\n", o.out, strerror(errno));
@@ -651,7 +815,8 @@ int cmd_ccws_eval(int argc, char **argv) {
     int failures = 0;
     for (uint32_t i = 0; i < o.nsel; i++)
         failures += !res[i].lrr.ok + !res[i].gto.ok + !res[i].tlv.ok + !res[i].ccws.ok + !res[i].unb.ok;
-    fprintf(stderr, "locsim: ccws-eval: %u runs in %.1f s host time; wrote %s%s\n", o.runs, cli_now_seconds() - o.t0,
-            o.out, failures ? " (some runs FAILED)" : "");
+    fprintf(stderr, "locsim: ccws-eval: %u runs in %.1f s host time; wrote %s%s%s\n", o.runs, cli_now_seconds() - o.t0,
+            o.out, o.report_only ? "" : " and ", o.report_only ? "" : o.results);
+    if (failures) fprintf(stderr, "locsim: ccws-eval: some runs FAILED their output check\n");
     return failures ? 1 : 0;
 }

@@ -61,9 +61,12 @@ int ldst_init(sm *s, char *err, size_t errlen) {
             return -1;
         }
         if (s->c.sched->l1_evict) cache_set_evict_hook(s->l1d, on_l1_evict, s);
-        if (s->c.l1d_access_analysis && !(s->l1_trace = l1_trace_create(&s->c.l1d, why, sizeof why))) {
-            snprintf(err, errlen, "-l1d_access_analysis: %s", why);
-            return -1;
+        if (s->c.l1d_access_analysis) {
+            if (!(s->l1_trace = l1_trace_create(&s->c.l1d, why, sizeof why))) {
+                snprintf(err, errlen, "-l1d_access_analysis: %s", why);
+                return -1;
+            }
+            l1_trace_set_flushed(s->l1_trace, s->c.flush_l1);
         }
     }
     snprintf(name, sizeof name, "L1C[%u]", s->id);
