@@ -99,7 +99,8 @@ static const char *faults_ptx = XT_HEADER
     "  setp.lt.u32 %p1, %r1, 8;\n"
     "  @%p1 bra SKIP;\n"
     "  bar.sync 0;\n"
-    "SKIP:\n"
+    "SKIP:\n"   /* the skipping lanes still have work: they must be waited for */
+    "  add.u32 %r2, %r1, 1;\n"
     "  ret;\n"
     "}\n"
     ".visible .entry warp_sync_mask(.param .u64 in, .param .u32 n)\n"

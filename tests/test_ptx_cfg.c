@@ -57,7 +57,8 @@ static void test_nested_ifs(void **state)
                            "INNER_END:\n"
                            "add.s32 %r3, %r3, 2;\n"      /* 5 */
                            "END:\n"
-                           "ret;\n");                    /* 6 */
+                           "add.s32 %r3, %r3, 4;\n"      /* 6 (a join that does work; */
+                           "ret;\n");                    /* 7  a lone ret: test_early_return) */
     const ptx_function *f = &m->funcs[0];
     expect_reconv(f, 1, 6);
     expect_reconv(f, 3, 5);
@@ -102,7 +103,8 @@ static void test_loop_with_break(void **state)
                            "add.s32 %r1, %r1, 1;\n"      /* 5 */
                            "bra.uni LOOP;\n"             /* 6 */
                            "EXIT:\n"
-                           "ret;\n");                    /* 7 */
+                           "add.s32 %r3, %r1, 1;\n"      /* 7 */
+                           "ret;\n");                    /* 8 */
     const ptx_function *f = &m->funcs[0];
     expect_reconv(f, 2, 7);
     expect_reconv(f, 4, 7);
@@ -130,7 +132,8 @@ static void test_loop_with_continue_and_divergent_body(void **state)
                            "add.s32 %r4, %r4, 1;\n"      /* 7 */
                            "setp.lt.s32 %p2, %r1, %r2;\n"/* 8 */
                            "@%p2 bra TOP;\n"             /* 9 */
-                           "ret;\n");                    /* 10 */
+                           "mov.u32 %r5, %r1;\n"         /* 10 */
+                           "ret;\n");                    /* 11 */
     const ptx_function *f = &m->funcs[0];
     expect_reconv(f, 3, 7);
     expect_reconv(f, 5, 7);
@@ -142,7 +145,9 @@ static void test_early_return(void **state)
 {
     (void)state;
     /* B0 {0,1} -> B2 {4: ret}, B1 {2,3};  B1 -> B3 {5,6};  B2 -> exit;  B3 -> exit.
-     * The paths meet only at the exit: reconv = ninsn = 7. */
+     * B2 only leaves, so the edge B0 -> B2 is left out: the lanes that return
+     * retire on their own and the others go on from B1 without waiting for them.
+     * ipdom(B0) = B1: reconv = 2 (with the edge it would be the exit, 7). */
     ptx_module *m = kernel("setp.eq.s32 %p1, %r1, 0;\n"   /* 0 */
                            "@%p1 bra EARLY;\n"           /* 1 */
                            "add.s32 %r2, %r2, 1;\n"      /* 2 */
@@ -153,7 +158,7 @@ static void test_early_return(void **state)
                            "add.s32 %r2, %r2, 2;\n"      /* 5 */
                            "ret;\n");                    /* 6 */
     const ptx_function *f = &m->funcs[0];
-    expect_reconv(f, 1, 7);
+    expect_reconv(f, 1, 2);
     expect_reconv(f, 3, 5);
     ptx_module_free(m);
 }
@@ -161,25 +166,26 @@ static void test_early_return(void **state)
 static void test_guarded_return_inside_if(void **state)
 {
     (void)state;
-    /* B0 {0} -> B3 {3}, B1 {1};  B1 {1: @p ret} -> exit, B2 {2};  B2 -> B3;
-     * B3 -> exit.  Some lanes leave at 1, so the if's paths meet only at the
-     * exit: reconv = 4. */
+    /* B0 {0} -> B3 {3: ret}, B1 {1};  B1 {1: @p ret} -> exit, B2 {2};  B2 -> B3;
+     * B3 -> exit.  B3 is a lone ret, so B0 -> B3 is left out (B0 has another way
+     * on) and so is B1 -> exit: ipdom(B0) = B1, reconv = 1. */
     ptx_module *m = kernel("@%p1 bra A;\n"                /* 0 */
                            "@%p2 ret;\n"                 /* 1 */
                            "add.s32 %r1, %r1, 1;\n"      /* 2 */
                            "A: ret;\n");                 /* 3 */
     const ptx_function *f = &m->funcs[0];
-    expect_reconv(f, 0, 4);
+    expect_reconv(f, 0, 1);
     ptx_module_free(m);
 
-    /* exit and trap end a block like ret */
+    /* exit and trap end a block like ret; the lanes they take away are not
+     * waited for, so the if reconverges at A (4), not at the exit (6) */
     m = kernel("@%p1 bra A;\n"                            /* 0 */
                "@%p2 exit;\n"                            /* 1 */
                "@%p3 trap;\n"                            /* 2 */
                "add.s32 %r1, %r1, 1;\n"                  /* 3 */
                "A: add.s32 %r1, %r1, 2;\n"               /* 4 */
                "ret;\n");                                /* 5 */
-    expect_reconv(&m->funcs[0], 0, 6);
+    expect_reconv(&m->funcs[0], 0, 4);
     ptx_module_free(m);
 
     /* without the early exits the same shape reconverges at A (3) */
@@ -196,8 +202,9 @@ static void test_infinite_loop(void **state)
 {
     (void)state;
     /* B0 {0} -> B2 {2}, B1 {1};  B1 -> exit;  B2 -> B2 (never exits).
-     * B2 has no post-dominator: reconv = ninsn (3).  B0 reaches the exit only
-     * through B1, so its ipdom is B1: reconv = 1. */
+     * B2 has no post-dominator: reconv = ninsn (3).  B0's only way to the exit
+     * is B1, a lone ret: leaving that edge out would leave B0 no way to the exit,
+     * so it stays, and B0's ipdom is B1: reconv = 1. */
     ptx_module *m = kernel("@%p1 bra SPIN;\n"             /* 0 */
                            "ret;\n"                      /* 1 */
                            "SPIN:\n"
@@ -215,18 +222,39 @@ static void test_infinite_loop(void **state)
     ptx_module_free(m);
 }
 
+/* A loop whose only way out is the fall-through into the function's lone ret,
+ * after an early return to that same ret (histogram's shape):
+ *   B0 {0} -> B3 {3: ret} (left out), B1 {1};  B1 {1,2} -> B1 (loop), B3;
+ *   B3 -> exit.
+ * Leaving out B1 -> B3 too would make the loop endless and erase every
+ * post-dominator, so that edge comes back: the loop reconverges at 3, and the
+ * early-return branch at 1 (its lanes are not waited for). */
+static void test_loop_leaving_through_lone_ret(void **state)
+{
+    (void)state;
+    ptx_module *m = kernel("@%p1 bra DONE;\n"             /* 0 */
+                           "LOOP: add.s32 %r1, %r1, 1;\n" /* 1 */
+                           "@%p2 bra LOOP;\n"            /* 2 */
+                           "DONE: ret;\n");              /* 3 */
+    const ptx_function *f = &m->funcs[0];
+    expect_reconv(f, 0, 1);
+    expect_reconv(f, 2, 3);
+    ptx_module_free(m);
+}
+
 static void test_branch_to_end(void **state)
 {
     (void)state;
     /* a label after the last instruction: the target is ninsn (the exit), and
-     * falling off the end also reaches the exit */
+     * falling off the end also reaches the exit.  The branch's edge to the exit
+     * only leaves, so it is left out: reconv = 1, the fall-through. */
     ptx_module *m = kernel("@%p1 bra END;\n"              /* 0 */
                            "add.s32 %r1, %r1, 1;\n"      /* 1 */
                            "END:\n");
     const ptx_function *f = &m->funcs[0];
     assert_int_equal(f->ninsn, 2);
     assert_int_equal(f->insns[0].opnd[0].imm, 2);
-    expect_reconv(f, 0, 2);
+    expect_reconv(f, 0, 1);
     ptx_module_free(m);
 }
 
@@ -243,8 +271,8 @@ static void test_branch_to_next_and_unreachable(void **state)
                            "OUT: ret;\n");               /* 4 */
     const ptx_function *f = &m->funcs[0];
     expect_reconv(f, 0, 1);
-    expect_reconv(f, 1, 4);
-    expect_reconv(f, 2, 4);
+    expect_reconv(f, 1, 4); /* one successor: the edge to the lone ret stays */
+    expect_reconv(f, 2, 3); /* two successors: the edge to the lone ret goes */
     ptx_module_free(m);
 }
 
@@ -262,7 +290,8 @@ static void test_calls_are_not_terminators(void **state)
                              "SKIP:\n"
                              "ret;\n"                    /* 3 */
                              "}\n");
-    expect_reconv(func_named(m, "k"), 0, 3);
+    /* SKIP is a lone ret: the skipping lanes leave, the others go on at 1 */
+    expect_reconv(func_named(m, "k"), 0, 1);
     ptx_module_free(m);
 }
 
@@ -285,7 +314,7 @@ static void test_real_kernel_reconvergence(void **state)
         fail_msg("%s", err.msg);
     const ptx_function *f = func_named(m, "control");
     assert_int_equal(f->ninsn, 85);
-    expect_reconv(f, 8, 85);  /* if (t >= n) return; -- the trap path leaves early */
+    expect_reconv(f, 8, 9);   /* if (t >= n) return; -- the returning lanes are not waited for */
     expect_reconv(f, 24, 41);
     expect_reconv(f, 34, 41);
     expect_reconv(f, 40, 41);
@@ -305,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_early_return),
         cmocka_unit_test(test_guarded_return_inside_if),
         cmocka_unit_test(test_infinite_loop),
+        cmocka_unit_test(test_loop_leaving_through_lone_ret),
         cmocka_unit_test(test_branch_to_end),
         cmocka_unit_test(test_branch_to_next_and_unreachable),
         cmocka_unit_test(test_calls_are_not_terminators),

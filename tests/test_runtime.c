@@ -177,8 +177,9 @@ static void test_malformed_ptx_names_file_and_line(void **state) {
     assert_non_null(strstr(locsim_last_error(f->dev), "frobnicate"));
 }
 
-/* Lanes 0..15 wait at bar.sync while lanes 16..31 skip it: a divergent barrier is
- * an error (compute-sanitizer synccheck), never a hang. */
+/* Lanes 0..15 wait at bar.sync while lanes 16..31 skip it and still have work to
+ * do after it: a divergent barrier is an error (compute-sanitizer synccheck), never
+ * a hang.  (Lanes that skip straight to a lone ret would simply have exited.) */
 static void test_divergent_barrier_is_reported(void **state) {
     fixture *f = *state;
     static const char *ptx = HEADER ".visible .entry divbar()\n{\n"
@@ -188,6 +189,7 @@ static void test_divergent_barrier_is_reported(void **state) {
                              "  @%p1 bra SKIP;\n"
                              "  bar.sync 0;\n"
                              "SKIP:\n"
+                             "  add.u32 %r1, %r1, 1;\n"
                              "  ret;\n}\n";
     locsim_module *m;
     locsim_kernel *k;
@@ -199,6 +201,40 @@ static void test_divergent_barrier_is_reported(void **state) {
     locsim_module_unload(m);
 }
 
+/* The common `if (i >= n) return; ... __syncthreads();` shape: lanes that return
+ * early have left, so the rest of the warp meets the barrier alone, legally. */
+static void test_barrier_after_early_return(void **state) {
+    fixture *f = *state;
+    static const char *ptx = HEADER ".visible .entry early(.param .u64 out)\n{\n"
+                             "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+                             "  ld.param.u64 %rd1, [out];\n"
+                             "  mov.u32 %r1, %tid.x;\n"
+                             "  setp.ge.u32 %p1, %r1, 40;\n"
+                             "  @%p1 bra DONE;\n"
+                             "  bar.sync 0;\n"
+                             "  mul.wide.u32 %rd2, %r1, 4;\n"
+                             "  add.s64 %rd3, %rd1, %rd2;\n"
+                             "  st.global.u32 [%rd3], %r1;\n"
+                             "DONE:\n"
+                             "  ret;\n}\n";
+    locsim_module *m;
+    locsim_kernel *k;
+    assert_int_equal(locsim_module_load_ptx(f->dev, ptx, strlen(ptx), "early.ptx", &m), LOCSIM_OK);
+    assert_int_equal(locsim_module_get_kernel(m, "early", &k), LOCSIM_OK);
+    locsim_dptr d;
+    assert_int_equal(locsim_malloc(f->dev, &d, 64 * 4), LOCSIM_OK);
+    assert_int_equal(locsim_memset(f->dev, d, 0xff, 64 * 4), LOCSIM_OK);
+    void *args[] = {&d};
+    /* 64 threads: warp 1 splits at lane 8 (thread 40) */
+    locsim_status st = locsim_launch(k, (locsim_dim3){1, 1, 1}, (locsim_dim3){64, 1, 1}, 0, args, 1);
+    if (st != LOCSIM_OK) fail_msg("%s", locsim_last_error(f->dev));
+    uint32_t out[64];
+    assert_int_equal(locsim_memcpy_dtoh(f->dev, out, d, sizeof out), LOCSIM_OK);
+    for (uint32_t i = 0; i < 64; i++) assert_int_equal(out[i], i < 40 ? i : 0xffffffffu);
+    locsim_free(f->dev, d);
+    locsim_module_unload(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_launch_computes_with_symbols),
@@ -207,6 +243,7 @@ int main(void) {
         cmocka_unit_test(test_out_of_bounds_read_is_reported),
         cmocka_unit_test(test_malformed_ptx_names_file_and_line),
         cmocka_unit_test(test_divergent_barrier_is_reported),
+        cmocka_unit_test(test_barrier_after_early_return),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -25,6 +25,17 @@
  *    post-dominators like any other: it may be reached by nothing, but it is
  *    harmless and keeps every branch's reconv defined.
  *  - call is not a terminator: the callee returns to the next instruction.
+ *  - Leaving is not a path to wait for.  Where a block has two successors and one
+ *    of them only leaves the function -- the exit node (a guarded ret / exit /
+ *    trap) or a block that is nothing but an unguarded ret or exit (nvcc's shared
+ *    `$L__BB0_N: ret;`) -- that edge is left out of the post-dominator
+ *    computation.  Otherwise `if (i >= n) return;` would make the whole rest of
+ *    the kernel one divergent region reconverging at the exit: the remaining
+ *    lanes would reach a later bar.sync or shfl.sync without the departed ones
+ *    (a false divergent barrier), and code after an if/else would run once per
+ *    path.  The lanes that take the dropped edge retire on their own: from a
+ *    kernel they exit; in a .func the executor parks them until the frame
+ *    returns, so nobody waits for them at the reconvergence point.
  */
 #include "ptx/parse.h"
 
@@ -100,6 +111,109 @@ static uint32_t block_at(const cfg *g, const uint32_t *block_of, uint32_t ninsn,
     return (uint64_t)insn >= ninsn ? g->n : block_of[insn];
 }
 
+/* 1 if block b is a lone unguarded ret or exit: entering it only leaves. */
+static int leaves_only(const ptx_function *f, const cfg *g, uint32_t b)
+{
+    if (b >= g->n)
+        return 1;  /* the exit node itself */
+    const ptx_insn *in = &f->insns[g->start[b]];
+    return (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) && in->guard == PTX_NO_GUARD;
+}
+
+/* reach[v] = 1 if node v can get to the exit over the current edges. */
+static int reaches_exit(const cfg *g, uint8_t *reach)
+{
+    uint32_t n = g->n;
+    uint32_t *off = calloc(n + 2, sizeof(uint32_t));
+    uint32_t *pred = malloc((2 * (size_t)n + 1) * sizeof(uint32_t));
+    uint32_t *queue = malloc((n + 1) * sizeof(uint32_t));
+    if (!off || !pred || !queue) {
+        free(off);
+        free(pred);
+        free(queue);
+        return -1;
+    }
+    for (uint32_t b = 0; b < n; b++)
+        for (int k = 0; k < 2; k++)
+            if (g->succ[2 * b + k] != NONE)
+                off[g->succ[2 * b + k] + 1]++;
+    for (uint32_t v = 0; v <= n; v++)
+        off[v + 1] += off[v];
+    for (uint32_t b = 0; b < n; b++)
+        for (int k = 0; k < 2; k++)
+            if (g->succ[2 * b + k] != NONE)
+                pred[off[g->succ[2 * b + k]]++] = b;
+    /* off[v] now ends v's list; v's list starts where v-1's ended */
+    memset(reach, 0, n + 1);
+    uint32_t head = 0, tail = 0;
+    reach[n] = 1;
+    queue[tail++] = n;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        for (uint32_t i = v ? off[v - 1] : 0; i < off[v]; i++)
+            if (!reach[pred[i]]) {
+                reach[pred[i]] = 1;
+                queue[tail++] = pred[i];
+            }
+    }
+    free(off);
+    free(pred);
+    free(queue);
+    return 0;
+}
+
+/* Leave out the edges that only leave (see the comment at the top) where the
+ * block has another way on.  That other way must still lead to the exit: a loop
+ * whose only way out leaves would otherwise look endless and take every
+ * post-dominator above it along.  So blocks left unable to reach the exit get
+ * their edge back, the last such block first (later blocks decide whether
+ * earlier ones reach the exit), re-checking after each; past a bound, all at once. */
+static int drop_leaving_edges(const ptx_function *f, cfg *g)
+{
+    uint32_t n = g->n;
+    uint32_t *dropped = malloc((n + 1) * sizeof(uint32_t));
+    uint8_t *reach = malloc(n + 1);
+    if (!dropped || !reach) {
+        free(dropped);
+        free(reach);
+        return -1;
+    }
+    int any = 0;
+    for (uint32_t b = 0; b < n; b++) {
+        uint32_t *s = &g->succ[2 * b];
+        dropped[b] = NONE;
+        if (s[1] == NONE)
+            continue;
+        int leave0 = leaves_only(f, g, s[0]), leave1 = leaves_only(f, g, s[1]);
+        if (leave0 == leave1)
+            continue;
+        dropped[b] = leave0 ? s[0] : s[1];
+        s[0] = leave0 ? s[1] : s[0];
+        s[1] = NONE;
+        any = 1;
+    }
+    for (int round = 0; any; round++) {
+        if (reaches_exit(g, reach) < 0) {
+            free(dropped);
+            free(reach);
+            return -1;
+        }
+        any = 0;
+        for (uint32_t b = n; b-- > 0;) {
+            if (dropped[b] == NONE || reach[b])
+                continue;
+            g->succ[2 * b + 1] = dropped[b];
+            dropped[b] = NONE;
+            any = 1;
+            if (round < 64)
+                break;  /* one at a time while that stays cheap */
+        }
+    }
+    free(dropped);
+    free(reach);
+    return 0;
+}
+
 static int find_edges(const ptx_function *f, cfg *g, const uint32_t *block_of)
 {
     uint32_t n = g->n;
@@ -126,6 +240,8 @@ static int find_edges(const ptx_function *f, cfg *g, const uint32_t *block_of)
             s[0] = fall;
         }
     }
+    if (drop_leaving_edges(f, g) < 0)
+        return -1;
     /* predecessor lists (CSR) */
     for (uint32_t b = 0; b < n; b++)
         for (int k = 0; k < 2; k++)
