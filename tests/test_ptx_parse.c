@@ -486,16 +486,21 @@ static void test_register_names(void **state)
                              "  .reg .f16 low, high;\n"
                              "  mov.b32 {low, high}, %r11;\n"
                              "  mov.b32 %single, %r10;\n"
+                             "  .reg .b32 %r;\n"               /* a plain %r besides %r<12> */
+                             "  mov.b32 %r, %r0;\n"
                              "  ret;\n"
                              "}\n");
     const ptx_function *f = &m->funcs[0];
-    assert_int_equal(f->nregs, 15);
+    assert_int_equal(f->nregs, 16);
     assert_int_equal(f->insns[0].opnd[0].vec[0], 13);
     assert_int_equal(f->insns[0].opnd[0].vec[1], 14);
     assert_int_equal(f->insns[0].opnd[1].reg, 11);
     assert_int_equal(f->insns[1].opnd[0].reg, 12);
     assert_int_equal(f->insns[1].opnd[1].reg, 10);
     assert_int_equal(f->reg_types[13], PTX_T_F16);
+    assert_int_equal(f->insns[2].opnd[0].reg, 15);
+    assert_int_equal(f->insns[2].opnd[1].reg, 0);
+    assert_string_equal(f->reg_names[15], "%r");
     ptx_module_free(m);
 }
 

@@ -274,8 +274,12 @@ static void symtab_pop(parser *P, uint32_t mark)
     }
 }
 
-/* Innermost symbol named exactly name[0..len), optionally only ranges. */
-static sym *sym_find(parser *P, const char *name, uint32_t len, int ranges_only)
+/* Innermost symbol named exactly name[0..len).  which: FIND_ANY, FIND_RANGES
+ * (%r<N> prefixes only) or FIND_NAMES (everything but range prefixes: "%r" alone
+ * is not a register when only %r<N> is declared). */
+enum { FIND_ANY = 0, FIND_RANGES = 1, FIND_NAMES = 2 };
+
+static sym *sym_find(parser *P, const char *name, uint32_t len, int which)
 {
     symtab *st = &P->syms;
     if (!st->nbuckets)
@@ -285,7 +289,8 @@ static sym *sym_find(parser *P, const char *name, uint32_t len, int ranges_only)
         sym *s = &st->ents[i - 1];
         if (s->hash != h || s->len != len || memcmp(s->name, name, len) != 0)
             continue;
-        if (ranges_only && s->kind != SYM_VRANGE && s->kind != SYM_PRANGE)
+        int is_range = s->kind == SYM_VRANGE || s->kind == SYM_PRANGE;
+        if ((which == FIND_RANGES && !is_range) || (which == FIND_NAMES && is_range))
             continue;
         return s;
     }
@@ -298,7 +303,7 @@ static sym *sym_find(parser *P, const char *name, uint32_t len, int ranges_only)
  * *elem receives the range element (0 for exact names). */
 sym *sym_lookup(parser *P, const char *name, uint32_t len, uint32_t *elem)
 {
-    sym *best = sym_find(P, name, len, 0);
+    sym *best = sym_find(P, name, len, FIND_NAMES);
     *elem = 0;
     uint32_t digits = 0;
     while (digits < len && name[len - 1 - digits] >= '0' && name[len - 1 - digits] <= '9')
@@ -317,7 +322,7 @@ sym *sym_lookup(parser *P, const char *name, uint32_t len, uint32_t *elem)
         uint64_t v = 0;
         for (uint32_t i = 0; i < k; i++)
             v = v * 10 + (uint64_t)(num[i] - '0');
-        sym *r = sym_find(P, name, plen, 1);
+        sym *r = sym_find(P, name, plen, FIND_RANGES);
         if (!r || v >= r->count)
             continue;
         if (!best || r->depth > best->depth) {
@@ -696,7 +701,8 @@ static void parse_reg_decl(parser *P)
             if (n > PTX_MAX_REG_RANGE)
                 parse_fail_tok(P, &cnt, "register range too large: %u (limit %u)", n, PTX_MAX_REG_RANGE);
             expect_punct(P, '>', "'>'");
-            if (sym_find(P, name.text, name.len, 1) && sym_find(P, name.text, name.len, 1)->depth == P->depth)
+            if (sym_find(P, name.text, name.len, FIND_RANGES) &&
+                sym_find(P, name.text, name.len, FIND_RANGES)->depth == P->depth)
                 parse_fail_tok(P, &name, "register range '%.*s<>' redeclared in the same scope",
                                name.len > 64 ? 64 : (int)name.len, name.text);
             uint32_t base = alloc_regs(P, &name, is_pred, n, type, name.text, name.len, 1);
