@@ -156,8 +156,15 @@ static void test_module_errors(void **state)
     parse_fails(PTX_HEADER ".entry g() { ret; }\n.entry k() { call g; ret; }\n", 5, 19, "cannot call kernel 'g'");
     parse_fails(PTX_HEADER ".entry k(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
     parse_fails(PTX_HEADER ".func f(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
-    parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 35,
-                "return value '%rd' must be a .param variable");
+    parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 41,
+                "unsupported: indirect call through register '%rd'");
+    parse_fails(PTX_HEADER ".func f(.param .b32 a) { ret; }\n"
+                           ".entry k() { .reg .b64 %rd; call f, (%rd); ret; }\n",
+                5, 34, "argument 1 of call to 'f' is 8 bytes, the parameter is 4");
+    parse_fails(PTX_HEADER ".entry k() { call f, (1); ret; }\n.func f(.param .b32 a) { ret; }\n", 4, 23,
+                "immediate argument in a call to a function declared later");
+    parse_fails(PTX_HEADER ".func f(.param .b32 a) { ret; }\n.entry k() { .reg .pred %p; call f, (%p); ret; }\n",
+                5, 38, "call argument '%p' must be a .param variable or a register");
 }
 
 /* Text that is not NUL-terminated, NULL arguments, and the error struct. */

@@ -788,6 +788,41 @@ static void test_calls(void **state)
     ptx_module_free(m);
 }
 
+/* Registers and immediates as call arguments and return values (ptxas accepts
+ * them; the executor copies them like .param slots). */
+static void test_call_register_arguments(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_ok(PTX_HEADER
+                             ".func (.param .b32 r) add2(.param .b32 a, .param .f32 b)\n"
+                             "{\n"
+                             "  .reg .b32 %r<2>;\n"
+                             "  ld.param.u32 %r1, [a];\n"
+                             "  st.param.b32 [r], %r1;\n"
+                             "  ret;\n"
+                             "}\n"
+                             ".visible .entry k()\n"
+                             "{\n"
+                             "  .reg .b32 %r<3>;\n"
+                             "  call.uni (%r1), add2, (%r2, 0f40000000);\n"
+                             "  call.uni (%r1), add2, (-3, 1.5);\n"
+                             "  ret;\n"
+                             "}\n");
+    const ptx_function *k = func_named(m, "k");
+    assert_int_equal(k->ncalls, 2);
+    const ptx_call *c = &k->calls[0];
+    assert_int_equal(c->rets[0].kind, PTX_OPND_REG);
+    assert_int_equal(c->rets[0].reg, 1);
+    assert_int_equal(c->args[0].kind, PTX_OPND_REG);
+    assert_int_equal(c->args[0].reg, 2);
+    assert_int_equal(c->args[1].kind, PTX_OPND_IMM);
+    assert_int_equal(c->args[1].imm, 0x40000000);
+    /* immediates take the type of the formal: .b32 -3, .f32 1.5 */
+    assert_int_equal(k->calls[1].args[0].imm, 0xFFFFFFFDll);
+    assert_int_equal(k->calls[1].args[1].imm, 0x3FC00000);
+    ptx_module_free(m);
+}
+
 static void test_disassembly(void **state)
 {
     (void)state;
@@ -863,6 +898,7 @@ int main(void)
         cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_function_scope_variables),
         cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_call_register_arguments),
         cmocka_unit_test(test_disassembly),
         cmocka_unit_test(test_lookups_and_names),
     };

@@ -1492,7 +1492,7 @@ static void decode_memory(parser *P, ictx *c)
         in->flags |= c->md.flags & PTX_F_TO;
         want_operands(P, c, 2, 2);
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
-        resolve_src(P, c, &c->raw[1], t, (c->md.flags & PTX_F_TO) ? 0 : ALLOW_SYM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[1], t, ALLOW_IMM | ((c->md.flags & PTX_F_TO) ? 0 : ALLOW_SYM), &in->opnd[1]);
         ptx_operand *a = &in->opnd[1];
         if (a->kind == PTX_OPND_FUNC)
             parse_fail_tok(P, &c->raw[1].t, "cvta of a function address");
@@ -1522,6 +1522,51 @@ static void decode_memory(parser *P, ictx *c)
     }
 }
 
+/* One call-site value: a .param variable of the caller's frame, a value register,
+ * or (arguments only) an immediate typed by the callee's formal.  Returns its size
+ * in bytes, checked against the callee's formal at the end of the module. */
+static uint64_t call_value(parser *P, ptx_operand *o, int is_ret, const ptx_function *callee, uint32_t index)
+{
+    char buf[96];
+    const char *what = is_ret ? "return value" : "call argument";
+    memset(o, 0, sizeof(*o));
+    int neg = !is_ret && accept_punct(P, '-');
+    token t = P->tok;
+    if (!is_ret && (t.kind == TK_INT || t.kind == TK_FLOAT)) {
+        next_token(P);
+        if (!callee)
+            parse_fail_tok(P, &t, "immediate argument in a call to a function declared later");
+        if (index >= callee->nparams)
+            return 0; /* the count is reported at the end of the module */
+        const ptx_param *formal = &callee->params[index];
+        if (formal->size != ptx_type_size((ptx_type)formal->type))
+            parse_fail_tok(P, &t, "immediate argument for the array parameter '%s'", formal->name);
+        o->kind = PTX_OPND_IMM;
+        o->imm = literal_bits(P, &t, neg, (ptx_type)formal->type);
+        return formal->size;
+    }
+    if (t.kind != TK_IDENT)
+        parse_fail_tok(P, &t, "expected a %s (a .param variable or a register), found %s", what,
+                       tok_text(&t, buf, sizeof buf));
+    next_token(P);
+    uint32_t elem;
+    sym *s = sym_lookup(P, t.text, t.len, &elem);
+    if (!s)
+        undefined_name(P, &t);
+    if (s->kind == SYM_PARAM) {
+        o->kind = PTX_OPND_ADDR;
+        o->addr_base = PTX_ABASE_FRAME;
+        o->imm = s->offset;
+        return s->size;
+    }
+    if (s->kind == SYM_VREG || s->kind == SYM_VRANGE) {
+        o->kind = PTX_OPND_REG;
+        o->reg = s->index + elem;
+        return ptx_type_size((ptx_type)s->type);
+    }
+    parse_fail_tok(P, &t, "%s '%.*s' must be a .param variable or a register", what, NAMEFMT(&t));
+}
+
 /* call{.uni} [(ret),] func[, (arg {, arg})]; */
 static void decode_call(parser *P, ictx *c)
 {
@@ -1532,63 +1577,33 @@ static void decode_call(parser *P, ictx *c)
     memset(&call, 0, sizeof(call));
     call.line = c->md.first.line;
 
-    /* (ret_0, ...) and (arg_0, ...): names of call-site .param variables */
-    int list = 0;
     if (tok_is_punct(&P->tok, '(')) {
         next_token(P);
-        list = 1;
         do {
-            token t = P->tok;
-            expect_kind(P, TK_IDENT, "a return parameter");
-            next_token(P);
             if (call.nrets >= PTX_MAX_FRETS)
-                parse_fail_tok(P, &t, "too many return values (at most %d)", PTX_MAX_FRETS);
-            uint32_t elem;
-            sym *s = sym_lookup(P, t.text, t.len, &elem);
-            if (!s)
-                undefined_name(P, &t);
-            if (s->kind != SYM_PARAM)
-                parse_fail_tok(P, &t, "return value '%.*s' must be a .param variable", NAMEFMT(&t));
-            ptx_operand *o = &call.rets[call.nrets];
-            o->kind = PTX_OPND_ADDR;
-            o->addr_base = PTX_ABASE_FRAME;
-            o->imm = s->offset;
-            ret_size[call.nrets++] = s->size;
+                parse_fail_tok(P, &P->tok, "too many return values (at most %d)", PTX_MAX_FRETS);
+            ret_size[call.nrets] = call_value(P, &call.rets[call.nrets], 1, NULL, call.nrets);
+            call.nrets++;
         } while (accept_punct(P, ','));
         expect_punct(P, ')', "')' after return values");
         expect_punct(P, ',', "',' after return values");
     }
-    (void)list;
     token callee = P->tok;
     expect_kind(P, TK_IDENT, "a function name");
     next_token(P);
-    {
-        uint32_t elem;
-        sym *s = sym_lookup(P, callee.text, callee.len, &elem);
-        if (s && (s->kind == SYM_VREG || s->kind == SYM_VRANGE))
-            parse_fail_tok(P, &callee, "unsupported: indirect call through register '%.*s'", NAMEFMT(&callee));
-    }
+    uint32_t elem;
+    const sym *cs = sym_lookup(P, callee.text, callee.len, &elem);
+    if (cs && (cs->kind == SYM_VREG || cs->kind == SYM_VRANGE))
+        parse_fail_tok(P, &callee, "unsupported: indirect call through register '%.*s'", NAMEFMT(&callee));
+    const ptx_function *target = cs && cs->kind == SYM_FUNC ? &P->m->funcs[cs->index] : NULL;
     if (accept_punct(P, ',')) {
         expect_punct(P, '(', "'(' before call arguments");
         if (!tok_is_punct(&P->tok, ')')) {
             do {
-                token t = P->tok;
-                if (t.kind != TK_IDENT)
-                    parse_fail_tok(P, &t, "unsupported call argument: expected a .param variable");
-                next_token(P);
                 if (call.nargs >= PTX_MAX_FPARAMS)
-                    parse_fail_tok(P, &t, "too many call arguments (at most %d)", PTX_MAX_FPARAMS);
-                uint32_t elem;
-                sym *s = sym_lookup(P, t.text, t.len, &elem);
-                if (!s)
-                    undefined_name(P, &t);
-                if (s->kind != SYM_PARAM)
-                    parse_fail_tok(P, &t, "call argument '%.*s' must be a .param variable", NAMEFMT(&t));
-                ptx_operand *o = &call.args[call.nargs];
-                o->kind = PTX_OPND_ADDR;
-                o->addr_base = PTX_ABASE_FRAME;
-                o->imm = s->offset;
-                arg_size[call.nargs++] = s->size;
+                    parse_fail_tok(P, &P->tok, "too many call arguments (at most %d)", PTX_MAX_FPARAMS);
+                arg_size[call.nargs] = call_value(P, &call.args[call.nargs], 0, target, call.nargs);
+                call.nargs++;
             } while (accept_punct(P, ','));
         }
         expect_punct(P, ')', "')' after call arguments");
@@ -1654,7 +1669,7 @@ static void decode_barrier(parser *P, ictx *c)
     if (c->nraw == 4)
         resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
     /* opnd[2] stays NONE when the thread count is omitted */
-    resolve_src(P, c, &c->raw[c->nraw - 1], PTX_T_PRED, 0, &in->opnd[3]);
+    resolve_src(P, c, &c->raw[c->nraw - 1], PTX_T_PRED, ALLOW_IMM, &in->opnd[3]);
     in->ndst = 1;
     in->nopnd = 4;
 }
