@@ -88,6 +88,13 @@ static void test_operand_errors(void **state)
     body_fails(".reg .f32 %f1;\nst.global.u32 [%f1], %r1;", 10, 16,
                "address register '%f1' is .f32: an address needs a 32- or 64-bit integer register");
     body_fails(".reg .b16 %h1;\nmov.b64 %rd1, {%r1, %h1};", 10, 21, "register '%h1' is .b16, the operand is 32-bit");
+    body_fails("atom.global.add.u32 %r1, [%rd1], %rd2;", 9, 34, "register '%rd2' is .b64, the operand is 32-bit");
+    /* and kinds: integer registers do not feed float operands, nor the reverse */
+    body_fails(".reg .f32 %f1;\nadd.s32 %r1, %f1, 1;", 10, 14, "register '%f1' is .f32, the operand is .s32");
+    body_fails(".reg .u32 %u1;\nadd.f32 %u1, %u1, 0f3F800000;", 10, 9, "register '%u1' is .u32, the operand is .f32");
+    body_fails("ld.global.f16 %r1, [%rd1];", 9, 1, "unsupported type .f16 for 'ld'");
+    body_fails("cvt.b32.u32 %r1, %r2;", 9, 1, "unsupported type .b32 for 'cvt'");
+    body_fails("setp.hi.s32 %p1, %r1, 0;", 9, 1, "unsigned comparison (.lo/.ls/.hi/.hs) on a signed type");
 }
 
 static void test_declaration_errors(void **state)

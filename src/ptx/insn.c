@@ -565,9 +565,21 @@ enum { ALLOW_IMM = 1, ALLOW_SREG = 2, ALLOW_SYM = 4, ALLOW_SINK = 8, ALLOW_NEG =
  * (shift amounts, bit positions, lanes, masks, barrier ids) also take a wider
  * register, read as its low 32 bits: ptxas refuses that, but the meaning is plain
  * and hand-written tests use it. */
+static int is_int_type(ptx_type t)
+{
+    return (t >= PTX_T_U8 && t <= PTX_T_U64) || (t >= PTX_T_S8 && t <= PTX_T_S64);
+}
+
 static void check_reg_width(parser *P, const token *t, const sym *s, ptx_type want, int allow)
 {
-    unsigned have = ptx_type_size((ptx_type)s->type), need = ptx_type_size(want);
+    ptx_type rt = (ptx_type)s->type;
+    /* kinds: an integer register cannot feed a floating-point operand nor the
+     * reverse; bit-typed (.bN) registers go anywhere of their size */
+    if (want != PTX_T_NONE && ((is_int_type(rt) && ptx_type_is_float(want)) ||
+                               (ptx_type_is_float(rt) && is_int_type(want))))
+        parse_fail_tok(P, t, "register '%.*s' is .%s, the operand is .%s", NAMEFMT(t), ptx_type_name(rt),
+                       ptx_type_name(want));
+    unsigned have = ptx_type_size(rt), need = ptx_type_size(want);
     if ((allow & ANY_WIDTH) || have == 0 || need == 0 || have == need || ((allow & ALLOW_WIDER) && have > need))
         return;
     parse_fail_tok(P, t, "register '%.*s' is .%s, the operand is %s%u-bit (.%s)", NAMEFMT(t),
@@ -841,7 +853,7 @@ static void resolve_vec(parser *P, ictx *c, const raw_opnd *r, uint32_t want, pt
 #define TS_F (TB(PTX_T_F32) | TB(PTX_T_F64))
 #define TS_H (TB(PTX_T_F16) | TB(PTX_T_F16X2) | TB(PTX_T_BF16) | TB(PTX_T_BF16X2))
 #define TS_8 (TB(PTX_T_B8) | TB(PTX_T_U8) | TB(PTX_T_S8))
-#define TS_MEM (TS_8 | TS_INT | TS_BITS | TB(PTX_T_B128) | TS_F | TS_H)
+#define TS_MEM (TS_8 | TS_INT | TS_BITS | TB(PTX_T_B128) | TS_F) /* no .f16: halves move as .b16 */
 #define TS_32_64 (TB(PTX_T_U32) | TB(PTX_T_S32) | TB(PTX_T_U64) | TB(PTX_T_S64))
 
 static void fail_type(parser *P, ictx *c, ptx_type t)
@@ -1233,6 +1245,8 @@ static void check_cmp(parser *P, ictx *c, ptx_type t)
     } else {
         if (is_float_cmp(k))
             parse_fail_tok(P, &c->md.first, "'%s': floating-point comparison on an integer type", c->opname);
+        if (is_unsigned_cmp(k) && ptx_type_is_signed(t))
+            parse_fail_tok(P, &c->md.first, "'%s': unsigned comparison (.lo/.ls/.hi/.hs) on a signed type", c->opname);
         if ((TS_BITS & TB(t)) && k != PTX_CMP_EQ && k != PTX_CMP_NE)
             parse_fail_tok(P, &c->md.first, "'%s': bit types compare only with .eq/.ne", c->opname);
         forbid_flags(P, c, PTX_F_FTZ, ".ftz needs a floating-point type");
@@ -1351,7 +1365,7 @@ static int is_int_rnd(ptx_rnd r)
 static void decode_cvt(parser *P, ictx *c)
 {
     ptx_insn *in = &c->in;
-    uint64_t all = TS_8 | TS_INT | TS_BITS | TS_F | TS_H;
+    uint64_t all = TB(PTX_T_U8) | TB(PTX_T_S8) | TS_INT | TS_F | TS_H; /* cvt takes no .bN types */
     two_types(P, c, all, all);
     ptx_type d = (ptx_type)in->type, a = (ptx_type)in->type2;
     ptx_rnd r = c->md.rnd;
@@ -1464,10 +1478,10 @@ static void decode_memory(parser *P, ictx *c)
         want_operands(P, c, n, n);
         uint32_t k = 0;
         if (!is_red)
-            resolve_dst(P, &c->raw[k++], t, ALLOW_SINK | ALLOW_WIDER, &in->opnd[0]);
+            resolve_dst(P, &c->raw[k++], t, ALLOW_SINK, &in->opnd[0]);
         resolve_addr(P, c, &c->raw[k], sp, 1, ptx_type_size(t), &in->opnd[k]);
         for (k++; k < n; k++)
-            resolve_src(P, c, &c->raw[k], t, ALLOW_IMM | ALLOW_WIDER, &in->opnd[k]);
+            resolve_src(P, c, &c->raw[k], t, ALLOW_IMM, &in->opnd[k]);
         in->ndst = (uint8_t)!is_red;
         in->nopnd = (uint8_t)n;
         return;
