@@ -1057,9 +1057,8 @@ static uint32_t new_module_var(parser *P, const token *name, ptx_space space, co
  * module variable; inside a function, .local and .param variables live in the
  * frame and .shared/.global/.const ones are module variables visible only in
  * their scope (nvcc "demotes" kernel-private __shared__ arrays this way). */
-static void parse_var_decl(parser *P, int is_extern, int is_visible)
+static void parse_var_decl(parser *P, int is_extern)
 {
-    (void)is_visible;
     token sp = P->tok;
     ptx_space space = space_from_directive(&sp);
     int in_func = P->fn != NULL;
@@ -1368,8 +1367,11 @@ static void parse_function(parser *P, int is_extern, int is_visible)
                        name.len > 64 ? 64 : (int)name.len, name.text);
     uint32_t fi = declare_function(P, &name, is_entry, has_body, is_extern, is_visible);
     ptx_function *f = &P->m->funcs[fi];
-    memcpy(f->maxntid, attrs.maxntid, sizeof(f->maxntid));
-    memcpy(f->reqntid, attrs.reqntid, sizeof(f->reqntid));
+    /* a definition without performance directives keeps its prototype's */
+    if (attrs.maxntid[0])
+        memcpy(f->maxntid, attrs.maxntid, sizeof(f->maxntid));
+    if (attrs.reqntid[0])
+        memcpy(f->reqntid, attrs.reqntid, sizeof(f->reqntid));
     if (attrs.minnctapersm)
         f->minnctapersm = attrs.minnctapersm;
     if (attrs.maxnreg)
@@ -1466,10 +1468,10 @@ static void parse_body(parser *P)
             if (tok_is(&t, ".reg"))
                 parse_reg_decl(P);
             else if (space_from_directive(&t) != PTX_SPACE_NONE)
-                parse_var_decl(P, 0, 0);
+                parse_var_decl(P, 0);
             else if (tok_is(&t, ".extern") && space_from_directive(peek_token(P)) == PTX_SPACE_SHARED) {
                 next_token(P); /* .extern .shared inside a body: dynamic shared memory */
-                parse_var_decl(P, 1, 0);
+                parse_var_decl(P, 1);
             }
             else if (tok_is(&t, ".loc") || tok_is(&t, ".file"))
                 skip_rest_of_line(P);
@@ -1648,7 +1650,7 @@ static void parse_toplevel(parser *P)
         return;
     }
     if (space_from_directive(&t) != PTX_SPACE_NONE) {
-        parse_var_decl(P, is_extern, is_visible);
+        parse_var_decl(P, is_extern); /* visibility is a linker matter: ignored */
         return;
     }
     if (tok_is(&t, ".callprototype"))
