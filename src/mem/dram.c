@@ -16,6 +16,18 @@ typedef struct {
     uint64_t pre_ok;      /* earliest PRE (tRAS, tWR, tRTP) */
 } dram_bank;
 
+/* The next command of a serving bank (CMD_UNKNOWN: not worked out yet). */
+typedef enum { CMD_UNKNOWN = 0, CMD_READ, CMD_WRITE, CMD_PRE, CMD_ACT, CMD_KINDS } bank_cmd;
+
+/* Banks are at most 64 (dram_timing_parse), so sets of banks are bit masks. */
+static inline uint64_t bank_bit(uint32_t b) { return 1ull << b; }
+
+/* Lowest bank of `set` at or after `from`, wrapping around; `set` must not be empty. */
+static inline uint32_t first_bank_from(uint64_t set, uint32_t from) {
+    uint64_t upper = set & (~0ull << from);
+    return (uint32_t)__builtin_ctzll(upper ? upper : set);
+}
+
 typedef struct {
     mem_req req;
     uint64_t done, seq;
@@ -39,6 +51,16 @@ struct dram {
     uint32_t rr;               /* next bank to look at for a command */
     uint32_t waiting;          /* queued requests no bank has taken yet */
     uint32_t serving;          /* banks with a request in service */
+    uint64_t serving_set;      /* the same banks as a mask */
+    uint64_t queued_set;       /* banks with requests waiting in the queue */
+    /* Per serving bank, the command it needs next and the first cycle its own
+     * timers allow it; CMD_UNKNOWN / 0 after the bank issued or took a request.
+     * With chan_ready (the channel-wide limits per kind of command, recomputed
+     * each cycle the channel works) the per-cycle scan skips waiting banks
+     * without touching their requests. */
+    uint8_t *next;             /* bank_cmd */
+    uint64_t *own_ready;
+    uint64_t chan_ready[CMD_KINDS];
     uint64_t sleep_until;      /* no command can issue before this (reset by dram_push) */
     bool reassign;             /* a bank freed or the queue changed: ask the scheduler again */
     dram_return *ret;          /* sorted by (done, seq) */
@@ -158,6 +180,18 @@ static void list_unlink(dram_queue *q, int32_t s) {
     e->prev = e->next = e->bank_prev = e->bank_next = DRAM_NONE;
 }
 
+/* The lists plus the set of banks with queued requests. */
+static void queue_append(dram *d, int32_t s) {
+    list_append(&d->q, s);
+    d->queued_set |= bank_bit(d->q.slots[s].bank);
+}
+
+static void queue_unlink(dram *d, int32_t s) {
+    uint32_t bank = d->q.slots[s].bank;
+    list_unlink(&d->q, s);
+    if (d->q.bank_oldest[bank] == DRAM_NONE) d->queued_set &= ~bank_bit(bank);
+}
+
 static int32_t free_slot(const dram_queue *q) {
     for (uint32_t i = 0; i < q->capacity; i++)
         if (!q->slots[i].used) return (int32_t)i;
@@ -185,7 +219,7 @@ int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t c
     uint32_t bytes = r->size ? r->size : 1;
     e->columns_left = (bytes + d->atom - 1) / d->atom;
     e->used = 1;
-    list_append(&d->q, s);
+    queue_append(d, s);
     d->q.length++;
     d->waiting++;
     if (d->q.length > d->ctr.queue_max) d->ctr.queue_max = d->q.length;
@@ -195,21 +229,26 @@ int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t c
     return 0;
 }
 
-/* Give every free bank its next request; true if one was given. */
+/* Give every free bank its next request (banks in index order); true if one was
+ * given.  Only free banks with queued requests are asked; taking a request off
+ * one bank's list never changes another bank's, so the set can be fixed first. */
 static bool assign_banks(dram *d) {
     bool assigned = false;
-    for (uint32_t b = 0; b < d->cfg.t.nbk && d->serving < d->cfg.t.nbk; b++) {
+    for (uint64_t todo = d->queued_set & ~d->serving_set; todo; todo &= todo - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(todo);
         dram_bank *bk = &d->banks[b];
-        if (bk->cur != DRAM_NONE || d->q.bank_oldest[b] == DRAM_NONE) continue;
         int32_t s = d->sched->pick(d->sched_state, &d->q, b, bk->open_row, d->now);
         if (s == DRAM_NONE) continue;
         dram_request *e = &d->q.slots[s];
         if (!e->used || e->in_service || e->bank != b) continue;   /* a buggy scheduler: ignore */
-        list_unlink(&d->q, s);
+        queue_unlink(d, s);
         e->in_service = 1;
         bk->cur = s;
         d->waiting--;
         d->serving++;
+        d->serving_set |= bank_bit(b);
+        d->next[b] = CMD_UNKNOWN;
+        d->own_ready[b] = 0;
         assigned = true;
         d->reassign = true;   /* the queue changed: banks asked earlier in this pass may now get one */
         if (bk->open_row == (int64_t)e->row) d->ctr.row_hits++;
@@ -280,6 +319,7 @@ static void issue_column(dram *d, dram_bank *bk, uint32_t bank) {
     d->q.length--;
     bk->cur = DRAM_NONE;
     d->serving--;
+    d->serving_set &= ~bank_bit(bank);
     d->reassign = true;
 }
 
@@ -314,34 +354,88 @@ static bool try_issue(dram *d, uint32_t b) {
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* The first cycle at which try_issue(b) can succeed, the channel state staying as
- * it is (it changes only when a command issues or a request arrives).  Mirrors
- * try_issue and column_ready exactly. */
-static uint64_t bank_ready(const dram *d, uint32_t b) {
+/* The command a serving bank needs next. */
+static bank_cmd next_cmd(const dram *d, uint32_t b) {
     const dram_bank *bk = &d->banks[b];
     const dram_request *e = &d->q.slots[bk->cur];
-    const dram_timing *t = &d->cfg.t;
-    if (bk->open_row == (int64_t)e->row) {
-        if (d->ret_len >= d->cfg.return_queue_size) return d->now + 1;   /* waits for a pop */
-        uint64_t r = max_u64(max_u64(bk->col_ok, d->col_ok_any), d->group_col_ok[b / d->banks_per_group]);
-        if (mem_access_is_write(e->req.type)) {
-            uint64_t bus = d->bus_free + (d->last_burst_read ? 1 : 0);
-            if (bus > t->tWL) r = max_u64(r, bus - t->tWL);
-        } else {
-            if (d->had_write) r = max_u64(r, d->wr_data_end + t->tCDLR);
-            if (d->bus_free > t->tCL) r = max_u64(r, d->bus_free - t->tCL);
-        }
-        return r;
-    }
-    if (bk->open_row >= 0) return bk->pre_ok;
-    return max_u64(bk->act_ok, d->act_ok_any);
+    if (bk->open_row == (int64_t)e->row) return mem_access_is_write(e->req.type) ? CMD_WRITE : CMD_READ;
+    return bk->open_row >= 0 ? CMD_PRE : CMD_ACT;
 }
 
-/* After a cycle in which nothing happened: sleep until some bank can act. */
+/* The first cycle at which the bank's own timers (and its bank group's tCCDL)
+ * allow command k.  Changes only when the bank issues or, for the group, when a
+ * bank of the group issues a column command (which only moves it later). */
+static uint64_t bank_own_ready(const dram *d, uint32_t b, bank_cmd k) {
+    const dram_bank *bk = &d->banks[b];
+    switch (k) {
+    case CMD_READ:
+    case CMD_WRITE: return max_u64(bk->col_ok, d->group_col_ok[b / d->banks_per_group]);
+    case CMD_PRE: return bk->pre_ok;
+    case CMD_ACT: return bk->act_ok;
+    default: return 0;
+    }
+}
+
+/* The first cycle at which the channel-wide rules (tCCD, tRRD, the data bus,
+ * tCDLR, room in the return queue) allow each kind of command, the channel state
+ * staying as it is.  With bank_own_ready this mirrors try_issue and column_ready
+ * exactly. */
+static void channel_ready(dram *d) {
+    const dram_timing *t = &d->cfg.t;
+    uint64_t *r = d->chan_ready;
+    r[CMD_UNKNOWN] = r[CMD_PRE] = 0;
+    r[CMD_ACT] = d->act_ok_any;
+    uint64_t rd = d->col_ok_any, wr = d->col_ok_any;
+    uint64_t bus = d->bus_free + (d->last_burst_read ? 1 : 0);   /* read->write turnaround */
+    if (bus > t->tWL) wr = max_u64(wr, bus - t->tWL);
+    if (d->had_write) rd = max_u64(rd, d->wr_data_end + t->tCDLR);
+    if (d->bus_free > t->tCL) rd = max_u64(rd, d->bus_free - t->tCL);
+    if (d->ret_len >= d->cfg.return_queue_size) {   /* waits for a pop */
+        rd = max_u64(rd, d->now + 1);
+        wr = max_u64(wr, d->now + 1);
+    }
+    r[CMD_READ] = rd;
+    r[CMD_WRITE] = wr;
+}
+
+/* One command per cycle: the serving banks are tried in turn from d->rr.  A bank
+ * whose next command is known and not yet allowed (by its own timers or the
+ * channel's) is passed over without a try: the try would fail, and a failed try
+ * changes nothing.  true if a command issued. */
+static bool issue_one(dram *d) {
+    uint32_t nbk = d->cfg.t.nbk;
+    uint64_t set = d->serving_set, now = d->now;
+    if (!set) return false;
+    channel_ready(d);
+    uint32_t b = first_bank_from(set, d->rr);
+    for (uint64_t left = set; left; ) {
+        left &= ~bank_bit(b);
+        if (now >= d->own_ready[b] && now >= d->chan_ready[d->next[b]]) {
+            if (try_issue(d, b)) {
+                d->next[b] = CMD_UNKNOWN;   /* its state changed */
+                d->own_ready[b] = 0;
+                d->rr = b + 1 == nbk ? 0 : b + 1;
+                return true;
+            }
+            d->next[b] = next_cmd(d, b);
+            d->own_ready[b] = bank_own_ready(d, b, d->next[b]);
+        }
+        if (left) b = first_bank_from(left, b);
+    }
+    return false;
+}
+
+/* After a cycle in which nothing happened: sleep until some bank may act.  Every
+ * serving bank's next command is known (it was tried this cycle or earlier) and
+ * chan_ready is current; waking too early would only cost a cycle that finds
+ * nothing to do. */
 static void plan_sleep(dram *d) {
     uint64_t wake = UINT64_MAX;
-    for (uint32_t b = 0; b < d->cfg.t.nbk; b++)
-        if (d->banks[b].cur != DRAM_NONE) wake = wake < bank_ready(d, b) ? wake : bank_ready(d, b);
+    for (uint64_t set = d->serving_set; set; set &= set - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(set);
+        uint64_t t = max_u64(d->own_ready[b], d->chan_ready[d->next[b]]);
+        if (t < wake) wake = t;
+    }
     d->sleep_until = wake == UINT64_MAX ? 0 : wake;
 }
 
@@ -352,16 +446,7 @@ void dram_cycle(dram *d) {
         bool ask = d->waiting && (d->reassign || d->sched->pick_uses_time);
         d->reassign = false;
         bool assigned = ask && assign_banks(d);
-        bool issued = false;
-        uint32_t nbk = d->cfg.t.nbk, b = d->rr;
-        for (uint32_t i = 0; d->serving && i < nbk; i++) {   /* one command per cycle, banks in turn */
-            if (d->banks[b].cur != DRAM_NONE && try_issue(d, b)) {
-                d->rr = b + 1 == nbk ? 0 : b + 1;
-                issued = true;
-                break;
-            }
-            b = b + 1 == nbk ? 0 : b + 1;
-        }
+        bool issued = issue_one(d);
         if (!issued && !assigned && d->serving && !d->sched->pick_uses_time) plan_sleep(d);
     }
     d->ctr.bank_busy_cycles += d->serving;
@@ -404,7 +489,7 @@ dram *dram_create(const dram_config *cfg, const char *name, char *err, size_t er
 
 dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, const char *name, char *err,
                        size_t errlen) {
-    if (!cfg->t.nbk || !cfg->t.nbkgrp || cfg->t.nbk % cfg->t.nbkgrp || !cfg->bus_width || !cfg->chips ||
+    if (!cfg->t.nbk || cfg->t.nbk > 64 || !cfg->t.nbkgrp || cfg->t.nbk % cfg->t.nbkgrp || !cfg->bus_width || !cfg->chips ||
         !cfg->burst_length || !cfg->freq_ratio || !cfg->queue_size || !cfg->return_queue_size) {
         snprintf(err, errlen, "%s: invalid DRAM configuration", name);
         return NULL;
@@ -425,8 +510,11 @@ dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, cons
     d->q.bank_newest = malloc(cfg->t.nbk * sizeof *d->q.bank_newest);
     d->banks = calloc(cfg->t.nbk, sizeof *d->banks);
     d->group_col_ok = calloc(cfg->t.nbkgrp, sizeof *d->group_col_ok);
+    d->next = calloc(cfg->t.nbk, sizeof *d->next);
+    d->own_ready = calloc(cfg->t.nbk, sizeof *d->own_ready);
     d->ret = calloc(cfg->return_queue_size + 1, sizeof *d->ret);
-    if (!d->q.slots || !d->q.bank_oldest || !d->q.bank_newest || !d->banks || !d->group_col_ok || !d->ret)
+    if (!d->q.slots || !d->q.bank_oldest || !d->q.bank_newest || !d->banks || !d->group_col_ok ||
+        !d->next || !d->own_ready || !d->ret)
         goto oom;
     for (uint32_t b = 0; b < cfg->t.nbk; b++) {
         d->q.bank_oldest[b] = d->q.bank_newest[b] = DRAM_NONE;
@@ -450,6 +538,8 @@ void dram_destroy(dram *d) {
     free(d->q.bank_newest);
     free(d->banks);
     free(d->group_col_ok);
+    free(d->next);
+    free(d->own_ready);
     free(d->ret);
     free(d);
 }
