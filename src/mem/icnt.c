@@ -29,8 +29,46 @@ struct icnt {
     uint32_t in_flight;         /* packets anywhere inside */
     uint32_t queued_in;         /* packets in input buffers */
     uint32_t *head_wants;       /* per output: input queues whose head packet goes there */
+    /* The same as bit sets, so that arbitration visits only those inputs, and
+     * only outputs somebody wants: wanted_by[d] has words_src words, bit s set
+     * when input s's head packet goes to d; wanted_outputs has bit d set when
+     * head_wants[d] > 0. */
+    uint64_t *wanted_by;
+    uint64_t *wanted_outputs;
+    uint32_t words_src, words_dst;
     icnt_counters ctr;
 };
+
+/* ---- bit sets ---- */
+
+static void bit_set(uint64_t *w, uint32_t i) { w[i >> 6] |= 1ull << (i & 63); }
+static void bit_clear(uint64_t *w, uint32_t i) { w[i >> 6] &= ~(1ull << (i & 63)); }
+
+/* The first set bit at or after `from` and before `end`, or `end`. */
+static uint32_t bit_next(const uint64_t *w, uint32_t from, uint32_t end) {
+    if (from >= end) return end;
+    uint32_t k = from >> 6;
+    uint64_t word = w[k] & (~0ull << (from & 63));
+    for (;;) {
+        if (word) {
+            uint32_t i = (k << 6) + (uint32_t)__builtin_ctzll(word);
+            return i < end ? i : end;
+        }
+        if (((++k) << 6) >= end) return end;
+        word = w[k];
+    }
+}
+
+/* Input s's head packet now goes to d / no longer goes to d. */
+static void head_gained(icnt *n, uint32_t s, uint32_t d) {
+    if (n->head_wants[d]++ == 0) bit_set(n->wanted_outputs, d);
+    bit_set(&n->wanted_by[(size_t)d * n->words_src], s);
+}
+
+static void head_lost(icnt *n, uint32_t s, uint32_t d) {
+    if (--n->head_wants[d] == 0) bit_clear(n->wanted_outputs, d);
+    bit_clear(&n->wanted_by[(size_t)d * n->words_src], s);
+}
 
 static packet *port_head(const port *p) { return p->len ? &p->ring[p->head] : NULL; }
 
@@ -63,7 +101,7 @@ int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t by
         return -1;
     }
     packet k = {.req = *r, .pushed = n->now, .dst = dst, .flits = icnt_flits(n, bytes)};
-    if (!n->in[src].len) n->head_wants[dst]++;
+    if (!n->in[src].len) head_gained(n, src, dst);
     port_push(&n->in[src], &k);
     n->in_flight++;
     n->queued_in++;
@@ -72,15 +110,33 @@ int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t by
     return 0;
 }
 
-/* Output d grants one input whose head packet goes to d and fits. */
+/* The next input after `s` in round-robin order (from grant_next, wrapping)
+ * whose head packet goes to output d; n_src when none is left.  `first` is
+ * grant_next; `wrapped` says the scan has passed the end. */
+static uint32_t next_wanting(const icnt *n, uint32_t d, uint32_t s, uint32_t first, bool *wrapped) {
+    const uint64_t *w = &n->wanted_by[(size_t)d * n->words_src];
+    if (!*wrapped) {
+        uint32_t i = bit_next(w, s, n->n_src);
+        if (i < n->n_src) return i;
+        *wrapped = true;
+        s = 0;
+    }
+    uint32_t i = bit_next(w, s, first);
+    return i < first ? i : n->n_src;
+}
+
+/* Output d grants one input whose head packet goes to d and fits: the first
+ * such input from grant_next on that is not busy serialising. */
 static void arbitrate_output(icnt *n, uint32_t d) {
     port *o = &n->out[d];
-    if (!n->head_wants[d] || n->now < o->busy_until) return;
-    uint32_t s = o->grant_next;
-    for (uint32_t k = 0; k < n->n_src; k++, s = s + 1 == n->n_src ? 0 : s + 1) {
+    if (n->now < o->busy_until) return;
+    uint32_t first = o->grant_next;
+    bool wrapped = false;
+    for (uint32_t s = next_wanting(n, d, first, first, &wrapped); s < n->n_src;
+         s = next_wanting(n, d, s + 1, first, &wrapped)) {
         port *i = &n->in[s];
         packet *h = port_head(i);
-        if (!h || h->dst != d || n->now < i->busy_until) continue;
+        if (n->now < i->busy_until) continue;
         if (o->len == o->cap || o->flits + h->flits > o->flit_limit) {
             n->ctr.output_full_stalls++;
             return;
@@ -90,8 +146,8 @@ static void arbitrate_output(icnt *n, uint32_t d) {
         moved.ready = n->now + ser + n->cfg.latency;
         port_pop(i);
         n->queued_in--;
-        n->head_wants[d]--;
-        if (i->len) n->head_wants[port_head(i)->dst]++;
+        head_lost(n, s, d);
+        if (i->len) head_gained(n, s, port_head(i)->dst);
         port_push(o, &moved);
         i->busy_until = o->busy_until = n->now + ser;
         o->grant_next = (s + 1) % n->n_src;
@@ -101,8 +157,16 @@ static void arbitrate_output(icnt *n, uint32_t d) {
 
 void icnt_cycle(icnt *n) {
     if (n->queued_in) {
-        uint32_t d = (uint32_t)(n->now % n->n_dst);   /* rotate which output picks first */
-        for (uint32_t k = 0; k < n->n_dst; k++, d = d + 1 == n->n_dst ? 0 : d + 1) arbitrate_output(n, d);
+        /* Outputs that some head packet wants, from now % n_dst on (rotating which
+         * output picks first), wrapping.  A grant only changes the wants of the
+         * granting output and of an input that is then busy for this cycle, so
+         * the outputs skipped here would have granted nothing. */
+        uint32_t start = (uint32_t)(n->now % n->n_dst);
+        for (uint32_t d = bit_next(n->wanted_outputs, start, n->n_dst); d < n->n_dst;
+             d = bit_next(n->wanted_outputs, d + 1, n->n_dst))
+            arbitrate_output(n, d);
+        for (uint32_t d = bit_next(n->wanted_outputs, 0, start); d < start; d = bit_next(n->wanted_outputs, d + 1, start))
+            arbitrate_output(n, d);
     }
     n->now++;
     n->ctr.cycles++;
@@ -160,7 +224,11 @@ icnt *icnt_create(const icnt_config *cfg, uint32_t n_src, uint32_t n_dst, const 
     n->in = calloc(n_src, sizeof *n->in);
     n->out = calloc(n_dst, sizeof *n->out);
     n->head_wants = calloc(n_dst, sizeof *n->head_wants);
-    if (!n->in || !n->out || !n->head_wants) goto oom;
+    n->words_src = (n_src + 63) / 64;
+    n->words_dst = (n_dst + 63) / 64;
+    n->wanted_by = calloc((size_t)n_dst * n->words_src, sizeof *n->wanted_by);
+    n->wanted_outputs = calloc(n->words_dst, sizeof *n->wanted_outputs);
+    if (!n->in || !n->out || !n->head_wants || !n->wanted_by || !n->wanted_outputs) goto oom;
     for (uint32_t s = 0; s < n_src; s++)
         if (port_init(&n->in[s], cfg->in_buffer_flits)) goto oom;
     for (uint32_t d = 0; d < n_dst; d++)
@@ -179,5 +247,7 @@ void icnt_destroy(icnt *n) {
     free(n->in);
     free(n->out);
     free(n->head_wants);
+    free(n->wanted_by);
+    free(n->wanted_outputs);
     free(n);
 }
