@@ -24,8 +24,13 @@ struct partition {
     uint32_t channel, nslices;
     slice *slices;
     dram *dram;
-    uint32_t dram_rr;             /* slice to offer the DRAM first */
+    uint32_t dram_rr;             /* slice to offer the DRAM first; advances every L2 cycle */
     uint64_t now;                 /* L2 cycles */
+    /* Requests in the queues an L2 cycle works on (icnt->L2, L2->DRAM, DRAM->L2)
+     * and whether a miss queue held anything after the last L2 cycle.  When both
+     * are zero an L2 cycle has nothing to do but advance now and dram_rr. */
+    uint32_t l2_work;
+    bool miss_queued;
     partition_counters ctr;
 };
 
@@ -61,6 +66,18 @@ static void tq_pop(timed_queue *q) {
     q->len--;
 }
 
+/* Push to / pop from queue q of slice s, counting the requests an L2 cycle works
+ * on (the L2->icnt queue is drained by the interconnect side, not by it). */
+static void part_push(partition *p, slice *s, int q, const mem_req *r, uint64_t ready) {
+    tq_push(&s->q[q], r, ready);
+    if (q != PART_Q_L2_ICNT) p->l2_work++;
+}
+
+static void part_pop(partition *p, slice *s, int q) {
+    tq_pop(&s->q[q]);
+    if (q != PART_Q_L2_ICNT) p->l2_work--;
+}
+
 /* ---- L2 side ---- */
 
 static bool wants_ack(const mem_req *r) {
@@ -70,7 +87,7 @@ static bool wants_ack(const mem_req *r) {
 static void reply(partition *p, slice *s, const mem_req *r) {
     mem_req a = *r;
     a.flags |= MEM_REQ_REPLY;
-    tq_push(&s->q[PART_Q_L2_ICNT], &a, p->now);
+    part_push(p, s, PART_Q_L2_ICNT, &a, p->now);
     p->ctr.replies++;
 }
 
@@ -85,13 +102,13 @@ static void do_fill(partition *p, slice *s) {
     int n = cache_fill(s->l2, f, p->now, s->woken, max);
     for (int i = 0; i < n; i++)
         if (!mem_access_is_write(s->woken[i].type) || wants_ack(&s->woken[i])) reply(p, s, &s->woken[i]);
-    tq_pop(&s->q[PART_Q_DRAM_L2]);
+    part_pop(p, s, PART_Q_DRAM_L2);
 }
 
 static void send_miss(partition *p, slice *s) {
     const mem_req *m = cache_miss_queue_peek(s->l2);
     if (!m || tq_full(&s->q[PART_Q_L2_DRAM])) return;
-    tq_push(&s->q[PART_Q_L2_DRAM], m, p->now + p->cfg.dram_latency);
+    part_push(p, s, PART_Q_L2_DRAM, m, p->now + p->cfg.dram_latency);
     cache_miss_queue_pop(s->l2);
 }
 
@@ -110,7 +127,7 @@ static void do_access(partition *p, slice *s) {
     }
     /* Requests waiting in the MSHR are answered at the fill. */
     if (needs_reply && !cache_request_waits(s->l2, r, o)) reply(p, s, r);
-    tq_pop(&s->q[PART_Q_ICNT_L2]);
+    part_pop(p, s, PART_Q_ICNT_L2);
 }
 
 /* Offer each slice's oldest DRAM-bound request to the channel, slices in turn. */
@@ -125,18 +142,28 @@ static void feed_dram(partition *p) {
             p->ctr.dram_push_stalls++;
             break;
         }
-        tq_pop(&s->q[PART_Q_L2_DRAM]);
+        part_pop(p, s, PART_Q_L2_DRAM);
     }
     p->dram_rr = (p->dram_rr + 1) % p->nslices;
 }
 
 void partition_l2_cycle(partition *p) {
+    if (!p->l2_work && !p->miss_queued) {
+        /* Nothing to fill, send or access: the cycle only moves the clock and the
+         * DRAM round-robin pointer (feed_dram advances it every cycle). */
+        p->dram_rr = (p->dram_rr + 1) % p->nslices;
+        p->now++;
+        return;
+    }
+    bool miss_queued = false;
     for (uint32_t i = 0; i < p->nslices; i++) {
         slice *s = &p->slices[i];
         do_fill(p, s);
         send_miss(p, s);
         do_access(p, s);
+        miss_queued |= cache_miss_queue_length(s->l2) != 0;
     }
+    p->miss_queued = miss_queued;
     feed_dram(p);
     p->now++;
 }
@@ -158,7 +185,7 @@ void partition_dram_cycle(partition *p) {
         if (tq_full(&s->q[PART_Q_DRAM_L2])) break;   /* back-pressure into the DRAM return queue */
         mem_req f;
         dram_pop(p->dram, &f);
-        tq_push(&s->q[PART_Q_DRAM_L2], &f, p->now);
+        part_push(p, s, PART_Q_DRAM_L2, &f, p->now);
     }
 }
 
@@ -175,7 +202,7 @@ int partition_push(partition *p, uint32_t s, const mem_req *r) {
         p->ctr.push_fails++;
         return -1;
     }
-    tq_push(&p->slices[s].q[PART_Q_ICNT_L2], r, p->now + p->cfg.rop_latency);
+    part_push(p, &p->slices[s], PART_Q_ICNT_L2, r, p->now + p->cfg.rop_latency);
     return 0;
 }
 
@@ -184,7 +211,7 @@ const mem_req *partition_reply_peek(const partition *p, uint32_t s) {
 }
 
 void partition_reply_pop(partition *p, uint32_t s) {
-    if (partition_reply_peek(p, s)) tq_pop(&p->slices[s].q[PART_Q_L2_ICNT]);
+    if (partition_reply_peek(p, s)) part_pop(p, &p->slices[s], PART_Q_L2_ICNT);
 }
 
 bool partition_idle(const partition *p) {
