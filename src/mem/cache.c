@@ -38,6 +38,12 @@ struct cache {
     mshr_entry *mshr;
     mshr_waiter *waiters;        /* mshr_entries * mshr_max_merge */
     uint32_t mshr_used;
+    /* A hash of the used MSHR entries by line address (chains through
+     * mshr_next, -1 ends), so that a lookup on every access does not scan all
+     * entries.  At most one used entry per line, so the answer is the same. */
+    int32_t *mshr_bucket;        /* mshr_nbuckets, a power of two */
+    int32_t *mshr_next;          /* per entry */
+    uint32_t mshr_hash_shift;    /* 64 - log2(mshr_nbuckets) */
     mem_req *mq;                 /* ring */
     uint32_t mq_cap, mq_head, mq_len;
     uint8_t full_mask;           /* every sector of a line */
@@ -80,9 +86,13 @@ static int find_way(cache *c, uint32_t set, uint64_t la) {
     return -1;
 }
 
+static uint32_t mshr_hash(const cache *c, uint64_t la) {
+    return (uint32_t)((la * 0x9E3779B97F4A7C15ull) >> c->mshr_hash_shift);   /* Fibonacci hashing */
+}
+
 static int mshr_find(const cache *c, uint64_t la) {
-    for (uint32_t i = 0; i < c->g.mshr_entries; i++)
-        if (c->mshr[i].used && c->mshr[i].line_addr == la) return (int)i;
+    for (int32_t i = c->mshr_bucket[mshr_hash(c, la)]; i >= 0; i = c->mshr_next[i])
+        if (c->mshr[i].line_addr == la) return (int)i;
     return -1;
 }
 
@@ -94,10 +104,21 @@ static int mshr_alloc(cache *c, uint64_t la) {
             e->used = 1;
             e->line_addr = la;
             c->mshr_used++;
+            uint32_t h = mshr_hash(c, la);
+            c->mshr_next[i] = c->mshr_bucket[h];
+            c->mshr_bucket[h] = (int32_t)i;
             return (int)i;
         }
     }
     return -1;
+}
+
+static void mshr_release(cache *c, int e) {
+    int32_t *link = &c->mshr_bucket[mshr_hash(c, c->mshr[e].line_addr)];
+    while (*link != e) link = &c->mshr_next[*link];
+    *link = c->mshr_next[e];
+    c->mshr[e].used = 0;
+    c->mshr_used--;
 }
 
 static mshr_waiter *waiters_of(cache *c, int e) {
@@ -411,10 +432,7 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
         woken[n++] = w[i].req;
     }
     m->nwaiters = kept;
-    if (!m->requested && !m->nwaiters) {
-        m->used = 0;
-        c->mshr_used--;
-    }
+    if (!m->requested && !m->nwaiters) mshr_release(c, e);
     return (int)n;
 }
 
@@ -527,7 +545,12 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->mshr = calloc(g->mshr_entries, sizeof *c->mshr);
     c->waiters = calloc((size_t)g->mshr_entries * g->mshr_max_merge, sizeof *c->waiters);
     c->mq = calloc(c->mq_cap, sizeof *c->mq);
-    if (!c->lines || !c->mshr || !c->waiters || !c->mq) goto oom;
+    uint32_t hash_bits = log2_u32(2 * g->mshr_entries);   /* load factor <= 1/2 */
+    c->mshr_hash_shift = 64 - hash_bits;
+    c->mshr_bucket = malloc(((size_t)1 << hash_bits) * sizeof *c->mshr_bucket);
+    c->mshr_next = malloc(g->mshr_entries * sizeof *c->mshr_next);
+    if (!c->lines || !c->mshr || !c->waiters || !c->mq || !c->mshr_bucket || !c->mshr_next) goto oom;
+    for (size_t b = 0; b < ((size_t)1 << hash_bits); b++) c->mshr_bucket[b] = -1;
     c->pol_state = pol->create ? pol->create(g) : NULL;
     if (pol->create && !c->pol_state) goto oom;
     return c;
@@ -544,5 +567,7 @@ void cache_destroy(cache *c) {
     free(c->mshr);
     free(c->waiters);
     free(c->mq);
+    free(c->mshr_bucket);
+    free(c->mshr_next);
     free(c);
 }
