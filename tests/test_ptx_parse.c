@@ -646,7 +646,7 @@ static void test_immediates(void **state)
                              "  mov.u16 %h, 65536;\n"        /* 15: truncated like ptxas: 0 */
                              "  mov.s16 %h, 70000;\n"        /* 16: 0x11170 -> 0x1170 */
                              "  mov.s16 %h, 0xFFFF8;\n"      /* 17: 0xFFF8 -> -8 */
-                             "  mov.pred %p, 2;\n"           /* 18: nonzero -> 1 */
+                             "  selp.b32 %r1, 1, 2, 2;\n"    /* 18: predicate immediate, nonzero -> 1 */
                              "  mov.f32 %f, 0d3FF8000000000000;\n" /* 19: f64 literal -> 1.5f */
                              "  ret;\n"
                              "}\n");
@@ -670,7 +670,8 @@ static void test_immediates(void **state)
     assert_int_equal(in[15].opnd[1].imm, 0);
     assert_int_equal(in[16].opnd[1].imm, 0x1170);
     assert_int_equal(in[17].opnd[1].imm, -8);
-    assert_int_equal(in[18].opnd[1].imm, 1);
+    assert_int_equal(in[18].opnd[3].kind, PTX_OPND_IMM);
+    assert_int_equal(in[18].opnd[3].imm, 1);
     assert_int_equal(in[19].opnd[1].imm, 0x3FC00000);
     ptx_module_free(m);
 }

@@ -1276,7 +1276,7 @@ static void decode_compare(parser *P, ictx *c)
         resolve_src(P, c, &c->raw[ndst], t, ALLOW_IMM, &in->opnd[ndst]);
         resolve_src(P, c, &c->raw[ndst + 1], t, ALLOW_IMM, &in->opnd[ndst + 1]);
         if (nbool)
-            resolve_src(P, c, &c->raw[ndst + 2], PTX_T_PRED, 0, &in->opnd[ndst + 2]);
+            resolve_src(P, c, &c->raw[ndst + 2], PTX_T_PRED, ALLOW_IMM, &in->opnd[ndst + 2]);
         in->ndst = (uint8_t)ndst;
         in->nopnd = (uint8_t)c->nraw;
         return;
@@ -1289,7 +1289,7 @@ static void decode_compare(parser *P, ictx *c)
         resolve_src(P, c, &c->raw[1], (ptx_type)in->type2, ALLOW_IMM, &in->opnd[1]);
         resolve_src(P, c, &c->raw[2], (ptx_type)in->type2, ALLOW_IMM, &in->opnd[2]);
         if (nbool)
-            resolve_src(P, c, &c->raw[3], PTX_T_PRED, 0, &in->opnd[3]);
+            resolve_src(P, c, &c->raw[3], PTX_T_PRED, ALLOW_IMM, &in->opnd[3]);
         in->ndst = 1;
         in->nopnd = (uint8_t)(3 + nbool);
         return;
@@ -1301,7 +1301,7 @@ static void decode_compare(parser *P, ictx *c)
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
         resolve_src(P, c, &c->raw[1], t, ALLOW_IMM, &in->opnd[1]);
         resolve_src(P, c, &c->raw[2], t, ALLOW_IMM, &in->opnd[2]);
-        resolve_src(P, c, &c->raw[3], PTX_T_PRED, 0, &in->opnd[3]);
+        resolve_src(P, c, &c->raw[3], PTX_T_PRED, ALLOW_IMM, &in->opnd[3]);
         in->ndst = 1;
         in->nopnd = 4;
         return;
@@ -1729,7 +1729,7 @@ static void decode_warp(parser *P, ictx *c)
         in->type = (uint8_t)t;
         want_operands(P, c, 2 + sync, 2 + sync);
         resolve_dst(P, &c->raw[0], t, 0, &in->opnd[0]);
-        resolve_src(P, c, &c->raw[1], PTX_T_PRED, 0, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[1], PTX_T_PRED, ALLOW_IMM, &in->opnd[1]);
         if (sync)
             resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM | ALLOW_WIDER, &in->opnd[2]);
         in->ndst = 1;

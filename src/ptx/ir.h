@@ -218,7 +218,9 @@ typedef struct {
  *   setp                 p[, q], a, b[, c]   ndst 1 or 2; c (a PRED) with .and/.or/.xor
  *   set                  d, a, b[, c]        selp / slct: d, a, b, c
  *   mov                  d, a   d or a may be VEC (unpack / pack); a may be SREG, SYMADDR
- *                               (address of a variable) or FUNC; mov.pred a may be IMM 0/1
+ *                               (address of a variable) or FUNC
+ *   (any predicate source -- and.pred, mov.pred, selp c, setp c, vote a, bar.red c --
+ *    may be an IMM 0/1, as ptxas accepts)
  *   cvt                  d, a[, b]   (b: second source of cvt.*.f16x2/bf16x2.f32)
  *   cvta                 d, a   a is a register or SYMADDR
  *   ld / ldu             d, [addr]   d is REG or VEC (vec 2/4; '_' elements are SINK)
