@@ -34,7 +34,13 @@ static void test_opcode_errors(void **state)
     body_fails("setp.lt.b32 %p1, %r1, %r2;", 9, 1, "bit types compare only with .eq/.ne");
     body_fails("setp.ltu.s32 %p1, %r1, %r2;", 9, 1, "floating-point comparison on an integer type");
     body_fails("add.rn.s32 %r1, %r1, %r2;", 9, 1, "rounding modifier on an integer type");
-    body_fails("cvt.rn.s32.f32 %r1, %r2;", 9, 1, "cvt from float to integer takes .rni/.rzi/.rmi/.rpi");
+    body_fails("cvt.rn.s32.f32 %r1, %r2;", 9, 1, "cvt from float to integer needs .rni, .rzi, .rmi or .rpi");
+    /* rounding as ptxas requires it: never a default to guess */
+    body_fails("cvt.f32.s32 %r1, %r2;", 9, 1, "cvt from integer to float needs .rn, .rz, .rm or .rp");
+    body_fails("cvt.f32.f64 %r1, %rd1;", 9, 1, "narrowing float cvt needs .rn, .rz, .rm or .rp");
+    body_fails("cvt.rn.f64.f32 %rd1, %r1;", 9, 1, "widening float cvt takes no rounding modifier");
+    body_fails("cvt.rn.f32.f32 %r1, %r2;", 9, 1, "cvt within one float type takes .rni");
+    body_fails("cvt.rn.u32.u16 %r1, %r2;", 9, 1, "cvt between integer types takes no rounding modifier");
     body_fails("ld.v8.u32 {%r0, %r1}, [%rd1];", 9, 3, "unsupported modifier '.v8' for 'ld'");
     body_fails("atom.global.u32 %r1, [%rd1], 1;", 9, 1, "'atom' needs an operation");
     body_fails("atom.global.and.u32 %r1, [%rd1], 1;", 9, 1, "unsupported type .u32 for 'atom'");
@@ -73,6 +79,9 @@ static void test_operand_errors(void **state)
     body_fails("add.u32 %r1, %tid.x, 1;", 9, 14, "special register '%tid' is only allowed in mov/cvt");
     body_fails("mov.u32 %r1, %tid;", 9, 14, "needs a component .x, .y or .z");
     body_fails("mov.u32 %r1, %envreg3;", 9, 14, "unsupported special register '%envreg3'");
+    body_fails("mov.u64 %rd1, %tid.x;", 9, 15, "special register '%tid' is 32-bit, the operand is .u64");
+    body_fails("mov.u32 %r1, %clock64;", 9, 14, "special register '%clock64' is 64-bit, the operand is .u32");
+    body_fails("xor.b32 %r1, %r1, 1.5;", 9, 19, "decimal float literal used with .b32 (write a 0f hex float)");
     body_fails("add.s32 %r1, !%r2, 1;", 9, 15, "'!' is only allowed on predicates");
     body_fails("ld.global.v2.u32 {%r1, %r2, %r3, %r0}, [%rd1];", 9, 18, "vector operand has 4 elements");
     body_fails("ld.global.u32 {%r1, %r2}, [%rd1];", 9, 15, "vector operand needs a .v2/.v4 modifier");

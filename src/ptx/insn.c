@@ -667,6 +667,10 @@ static void resolve_src(parser *P, ictx *c, const raw_opnd *r, ptx_type ty, int 
     if (r->kind == RO_NUM) {
         if (!(allow & ALLOW_IMM))
             parse_fail_tok(P, t, "immediate not allowed for this operand of '%s'", c->opname);
+        /* ptxas takes 1.5 as a double constant: fine for .b64, not for .b32 operands
+         * (unlike initializers, where it stores the f32 bits) */
+        if (t->kind == TK_FLOAT && t->fkind == FK_DEC && ty == PTX_T_B32)
+            parse_fail_tok(P, t, "decimal float literal used with .%s (write a 0f hex float)", ptx_type_name(ty));
         o->kind = PTX_OPND_IMM;
         o->imm = literal_bits(P, t, r->neg, ty);
         return;
@@ -687,6 +691,14 @@ static void resolve_src(parser *P, ictx *c, const raw_opnd *r, ptx_type ty, int 
             parse_fail_tok(P, t, "special register '%.*s' needs a component .x, .y or .z", NAMEFMT(t));
         if (!sregs[si].has_comp && r->comp >= 0)
             parse_fail_tok(P, t, "special register '%.*s' has no components", NAMEFMT(t));
+        ptx_sreg sr = sregs[si].sreg;
+        unsigned bytes = sr == PTX_SREG_CLOCK64 || sr == PTX_SREG_GLOBALTIMER ? 8 : 4;
+        /* ptxas: the type must have the register's width (it lets %gridid be read
+         * as 32 or 64 bits) and not be a float type */
+        if (ty != PTX_T_NONE && (ptx_type_is_float(ty) ||
+                                 (ptx_type_size(ty) != bytes && !(sr == PTX_SREG_GRIDID && ptx_type_size(ty) == 8))))
+            parse_fail_tok(P, t, "special register '%.*s' is %u-bit, the operand is .%s", NAMEFMT(t), bytes * 8,
+                           ptx_type_name(ty));
         o->kind = PTX_OPND_SREG;
         o->reg = sregs[si].sreg;
         o->comp = (uint8_t)(r->comp < 0 ? 0 : r->comp);
@@ -1370,19 +1382,27 @@ static void decode_cvt(parser *P, ictx *c)
     ptx_type d = (ptx_type)in->type, a = (ptx_type)in->type2;
     ptx_rnd r = c->md.rnd;
     int dfl = ptx_type_is_float(d), afl = ptx_type_is_float(a);
-    if (r) {
-        if (dfl && afl && ptx_type_size(d) == ptx_type_size(a) && d == a) {
-            if (!is_int_rnd(r))
-                parse_fail_tok(P, &c->md.first, "cvt between equal float types takes .rni/.rzi/.rmi/.rpi");
-        } else if (!dfl && afl) {
-            if (!is_int_rnd(r))
-                parse_fail_tok(P, &c->md.first, "cvt from float to integer takes .rni/.rzi/.rmi/.rpi");
-        } else if (dfl) {
-            if (is_int_rnd(r))
-                parse_fail_tok(P, &c->md.first, "cvt to float takes .rn/.rz/.rm/.rp (or .rna)");
-        } else {
-            parse_fail_tok(P, &c->md.first, "cvt between integer types takes no rounding modifier");
-        }
+    /* Rounding, as ptxas requires it: every conversion that can lose precision
+     * names its rounding (never a default the executor would have to guess);
+     * exact ones take none, except .rnd-to-integer within one float type. */
+    const token *at = &c->md.first;
+    if (!dfl && !afl) {
+        if (r)
+            parse_fail_tok(P, at, "cvt between integer types takes no rounding modifier");
+    } else if (!dfl) {
+        if (!is_int_rnd(r))
+            parse_fail_tok(P, at, "cvt from float to integer needs .rni, .rzi, .rmi or .rpi");
+    } else if (!afl) {
+        if (!r || is_int_rnd(r))
+            parse_fail_tok(P, at, "cvt from integer to float needs .rn, .rz, .rm or .rp");
+    } else if (ptx_type_size(d) < ptx_type_size(a) || (d == PTX_T_F16X2 || d == PTX_T_BF16X2)) {
+        if (!r || is_int_rnd(r))
+            parse_fail_tok(P, at, "narrowing float cvt needs .rn, .rz, .rm or .rp");
+    } else if (ptx_type_size(d) > ptx_type_size(a) || d != a) {
+        if (r)
+            parse_fail_tok(P, at, "widening float cvt takes no rounding modifier");
+    } else if (r && !is_int_rnd(r)) {
+        parse_fail_tok(P, at, "cvt within one float type takes .rni, .rzi, .rmi or .rpi (or none)");
     }
     int two_src = d == PTX_T_F16X2 || d == PTX_T_BF16X2;
     want_operands(P, c, two_src ? 3 : 2, two_src ? 3 : 2);
