@@ -125,6 +125,9 @@ static mshr_waiter *waiters_of(cache *c, int e) {
     return &c->waiters[(size_t)e * c->g.mshr_max_merge];
 }
 
+/* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
+static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
+
 static bool mq_has_room(const cache *c, uint32_t n) { return c->mq_len + n <= c->g.miss_queue_size; }
 
 static void mq_push(cache *c, const mem_req *r) {
@@ -133,7 +136,7 @@ static void mq_push(cache *c, const mem_req *r) {
         fprintf(stderr, "locsim: internal error: %s miss queue overflow\n", c->name);
         abort();
     }
-    c->mq[(c->mq_head + c->mq_len) % c->mq_cap] = *r;
+    c->mq[ring_wrap(c->mq_head + c->mq_len, c->mq_cap)] = *r;
     c->mq_len++;
 }
 
@@ -442,7 +445,7 @@ const mem_req *cache_miss_queue_peek(const cache *c) {
 
 void cache_miss_queue_pop(cache *c) {
     if (!c->mq_len) return;
-    c->mq_head = (c->mq_head + 1) % c->mq_cap;
+    c->mq_head = ring_wrap(c->mq_head + 1, c->mq_cap);
     c->mq_len--;
 }
 

@@ -72,15 +72,18 @@ static void head_lost(icnt *n, uint32_t s, uint32_t d) {
 
 static packet *port_head(const port *p) { return p->len ? &p->ring[p->head] : NULL; }
 
+/* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
+static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
+
 static void port_push(port *p, const packet *k) {
-    p->ring[(p->head + p->len) % p->cap] = *k;
+    p->ring[ring_wrap(p->head + p->len, p->cap)] = *k;
     p->len++;
     p->flits += k->flits;
 }
 
 static void port_pop(port *p) {
     p->flits -= p->ring[p->head].flits;
-    p->head = (p->head + 1) % p->cap;
+    p->head = ring_wrap(p->head + 1, p->cap);
     p->len--;
 }
 
@@ -150,7 +153,7 @@ static void arbitrate_output(icnt *n, uint32_t d) {
         if (i->len) head_gained(n, s, port_head(i)->dst);
         port_push(o, &moved);
         i->busy_until = o->busy_until = n->now + ser;
-        o->grant_next = (s + 1) % n->n_src;
+        o->grant_next = ring_wrap(s + 1, n->n_src);
         return;
     }
 }

@@ -46,11 +46,14 @@ static void tq_free(timed_queue *q) {
     free(q->ready);
 }
 
+/* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
+static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
+
 static bool tq_full(const timed_queue *q) { return q->len == q->cap; }
 static uint32_t tq_room(const timed_queue *q) { return q->cap - q->len; }
 
 static void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
-    uint32_t i = (q->head + q->len) % q->cap;
+    uint32_t i = ring_wrap(q->head + q->len, q->cap);
     q->req[i] = *r;
     q->ready[i] = ready;
     q->len++;
@@ -62,7 +65,7 @@ static mem_req *tq_ready(const timed_queue *q, uint64_t now) {
 }
 
 static void tq_pop(timed_queue *q) {
-    q->head = (q->head + 1) % q->cap;
+    q->head = ring_wrap(q->head + 1, q->cap);
     q->len--;
 }
 
@@ -133,7 +136,7 @@ static void do_access(partition *p, slice *s) {
 /* Offer each slice's oldest DRAM-bound request to the channel, slices in turn. */
 static void feed_dram(partition *p) {
     for (uint32_t k = 0; k < p->nslices; k++) {
-        slice *s = &p->slices[(p->dram_rr + k) % p->nslices];
+        slice *s = &p->slices[ring_wrap(p->dram_rr + k, p->nslices)];
         mem_req *r = tq_ready(&s->q[PART_Q_L2_DRAM], p->now);
         if (!r) continue;
         addr_loc l;
@@ -144,14 +147,14 @@ static void feed_dram(partition *p) {
         }
         part_pop(p, s, PART_Q_L2_DRAM);
     }
-    p->dram_rr = (p->dram_rr + 1) % p->nslices;
+    p->dram_rr = ring_wrap(p->dram_rr + 1, p->nslices);
 }
 
 void partition_l2_cycle(partition *p) {
     if (!p->l2_work && !p->miss_queued) {
         /* Nothing to fill, send or access: the cycle only moves the clock and the
          * DRAM round-robin pointer (feed_dram advances it every cycle). */
-        p->dram_rr = (p->dram_rr + 1) % p->nslices;
+        p->dram_rr = ring_wrap(p->dram_rr + 1, p->nslices);
         p->now++;
         return;
     }
