@@ -677,6 +677,26 @@ static void test_immediates(void **state)
 }
 
 /* ---- demoted shared variables are scoped to their function ---------------- */
+/* nvcc marks __managed__ variables `.global .attribute(.managed)`; other
+ * attributes, and the attribute on another space, are errors. */
+static void test_managed_attribute(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_ok(PTX_HEADER
+                             ".global .attribute(.managed) .align 4 .b8 table[16] = {1, 0, 0, 0, 2};\n"
+                             ".global .align 4 .u32 plain;\n"
+                             ".visible .entry k() { ret; }\n");
+    assert_int_equal(m->nvars, 2);
+    assert_int_equal(m->vars[0].is_managed, 1);
+    assert_int_equal(m->vars[0].size, 16);
+    assert_int_equal(m->vars[0].align, 4);
+    assert_int_equal(m->vars[0].init[4], 2);
+    assert_int_equal(m->vars[1].is_managed, 0);
+    ptx_module_free(m);
+    parse_fails(PTX_HEADER ".global .attribute(.unified) .u32 x;\n", 4, 20, "unsupported: .attribute('.unified')");
+    parse_fails(PTX_HEADER ".const .attribute(.managed) .u32 x;\n", 4, 34, ".attribute(.managed) is only allowed on .global");
+}
+
 static void test_function_scope_variables(void **state)
 {
     (void)state;
@@ -896,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_frame_layout),
         cmocka_unit_test(test_kernel_param_layout),
         cmocka_unit_test(test_immediates),
+        cmocka_unit_test(test_managed_attribute),
         cmocka_unit_test(test_function_scope_variables),
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_call_register_arguments),

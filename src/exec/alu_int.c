@@ -271,6 +271,23 @@ static uint64_t prmt(uint64_t a, uint64_t b, uint64_t c, unsigned mode) {
 }
 
 /* shf: funnel shift of the 64-bit b:a; .wrap uses the amount mod 32, .clamp caps it at 32. */
+/* bmsk.{clamp,wrap}.b32: a mask of width b starting at bit a (PTX ISA semantics:
+ * both are taken mod 32; .clamp makes a >= 32 give 0 and b >= 32 mean "to the
+ * top"; a field running past bit 31 also stops at the top). */
+static uint64_t bmsk(uint32_t flags, uint64_t a64, uint64_t b64) {
+    uint32_t a = (uint32_t)a64, b = (uint32_t)b64;
+    uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1;
+    int clamp = !(flags & PTX_F_SHF_WRAP);
+    int position_overflow = clamp && a >= 32, width_overflow = clamp && b >= 32;
+    if (position_overflow) mask0 = 0;
+    uint32_t mask1;
+    if (sum >= 32 || position_overflow || width_overflow) mask1 = 0;
+    else if (b1 == 0) mask1 = ~0u;
+    else mask1 = ~0u << sum;
+    return mask0 & ~mask1;
+}
+
 static uint64_t shf(uint32_t flags, uint64_t a, uint64_t b, uint64_t c) {
     uint32_t n = (uint32_t)c;
     n = (flags & PTX_F_SHF_WRAP) ? n & 31 : (n > 32 ? 32 : n);
@@ -384,6 +401,11 @@ static int binary(exec_ctx *x, int_args *g) {
     case PTX_OP_MUL24: {
         uint32_t fl = x->in->flags;
         LANE_LOOP(mul24(g, fl, a[l], b[l]));
+        break;
+    }
+    case PTX_OP_BMSK: {
+        uint32_t fl = x->in->flags;
+        LANE_LOOP(bmsk(fl, a[l], b[l]));
         break;
     }
     default: return exec_unsupported(x);

@@ -176,7 +176,7 @@ static int execute(exec_ctx *x) {
     case PTX_OP_CLZ: case PTX_OP_BFIND: case PTX_OP_BREV: case PTX_OP_BFE: case PTX_OP_BFI:
     case PTX_OP_PRMT: case PTX_OP_SHF: case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_AND:
     case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_LOP3:
-    case PTX_OP_DP4A: case PTX_OP_DP2A:
+    case PTX_OP_DP4A: case PTX_OP_DP2A: case PTX_OP_BMSK:
         return exec_alu_int(x);
     case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT: case PTX_OP_TESTP:
         return exec_compare(x);

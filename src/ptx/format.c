@@ -257,6 +257,8 @@ static void put_modifiers(out *o, const ptx_insn *in)
         put_mod(o, (fl & PTX_F_SHF_L) ? "l" : "r");
         put_mod(o, (fl & PTX_F_SHF_WRAP) ? "wrap" : "clamp");
     }
+    if (op == PTX_OP_BMSK)
+        put_mod(o, (fl & PTX_F_SHF_WRAP) ? "wrap" : "clamp");
     if (fl & PTX_F_SHIFTAMT)
         put_mod(o, "shiftamt");
     put_mod(o, NAME_OF(rnd_names, in->rnd));

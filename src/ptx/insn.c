@@ -150,6 +150,7 @@ static const op_mods op_mod_table[PTX_OP_COUNT] = {
     [PTX_OP_BFI] = {C_TYPE, 0},
     [PTX_OP_PRMT] = {C_TYPE | C_PRMT, 0},
     [PTX_OP_SHF] = {C_TYPE | C_DIR | C_SHFMODE, 0},
+    [PTX_OP_BMSK] = {C_TYPE | C_SHFMODE, 0},
     [PTX_OP_SHL] = {C_TYPE, 0},
     [PTX_OP_SHR] = {C_TYPE, 0},
     [PTX_OP_AND] = {C_TYPE, 0},
@@ -1122,6 +1123,20 @@ static void decode_bits(parser *P, ictx *c)
         in->ndst = 1;
         in->nopnd = 4;
         return;
+    case PTX_OP_BMSK:
+        /* bmsk.{clamp,wrap}.b32 d, a, b: the mode is kept in PTX_F_SHF_WRAP like shf's */
+        in->type = (uint8_t)one_type(P, c, TB(PTX_T_B32));
+        if (!c->md.shfmode)
+            parse_fail_tok(P, &c->md.first, "'bmsk' needs .clamp or .wrap");
+        if (c->md.shfmode == 1)
+            in->flags |= PTX_F_SHF_WRAP;
+        want_operands(P, c, 3, 3);
+        resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], PTX_T_U32, ALLOW_IMM, &in->opnd[1]);
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        in->ndst = 1;
+        in->nopnd = 3;
+        return;
     case PTX_OP_SHL:
     case PTX_OP_SHR: {
         uint64_t set = in->op == PTX_OP_SHL ? TS_BITS : TS_BITS | TS_INT;
@@ -1922,7 +1937,7 @@ void parse_instruction(parser *P)
             break;
         case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BFIND: case PTX_OP_BREV: case PTX_OP_BFE:
         case PTX_OP_BFI: case PTX_OP_PRMT: case PTX_OP_SHF: case PTX_OP_SHL: case PTX_OP_SHR:
-        case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT:
+        case PTX_OP_BMSK: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT:
         case PTX_OP_LOP3: case PTX_OP_DP4A: case PTX_OP_DP2A:
             decode_bits(P, &c);
             break;

@@ -303,6 +303,7 @@ typedef struct {
     uint8_t space;          /* GLOBAL, CONST, SHARED, LOCAL */
     uint8_t type;
     uint8_t is_extern;      /* .extern .shared (dynamic shared memory) */
+    uint8_t is_managed;     /* .global .attribute(.managed): a __managed__ variable */
     uint32_t align;
     uint64_t size;          /* bytes (0 for .extern arrays of unknown size) */
     uint8_t *init;          /* initializer bytes (size bytes), or NULL for zero */

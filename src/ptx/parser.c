@@ -732,6 +732,7 @@ typedef struct {
     uint32_t vecn;      /* .v2/.v4: components, else 1 */
     uint32_t align;     /* .align N, or 0 */
     int is_ptr;         /* .ptr attribute (kernel params) */
+    int is_managed;     /* .attribute(.managed): a __managed__ variable */
 } decl_spec;
 
 /* [.align N] [.vN] .type [.ptr [.space] [.align N]] -- in any order before the name. */
@@ -759,6 +760,17 @@ static void parse_decl_spec(parser *P, decl_spec *d, int allow_ptr)
         }
         if (tok_is(&t, ".v8"))
             parse_fail_tok(P, &t, "unsupported: .v8 variables");
+        if (tok_is(&t, ".attribute")) {
+            /* .attribute(.managed) is the one variable attribute nvcc emits */
+            next_token(P);
+            expect_punct(P, '(', "'(' after .attribute");
+            if (!tok_is(&P->tok, ".managed"))
+                parse_fail_tok(P, &P->tok, "unsupported: .attribute(%s)", tok_text(&P->tok, buf, sizeof buf));
+            next_token(P);
+            expect_punct(P, ')', "')' after .attribute(.managed");
+            d->is_managed = 1;
+            continue;
+        }
         if (tok_is(&t, ".ptr")) {
             if (!allow_ptr)
                 parse_fail_tok(P, &t, ".ptr is only allowed on kernel parameters");
@@ -1037,6 +1049,8 @@ static ptx_space space_from_directive(const token *t)
 static uint32_t new_module_var(parser *P, const token *name, ptx_space space, const decl_spec *d,
                                const var_shape *vs, int is_extern)
 {
+    if (d->is_managed && space != PTX_SPACE_GLOBAL)
+        parse_fail_tok(P, name, ".attribute(.managed) is only allowed on .global variables");
     ptx_module *m = P->m;
     m->vars = xrealloc_array(P, m->vars, &P->vars_cap, m->nvars + 1, sizeof(ptx_var), PTX_MAX_VARS,
                              "variables");
@@ -1046,6 +1060,7 @@ static uint32_t new_module_var(parser *P, const token *name, ptx_space space, co
     v->space = (uint8_t)space;
     v->type = (uint8_t)d->type;
     v->is_extern = (uint8_t)is_extern;
+    v->is_managed = (uint8_t)d->is_managed;
     v->align = d->align ? d->align : (uint32_t)(vs->elem_size * d->vecn);
     v->size = vs->size;
     v->line = name->line;
