@@ -235,6 +235,48 @@ static void test_barrier_after_early_return(void **state) {
     locsim_module_unload(m);
 }
 
+/* Shared memory is laid out per kernel: two kernels with 30 KB arrays each use
+ * 30 KB, not 60 (both must launch under the 48 KB limit), and dynamic shared
+ * memory starts after the static part of the kernel that names it. */
+static void test_shared_memory_is_per_kernel(void **state) {
+    fixture *f = *state;
+    static const char *ptx = HEADER
+        ".shared .align 4 .b8 big_a[30720];\n"
+        ".shared .align 4 .b8 big_b[30720];\n"
+        ".extern .shared .align 16 .b8 dyn[];\n"
+        ".visible .entry ka(.param .u64 out)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, big_a;\n  st.global.u32 [%rd1], %r1;\n  ret;\n}\n"
+        ".visible .entry kb(.param .u64 out)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, big_b;\n  mov.u32 %r2, dyn;\n"
+        "  st.global.v2.u32 [%rd1], {%r1, %r2};\n  ret;\n}\n";
+    locsim_module *m;
+    locsim_kernel *ka, *kb;
+    assert_int_equal(locsim_module_load_ptx(f->dev, ptx, strlen(ptx), "smem.ptx", &m), LOCSIM_OK);
+    assert_int_equal(locsim_module_get_kernel(m, "ka", &ka), LOCSIM_OK);
+    assert_int_equal(locsim_module_get_kernel(m, "kb", &kb), LOCSIM_OK);
+    locsim_kernel_info ia, ib;
+    assert_int_equal(locsim_kernel_get_info(ka, &ia), LOCSIM_OK);
+    assert_int_equal(locsim_kernel_get_info(kb, &ib), LOCSIM_OK);
+    assert_int_equal(ia.static_smem_bytes, 30720);
+    assert_int_equal(ib.static_smem_bytes, 30720);
+    locsim_dptr d;
+    assert_int_equal(locsim_malloc(f->dev, &d, 8), LOCSIM_OK);
+    void *args[] = {&d};
+    assert_int_equal(locsim_launch(ka, (locsim_dim3){1, 1, 1}, (locsim_dim3){32, 1, 1}, 0, args, 1), LOCSIM_OK);
+    uint32_t got[2];
+    assert_int_equal(locsim_memcpy_dtoh(f->dev, got, d, 4), LOCSIM_OK);
+    assert_int_equal(got[0], 0); /* big_a is ka's only array: offset 0 */
+    assert_int_equal(locsim_launch(kb, (locsim_dim3){1, 1, 1}, (locsim_dim3){32, 1, 1}, 1024, args, 1), LOCSIM_OK);
+    assert_int_equal(locsim_memcpy_dtoh(f->dev, got, d, 8), LOCSIM_OK);
+    assert_int_equal(got[0], 0);     /* big_b is kb's only static array */
+    assert_int_equal(got[1], 30720); /* dynamic memory after it (16-byte aligned) */
+    /* 30 KB static + 20 KB dynamic exceeds 48 KB: refused */
+    assert_int_equal(locsim_launch(kb, (locsim_dim3){1, 1, 1}, (locsim_dim3){32, 1, 1}, 20480, args, 1),
+                     LOCSIM_ERR_LAUNCH);
+    locsim_free(f->dev, d);
+    locsim_module_unload(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_launch_computes_with_symbols),
@@ -244,6 +286,7 @@ int main(void) {
         cmocka_unit_test(test_malformed_ptx_names_file_and_line),
         cmocka_unit_test(test_divergent_barrier_is_reported),
         cmocka_unit_test(test_barrier_after_early_return),
+        cmocka_unit_test(test_shared_memory_is_per_kernel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

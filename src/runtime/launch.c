@@ -59,9 +59,8 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
                              fn->nparams);
     if (nargs && !args) return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': argument array is NULL", fn->name);
 
-    /* Dynamic shared memory begins at the module's dynamic base (see module.c). */
-    uint32_t smem_static = dyn_smem ? k->mod->dyn_smem_base : k->smem_static;
-    if (smem_static < k->smem_static) smem_static = k->smem_static;
+    /* Dynamic shared memory begins at the kernel's dynamic base (see module.c). */
+    uint32_t smem_static = dyn_smem ? k->dyn_smem_base : k->smem_static;
     if ((uint64_t)smem_static + dyn_smem > dev->max_smem_per_cta)
         return runtime_error(dev, LOCSIM_ERR_LAUNCH, "launch of '%s': %u bytes of static + %u of dynamic shared memory exceed %u per CTA",
                              fn->name, smem_static, dyn_smem, dev->max_smem_per_cta);

@@ -9,12 +9,11 @@
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
-/* Place .global/.const variables in device memory and write their initialisers;
- * give static .shared variables module-wide offsets. */
+/* Place .global/.const variables in device memory (.shared ones are laid out
+ * per kernel by layout_shared, once the kernels' uses are known). */
 static locsim_status place_variables(locsim_module *mod) {
     locsim_device *dev = mod->dev;
     ptx_module *m = mod->ptx;
-    uint64_t shared_end = 0;
     for (uint32_t i = 0; i < m->nvars; i++) {
         ptx_var *v = &m->vars[i];
         switch (v->space) {
@@ -27,24 +26,12 @@ static locsim_status place_variables(locsim_module *mod) {
             break;
         }
         case PTX_SPACE_SHARED:
-            if (v->is_extern) break;  /* dynamic shared memory: placed below */
-            shared_end = align_up(shared_end, v->align ? v->align : 1);
-            v->addr = shared_end;
-            shared_end += v->size;
             break;
         default:
             return runtime_error(dev, LOCSIM_ERR_UNSUPPORTED, "%s:%u: unsupported: module-scope variable '%s' in space %d",
                                  m->source_name, v->line, v->name, v->space);
         }
     }
-    if (shared_end > UINT32_MAX / 2)
-        return runtime_error(dev, LOCSIM_ERR_INVALID, "%s: static shared memory too large", m->source_name);
-    mod->smem_module_static = (uint32_t)shared_end;
-    /* Dynamic shared memory starts after every static variable of the module, so one
-     * resolved offset serves every kernel (and .func) of the module. */
-    mod->dyn_smem_base = (uint32_t)align_up(shared_end, 16);
-    for (uint32_t i = 0; i < m->nvars; i++)
-        if (m->vars[i].space == PTX_SPACE_SHARED && m->vars[i].is_extern) m->vars[i].addr = mod->dyn_smem_base;
     return LOCSIM_OK;
 }
 
@@ -94,41 +81,116 @@ static void resolve_symbols(locsim_module *mod) {
 
 /* ---- per-kernel resources, from the call graph ---- */
 
+/* Which kernels use which .shared variables: (kernel, variable) pairs, each once. */
+typedef struct {
+    uint32_t kernel, var;
+} shared_use;
+
 typedef struct {
     const ptx_module *m;
     uint8_t *state;          /* 0 unvisited, 1 on the DFS path, 2 done */
     uint64_t *stack_bytes;   /* deepest chain of frames from each function */
-    uint64_t *smem_end;      /* highest static shared byte used by each function and its callees */
     int recursive;
+    uint32_t kernel;         /* the kernel being walked */
+    uint32_t *stamp;         /* per variable: last kernel that recorded it + 1 */
+    shared_use *uses;
+    uint32_t nuses, uses_cap;
+    int oom;
 } callgraph_walk;
 
-static uint64_t shared_end_of(const ptx_module *m, const ptx_function *fn) {
-    uint64_t end = 0;
+static void note_shared_uses(callgraph_walk *w, const ptx_function *fn) {
     for (uint32_t i = 0; i < fn->ninsn; i++)
         for (uint32_t k = 0; k < fn->insns[i].nopnd; k++) {
             const ptx_operand *o = &fn->insns[i].opnd[k];
             if ((o->kind != PTX_OPND_ADDR && o->kind != PTX_OPND_SYMADDR) || o->addr_base != PTX_ABASE_SYM) continue;
-            const ptx_var *v = &m->vars[o->reg];
-            if (v->space == PTX_SPACE_SHARED && !v->is_extern && v->addr + v->size > end) end = v->addr + v->size;
+            if (w->m->vars[o->reg].space != PTX_SPACE_SHARED || w->stamp[o->reg] == w->kernel + 1) continue;
+            w->stamp[o->reg] = w->kernel + 1;
+            if (w->nuses == w->uses_cap) {
+                uint32_t cap = w->uses_cap ? 2 * w->uses_cap : 64;
+                shared_use *u = realloc(w->uses, cap * sizeof *u);
+                if (!u) { w->oom = 1; return; }
+                w->uses = u;
+                w->uses_cap = cap;
+            }
+            w->uses[w->nuses++] = (shared_use){w->kernel, o->reg};
         }
-    return end;
 }
 
 static void walk(callgraph_walk *w, uint32_t f) {
     const ptx_function *fn = &w->m->funcs[f];
     w->state[f] = 1;
-    uint64_t deepest = 0, smem = shared_end_of(w->m, fn);
+    note_shared_uses(w, fn);
+    uint64_t deepest = 0;
     for (uint32_t c = 0; c < fn->ncalls; c++) {
         uint32_t callee = fn->calls[c].func;
         if (callee >= w->m->nfuncs) continue;
         if (w->state[callee] == 1) { w->recursive = 1; continue; }
         if (w->state[callee] == 0) walk(w, callee);
         if (w->stack_bytes[callee] > deepest) deepest = w->stack_bytes[callee];
-        if (w->smem_end[callee] > smem) smem = w->smem_end[callee];
     }
     w->stack_bytes[f] = align_up(fn->frame_size, 16) + deepest;
-    w->smem_end[f] = smem;
     w->state[f] = 2;
+}
+
+/* Shared memory is per kernel: a variable gets an offset past what every kernel
+ * using it has placed so far, so a kernel's size counts only its own variables
+ * (nvcc gives each kernel's __shared__ arrays their own module-scope names; a big
+ * library module has hundreds).  One offset per variable keeps the resolved
+ * operands valid in .funcs shared by several kernels.  Dynamic (.extern) shared
+ * memory starts, for every kernel that names it, after the largest static part
+ * among them, so all .extern names alias one region as in CUDA. */
+static locsim_status layout_shared(locsim_module *mod, const shared_use *uses, uint32_t nuses) {
+    ptx_module *m = mod->ptx;
+    uint64_t *end = calloc(mod->nkernels + 1, sizeof *end);
+    uint8_t *names_extern = calloc(mod->nkernels + 1, 1);
+    uint32_t *first = calloc(m->nvars + 2, sizeof *first); /* users of var v: by_var[first[v]..first[v+1]) */
+    uint32_t *by_var = malloc((nuses + 1) * sizeof *by_var);
+    if (!end || !names_extern || !first || !by_var) {
+        free(end);
+        free(names_extern);
+        free(first);
+        free(by_var);
+        return runtime_error(mod->dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory loading %s", m->source_name);
+    }
+    for (uint32_t i = 0; i < nuses; i++) first[uses[i].var + 1]++;
+    for (uint32_t v = 0; v < m->nvars; v++) first[v + 1] += first[v];
+    for (uint32_t i = 0, *fill = first; i < nuses; i++) by_var[fill[uses[i].var]++] = uses[i].kernel;
+    /* the fill moved first[v] to the end of v's users: v's users start at first[v-1] */
+    for (uint32_t v = 0; v < m->nvars; v++) {
+        ptx_var *var = &m->vars[v];
+        if (var->space != PTX_SPACE_SHARED || var->is_extern) continue;
+        uint32_t lo = v ? first[v - 1] : 0, hi = first[v];
+        uint64_t off = 0;
+        for (uint32_t i = lo; i < hi; i++)
+            if (end[by_var[i]] > off) off = end[by_var[i]];
+        var->addr = align_up(off, var->align ? var->align : 1);
+        for (uint32_t i = lo; i < hi; i++) end[by_var[i]] = var->addr + var->size;
+    }
+    free(first);
+    free(by_var);
+    uint64_t dyn_base = 0;
+    for (uint32_t i = 0; i < nuses; i++)
+        if (m->vars[uses[i].var].is_extern) {
+            names_extern[uses[i].kernel] = 1;
+            if (end[uses[i].kernel] > dyn_base) dyn_base = end[uses[i].kernel];
+        }
+    dyn_base = align_up(dyn_base, 16);
+    for (uint32_t v = 0; v < m->nvars; v++)
+        if (m->vars[v].space == PTX_SPACE_SHARED && m->vars[v].is_extern) m->vars[v].addr = dyn_base;
+    locsim_status st = LOCSIM_OK;
+    for (uint32_t k = 0; k < mod->nkernels; k++) {
+        locsim_kernel *K = &mod->kernels[k];
+        if (end[k] > UINT32_MAX / 2 || dyn_base > UINT32_MAX / 2) {
+            st = runtime_error(mod->dev, LOCSIM_ERR_INVALID, "%s: kernel '%s': static shared memory too large",
+                               m->source_name, K->fn->name);
+            break;
+        }
+        K->smem_static = (uint32_t)end[k];
+        K->dyn_smem_base = names_extern[k] ? (uint32_t)dyn_base : (uint32_t)align_up(end[k], 16);
+    }
+    free(end);
+    free(names_extern);
+    return st;
 }
 
 static locsim_status describe_kernels(locsim_module *mod) {
@@ -139,9 +201,9 @@ static locsim_status describe_kernels(locsim_module *mod) {
     callgraph_walk w = {.m = m};
     w.state = calloc(m->nfuncs + 1, 1);
     w.stack_bytes = calloc(m->nfuncs + 1, sizeof *w.stack_bytes);
-    w.smem_end = calloc(m->nfuncs + 1, sizeof *w.smem_end);
+    w.stamp = calloc(m->nvars + 1, sizeof *w.stamp);
     locsim_status st = LOCSIM_OK;
-    if (!mod->kernels || !w.state || !w.stack_bytes || !w.smem_end) {
+    if (!mod->kernels || !w.state || !w.stack_bytes || !w.stamp) {
         st = runtime_error(mod->dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory loading %s", m->source_name);
         goto out;
     }
@@ -150,12 +212,16 @@ static locsim_status describe_kernels(locsim_module *mod) {
         if (!fn->is_entry) continue;
         memset(w.state, 0, m->nfuncs);
         w.recursive = 0;
+        w.kernel = mod->nkernels;
         walk(&w, f);
+        if (w.oom) {
+            st = runtime_error(mod->dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory loading %s", m->source_name);
+            goto out;
+        }
         locsim_kernel *k = &mod->kernels[mod->nkernels++];
         k->mod = mod;
         k->fn = fn;
         k->index = f;
-        k->smem_static = (uint32_t)w.smem_end[f];
         uint64_t stack = w.recursive ? RUNTIME_RECURSIVE_STACK_BYTES : w.stack_bytes[f];
         if (stack > (1u << 24)) {
             st = runtime_error(mod->dev, LOCSIM_ERR_UNSUPPORTED, "%s:%u: kernel '%s' needs %llu bytes of local memory per thread",
@@ -166,10 +232,12 @@ static locsim_status describe_kernels(locsim_module *mod) {
         k->nregs = fn->nregs + fn->npreds;
         k->param_bytes = fn->kparam_size;
     }
+    st = layout_shared(mod, w.uses, w.nuses);
 out:
     free(w.state);
     free(w.stack_bytes);
-    free(w.smem_end);
+    free(w.stamp);
+    free(w.uses);
     return st;
 }
 

@@ -24,6 +24,7 @@ struct locsim_kernel {
     uint32_t index;              /* function index in the module */
     uint32_t param_bytes;
     uint32_t smem_static;        /* bytes of static shared memory it uses */
+    uint32_t dyn_smem_base;      /* offset where its dynamic (.extern) shared memory starts */
     uint32_t local_stack_bytes;  /* per-thread local memory for its call frames */
     uint32_t nregs;              /* value + predicate registers (for occupancy) */
 };
@@ -33,8 +34,6 @@ struct locsim_module {
     ptx_module *ptx;
     locsim_kernel *kernels;      /* one per .entry, in module order */
     uint32_t nkernels;
-    uint32_t smem_module_static; /* bytes of all module-scope static .shared variables */
-    uint32_t dyn_smem_base;      /* offset where dynamic (.extern) shared memory starts */
     locsim_module *next;         /* device's list of loaded modules */
 };
 
