@@ -126,14 +126,14 @@ static void test_locality_breakdown(void **state) {
  * (2 compulsory misses; line 1 in way 0, line 2 in way 1).  Kernel 2: lines 2,
  * 3, 1, whose real outcomes are given: the L1D kept its lines, so 2 hits, 3
  * misses, 1 hits (the real cache's own victim choice does not matter here).  Both
- * hits are on lines a warp of kernel 1 brought in: inter-warp, although the warp
- * id is the same.
+ * hits are on lines a warp of kernel 1 brought in: inter-kernel, although the
+ * warp id is the same.
  * OPT keeps its lines too and values them by their first use in kernel 2: line 2
  * at access 0, line 1 at access 2; after the hit on 2 (never used again) 3 evicts
  * 2 and 1 still hits: 3 misses in all.  (Without that look-ahead both kept lines
  * would look dead and the tie would evict way 0, line 1: 4 misses.)
  * With a flushed L1D every kernel starts empty: 2 + 3 = 5 OPT misses. */
-static void run_two_kernels(bool flushed, uint64_t *bel, uint64_t *inter_warp) {
+static void run_two_kernels(bool flushed, uint64_t *bel, uint64_t *inter_kernel) {
     char err[256];
     cache_geometry g = geom("N:1:128:2,L:L:m:N:L,A:32:8,8");
     l1_trace *t = l1_trace_create(&g, err, sizeof err);
@@ -149,9 +149,9 @@ static void run_two_kernels(bool flushed, uint64_t *bel, uint64_t *inter_warp) {
     assert_int_equal(l1_trace_analyze(t), 0);
     const l1_trace_totals *x = l1_trace_get_totals(t);
     assert_int_equal(x->hits_unattributed, 0);
-    assert_int_equal(x->hits_intra_thread + x->hits_inter_thread, 0);
+    assert_int_equal(x->hits_intra_thread + x->hits_inter_thread + x->hits_inter_warp, 0);
     *bel = x->bel_misses;
-    *inter_warp = x->hits_inter_warp;
+    *inter_kernel = x->hits_inter_kernel;
     l1_trace_destroy(t);
 }
 
@@ -184,7 +184,7 @@ static void test_timing_run_reports_analysis(void **state) {
     double writes = tdev_stat(&t, "L1D_stream_writes", 1);
     double bel = tdev_stat(&t, "L1D_BEL_misses", 1);
     double classified = tdev_stat(&t, "L1D_hits_intra_thread", 1) + tdev_stat(&t, "L1D_hits_inter_thread", 1) +
-                        tdev_stat(&t, "L1D_hits_inter_warp", 1);
+                        tdev_stat(&t, "L1D_hits_inter_warp", 1) + tdev_stat(&t, "L1D_hits_inter_kernel", 1);
     print_message("kmeans size 1: %.0f misses, BEL %.0f, %.0f hits classified\n", misses, bel, classified);
     assert_true(tdev_stat(&t, "L1D_stream_misses", 1) == misses);
     assert_true(tdev_stat(&t, "L1D_hits_unattributed", 1) == 0);

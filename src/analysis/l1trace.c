@@ -91,6 +91,8 @@ struct l1_trace {
     line_map lines;       /* per stream: line -> first access (next-use pass) */
     line_map owner;       /* line -> who brought it into the real L1D (kept across kernels) */
     uint64_t *way_tag, *way_next;  /* OPT cache: nsets * assoc (tag = line + 1, 0 = invalid) */
+    uint64_t *way_last;            /* ... and when each way was last referenced (clock) */
+    uint64_t clock;                /* accesses replayed, over all kernels */
 };
 
 static uint32_t log2_u32(uint32_t v) {
@@ -130,6 +132,7 @@ void l1_trace_destroy(l1_trace *t) {
     free(t->owner.slot);
     free(t->way_tag);
     free(t->way_next);
+    free(t->way_last);
     free(t);
 }
 
@@ -181,13 +184,17 @@ static int write_invalidates(const cache_geometry *g, unsigned flags) {
     return policy == CACHE_WRITE_EVICT || policy == CACHE_WRITE_READ_ONLY;
 }
 
-/* Replay a[0..n) through the OPT cache; adds to *misses / *read_misses. */
+/* Replay a[0..n) through the OPT cache; adds to *misses / *read_misses.
+ * Among lines with the same next use -- only lines not referenced again in this
+ * kernel can tie -- the victim is the least recently referenced: any of them is
+ * optimal for this kernel, and that one is the likeliest to be dead in the next
+ * (the window ends at the kernel, the L1D does not). */
 static void opt_replay(l1_trace *t, const l1_access *a, size_t n, uint64_t *misses, uint64_t *read_misses) {
     uint32_t assoc = t->g.assoc;
     for (size_t i = 0; i < n; i++) {
-        uint64_t tag = a[i].line + 1;
+        uint64_t tag = a[i].line + 1, now = ++t->clock;
         size_t base = (size_t)set_of(t, a[i].line) * assoc;
-        uint64_t *wt = &t->way_tag[base], *wn = &t->way_next[base];
+        uint64_t *wt = &t->way_tag[base], *wn = &t->way_next[base], *wl = &t->way_last[base];
         int way = -1;
         for (uint32_t w = 0; w < assoc; w++)
             if (wt[w] == tag) {
@@ -197,7 +204,7 @@ static void opt_replay(l1_trace *t, const l1_access *a, size_t n, uint64_t *miss
         int is_write = a[i].flags & L1T_WRITE;
         if (way >= 0) {
             if (is_write && write_invalidates(&t->g, a[i].flags)) wt[way] = 0;
-            else wn[way] = t->next[i];
+            else wn[way] = t->next[i], wl[way] = now;
             continue;
         }
         (*misses)++;
@@ -210,10 +217,11 @@ static void opt_replay(l1_trace *t, const l1_access *a, size_t n, uint64_t *miss
                 victim = w;
                 break;
             }
-            if (wn[w] > wn[victim]) victim = w;
+            if (wn[w] > wn[victim] || (wn[w] == wn[victim] && wl[w] < wl[victim])) victim = w;
         }
         wt[victim] = tag;
         wn[victim] = t->next[i];
+        wl[victim] = now;
     }
 }
 
@@ -222,7 +230,8 @@ static int opt_state_alloc(l1_trace *t) {
     size_t ways = (size_t)t->g.nsets * t->g.assoc;
     t->way_tag = calloc(ways, sizeof *t->way_tag);
     t->way_next = malloc(ways * sizeof *t->way_next);
-    if (!t->way_tag || !t->way_next) return -1;
+    t->way_last = calloc(ways, sizeof *t->way_last);
+    if (!t->way_tag || !t->way_next || !t->way_last) return -1;
     for (size_t i = 0; i < ways; i++) t->way_next[i] = NEVER_AGAIN;
     return 0;
 }
@@ -280,7 +289,8 @@ static int breakdown(l1_trace *t, const l1_access *a, size_t n) {
             s->hits_unattributed++;
             continue;
         }
-        if (o->value2 - 1 != r->warp || (o->value & ~0xffffffffull) != kernel) s->hits_inter_warp++;
+        if ((o->value & ~0xffffffffull) != kernel) s->hits_inter_kernel++;
+        else if (o->value2 - 1 != r->warp) s->hits_inter_warp++;
         else if ((uint32_t)o->value & r->lanes) s->hits_intra_thread++;
         else s->hits_inter_thread++;
     }

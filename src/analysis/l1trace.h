@@ -13,16 +13,19 @@
  *    reference", as the paper defines it), and then intra-thread when at least
  *    one of the hitting lanes is a lane of that initial access (the same scalar
  *    thread re-references its data), inter-thread otherwise; it is inter-warp
- *    when another warp brought the line in.  A warp is a dynamic warp (CTA and
- *    warp index), so a new CTA in the same warp slot is another warp.
+ *    when another warp of the kernel brought the line in, and counted apart
+ *    (inter-kernel) when a warp of an earlier kernel did.  A warp is a dynamic
+ *    warp (CTA and warp index), so a new CTA in the same warp slot is another
+ *    warp.
  *
  * l1_trace_analyze() runs at each kernel end on that kernel's stream, adds to
  * the totals and empties the stream.  The real L1D keeps its lines from one
  * kernel to the next (unless -gpgpu_flush_l1_cache), and so do the analyses:
  * the OPT cache keeps its lines, and a line keeps the warp that brought it in
- * (a warp of an earlier kernel is another warp: a hit on its line is
- * inter-warp).  OPT looks ahead only to the end of the kernel being analysed:
- * lines kept from an earlier kernel are valued by their first use in this one.
+ * (a hit on a line of an earlier kernel is inter-kernel).  OPT looks ahead only
+ * to the end of the kernel being analysed: lines kept from an earlier kernel are
+ * valued by their first use in this one, and among lines not used again in the
+ * kernel the least recently used goes first.
  * With l1_trace_set_flushed(t, true) both start every kernel empty.
  *
  * Writes.  Both the real cache and the OPT replay count a write to an absent
@@ -65,7 +68,8 @@ typedef struct {
     uint64_t read_misses;
     uint64_t hits_intra_thread;   /* read hits / pending hits, by who brought the line in */
     uint64_t hits_inter_thread;
-    uint64_t hits_inter_warp;
+    uint64_t hits_inter_warp;     /* ... another warp of the same kernel */
+    uint64_t hits_inter_kernel;   /* ... a warp of an earlier kernel (the L1D kept the line) */
     uint64_t hits_unattributed;   /* a read hit on a line no recorded miss brought in (should stay 0) */
     uint64_t bel_misses;          /* Belady-optimal replay, reads + writes */
     uint64_t bel_read_misses;

@@ -77,7 +77,7 @@ static const uint32_t QUICK_VTA[] = {4, 16, 64};
 typedef struct {
     int ok;
     double ipc, insn, cycles, mpki, evictions;
-    double bel_mpki, read_miss_pki, intra_thread_pki, inter_thread_pki, inter_warp_pki;
+    double bel_mpki, read_miss_pki, intra_thread_pki, inter_thread_pki, inter_warp_pki, inter_kernel_pki;
     double vta_hits, vta_probes, throttled_frac, avg_load_warps, avg_live_warps;
 } result;
 
@@ -87,6 +87,7 @@ typedef struct {
     X(evictions, "L1D_total_cache_evictions") X(bel_mpki, "L1D_BEL_MPKI")                                   \
     X(read_miss_pki, "L1D_stream_read_misses_PKI") X(intra_thread_pki, "L1D_hits_intra_thread_PKI")         \
     X(inter_thread_pki, "L1D_hits_inter_thread_PKI") X(inter_warp_pki, "L1D_hits_inter_warp_PKI")           \
+    X(inter_kernel_pki, "L1D_hits_inter_kernel_PKI")                                                         \
     X(vta_hits, "ccws_vta_hits") X(vta_probes, "ccws_vta_probes") X(throttled_frac, "ccws_throttled_frac") \
     X(avg_load_warps, "ccws_avg_load_warps") X(avg_live_warps, "ccws_avg_live_warps")
 
@@ -476,7 +477,8 @@ static void breakdown_row(FILE *f, const char *wl, const char *sched, const resu
     cell(f, r, r->intra_thread_pki, "%.2f");
     cell(f, r, r->inter_thread_pki, "%.2f");
     cell(f, r, r->inter_warp_pki, "%.2f");
-    double intra = r->intra_thread_pki + r->inter_thread_pki, all = intra + r->inter_warp_pki;
+    cell(f, r, r->inter_kernel_pki, "%.2f");
+    double intra = r->intra_thread_pki + r->inter_thread_pki, all = intra + r->inter_warp_pki + r->inter_kernel_pki;
     cell(f, r, all > 0 ? 100.0 * intra / all : 0, "%.0f%%");
     fputc('\n', f);
 }
@@ -486,16 +488,18 @@ static void write_breakdown(FILE *f, const wl_eval *w, uint32_t n) {
     fprintf(f, "A read hit (or pending hit) is intra-warp when the same warp brought the line in (its miss "
                "allocated the line this time the line entered the L1D: the paper's \"initially referenced\"), and "
                "then intra-thread when one of the hitting lanes was a lane of that initial access, inter-thread "
-               "otherwise; inter-warp when another warp brought it in. Warps are dynamic (CTA, warp index).\n\n");
+               "otherwise; inter-warp when another warp of the same kernel brought it in; inter-kernel when a warp of "
+               "an earlier kernel did (the L1D keeps its lines across kernels; the paper's inter-wavefront class is "
+               "inter-warp + inter-kernel). Warps are dynamic (CTA, warp index).\n\n");
     fprintf(f, "| workload | scheduler | read misses | intra-thread hits | inter-thread hits | inter-warp hits | "
-               "intra-warp share of hits |\n|---|---|---|---|---|---|---|\n");
+               "inter-kernel hits | intra-warp share of hits |\n|---|---|---|---|---|---|---|---|\n");
     for (uint32_t i = 0; i < n; i++) {
         if (w[i].e->cls != HCS) continue;
         for (int s = 0; s < NSCHED; s++) breakdown_row(f, w[i].e->name, scheds[s].name, scheds[s].pick(&w[i]));
     }
     fprintf(f, "\n## Locality with an unbounded L1D (paper Figs. 1 and 12): LRR stream, per 1000 instructions\n\n");
     fprintf(f, "| workload | scheduler | read misses | intra-thread hits | inter-thread hits | inter-warp hits | "
-               "intra-warp share of hits |\n|---|---|---|---|---|---|---|\n");
+               "inter-kernel hits | intra-warp share of hits |\n|---|---|---|---|---|---|---|---|\n");
     for (uint32_t i = 0; i < n; i++) {
         char name[64];
         snprintf(name, sizeof name, "%s (%s)", w[i].e->name, class_short[w[i].e->cls]);
@@ -693,7 +697,10 @@ static int load_results(eval_options *o) {
     fclose(f);
     return 0;
 bad:
-    fprintf(stderr, "locsim: ccws-eval: %s:%u: expected '<key>\\t<passed>' and %d numbers\n", o->results, lineno, 15);
+#define COUNT(field, name) +1
+    fprintf(stderr, "locsim: ccws-eval: %s:%u: expected '<key>\\t<passed>' and %d numbers\n", o->results, lineno,
+            0 RESULT_FIELDS(COUNT));
+#undef COUNT
     fclose(f);
     return -1;
 }

@@ -11,7 +11,7 @@
 #include "sim/stats.h"
 
 #define TIMING_MAX_SCHED_STATS 32   /* statistics a warp-scheduler plug-in may define */
-#define TIMING_L1A_STATS 17         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
+#define TIMING_L1A_STATS 19         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
 
 /* Ids of the statistics the timing model defines in its registry. */
 typedef struct {

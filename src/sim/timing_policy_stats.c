@@ -8,9 +8,9 @@
  *    src/analysis/l1trace.h, run on every SM's stream at each kernel end:
  *      L1D_BEL_misses, L1D_BEL_MPKI       Belady-optimal misses of the same stream
  *                                         and geometry (the paper's <sched>-BEL)
- *      L1D_hits_intra_thread, _inter_thread, _inter_warp (and _PKI per 1000
- *                                         thread instructions): read hits by who
- *                                         brought the line in
+ *      L1D_hits_intra_thread, _inter_thread, _inter_warp, _inter_kernel (and
+ *                                         _PKI per 1000 thread instructions): read
+ *                                         hits by who brought the line in
  *      L1D_stream_read_misses(_PKI), L1D_stream_accesses, ... the stream itself.
  * Nothing is defined for what is not in use, so the statistics of a plain run
  * are unchanged. */
@@ -70,10 +70,12 @@ static void collect_sched_stats(timing_state *t) {
 
 enum {
     L1A_ACCESSES, L1A_READS, L1A_WRITES, L1A_MISSES, L1A_READ_MISSES,
-    L1A_INTRA_THREAD, L1A_INTER_THREAD, L1A_INTER_WARP, L1A_UNATTRIBUTED,
+    L1A_INTRA_THREAD, L1A_INTER_THREAD, L1A_INTER_WARP, L1A_INTER_KERNEL, L1A_UNATTRIBUTED,
     L1A_BEL_MISSES, L1A_BEL_READ_MISSES, L1A_LOST,
-    L1A_BEL_MPKI, L1A_INTRA_THREAD_PKI, L1A_INTER_THREAD_PKI, L1A_INTER_WARP_PKI, L1A_READ_MISSES_PKI,
+    L1A_BEL_MPKI, L1A_INTRA_THREAD_PKI, L1A_INTER_THREAD_PKI, L1A_INTER_WARP_PKI, L1A_INTER_KERNEL_PKI,
+    L1A_READ_MISSES_PKI, L1A_COUNT
 };
+_Static_assert(L1A_COUNT == TIMING_L1A_STATS, "timing.h sizes the ids of these statistics");
 
 static int define_l1_analysis(timing_state *t) {
     timing_stat_ids *d = &t->ids;
@@ -92,7 +94,9 @@ static int define_l1_analysis(timing_state *t) {
       "read hits on a line the same warp brought in, by a lane (thread) of that initial access");
     C(L1A_INTER_THREAD, "L1D_hits_inter_thread", 0,
       "read hits on a line the same warp brought in, by other lanes (threads) of the warp");
-    C(L1A_INTER_WARP, "L1D_hits_inter_warp", 0, "read hits on a line another warp brought in");
+    C(L1A_INTER_WARP, "L1D_hits_inter_warp", 0, "read hits on a line another warp of the kernel brought in");
+    C(L1A_INTER_KERNEL, "L1D_hits_inter_kernel", 0,
+      "read hits on a line a warp of an earlier kernel brought in (the L1D kept it)");
     C(L1A_UNATTRIBUTED, "L1D_hits_unattributed", STAT_DETAIL, "read hits on a line no recorded miss brought in");
     C(L1A_BEL_MISSES, "L1D_BEL_misses", 0, "misses of a Belady-optimal L1D of the same geometry on the same stream");
     C(L1A_BEL_READ_MISSES, "L1D_BEL_read_misses", STAT_DETAIL, "of which read misses");
@@ -101,6 +105,7 @@ static int define_l1_analysis(timing_state *t) {
     R(L1A_INTRA_THREAD_PKI, "L1D_hits_intra_thread_PKI", L1A_INTRA_THREAD, "intra-thread hits per 1000 thread insns");
     R(L1A_INTER_THREAD_PKI, "L1D_hits_inter_thread_PKI", L1A_INTER_THREAD, "inter-thread hits per 1000 thread insns");
     R(L1A_INTER_WARP_PKI, "L1D_hits_inter_warp_PKI", L1A_INTER_WARP, "inter-warp hits per 1000 thread insns");
+    R(L1A_INTER_KERNEL_PKI, "L1D_hits_inter_kernel_PKI", L1A_INTER_KERNEL, "inter-kernel hits per 1000 thread insns");
     R(L1A_READ_MISSES_PKI, "L1D_stream_read_misses_PKI", L1A_READ_MISSES, "L1D read misses per 1000 thread insns");
 #undef C
 #undef R
@@ -127,13 +132,15 @@ static void collect_l1_analysis(timing_state *t) {
         sum.hits_intra_thread += x->hits_intra_thread;
         sum.hits_inter_thread += x->hits_inter_thread;
         sum.hits_inter_warp += x->hits_inter_warp;
+        sum.hits_inter_kernel += x->hits_inter_kernel;
         sum.hits_unattributed += x->hits_unattributed;
         sum.bel_misses += x->bel_misses;
         sum.bel_read_misses += x->bel_read_misses;
         sum.lost += x->lost;
     }
     const uint64_t v[] = {sum.accesses, sum.reads, sum.writes, sum.misses, sum.read_misses,
-                          sum.hits_intra_thread, sum.hits_inter_thread, sum.hits_inter_warp, sum.hits_unattributed,
+                          sum.hits_intra_thread, sum.hits_inter_thread, sum.hits_inter_warp, sum.hits_inter_kernel,
+                          sum.hits_unattributed,
                           sum.bel_misses, sum.bel_read_misses, sum.lost};
     for (int k = 0; k <= L1A_LOST; k++) stats_add(t->stats, d->l1a[k], v[k]);
 }
