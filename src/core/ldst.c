@@ -101,8 +101,12 @@ void ldst_free(sm *s) {
 void ldst_kernel_begin(sm *s) {
     if (s->l1d && s->c.flush_l1) cache_invalidate_all(s->l1d);
     memset(&s->ldst, 0, sizeof s->ldst);
-    memset(s->slots, 0, s->nslots * sizeof *s->slots);
-    for (uint32_t i = 0; i < s->nslots; i++) s->slots[i].next_free = i + 1 < s->nslots ? (int32_t)(i + 1) : -1;
+    /* A free slot is read only for `used` (a stray reply); ldst_slot_alloc
+     * clears the rest, so clearing every slot whole here would be wasted. */
+    for (uint32_t i = 0; i < s->nslots; i++) {
+        s->slots[i].used = 0;
+        s->slots[i].next_free = i + 1 < s->nslots ? (int32_t)(i + 1) : -1;
+    }
     s->free_slot = 0;
 }
 

@@ -71,7 +71,9 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     s->k = *k;
     uint32_t max_warps = s->c.max_threads / s->c.warp_size;
     size_t per_warp = (size_t)k->max_regs + k->max_preds + 1;
-    s->sb_store = calloc(per_warp * max_warps, sizeof *s->sb_store);
+    /* Not calloc: sm_add_cta clears a warp's registers and predicates before
+     * it runs, so only the spare entry after them is cleared here. */
+    s->sb_store = malloc(per_warp * max_warps * sizeof *s->sb_store);
     if (!s->sb_store) {
         snprintf(err, errlen, "out of memory for the scoreboard");
         return -1;
@@ -80,6 +82,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
         memset(&s->warps[w], 0, sizeof s->warps[w]);
         s->warps[w].reg_ready = s->sb_store + per_warp * w;
         s->warps[w].pred_ready = s->warps[w].reg_ready + k->max_regs;
+        s->warps[w].reg_ready[per_warp - 1] = 0;
     }
     memset(s->ctas, 0, sizeof s->ctas);
     memset(s->unit_free, 0, sizeof s->unit_free);

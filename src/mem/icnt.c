@@ -35,6 +35,8 @@ struct icnt {
      * head_wants[d] > 0. */
     uint64_t *wanted_by;
     uint64_t *wanted_outputs;
+    uint64_t *occupied_outputs; /* bit d set when output d's buffer holds a packet,
+                                   so the receiving side visits only those */
     uint32_t words_src, words_dst;
     icnt_counters ctr;
 };
@@ -152,6 +154,7 @@ static void arbitrate_output(icnt *n, uint32_t d) {
         head_lost(n, s, d);
         if (i->len) head_gained(n, s, port_head(i)->dst);
         port_push(o, &moved);
+        bit_set(n->occupied_outputs, d);
         i->busy_until = o->busy_until = n->now + ser;
         o->grant_next = ring_wrap(s + 1, n->n_src);
         return;
@@ -190,11 +193,14 @@ int icnt_pop(icnt *n, uint32_t dst, mem_req *out) {
     n->ctr.flits_out += h->flits;
     n->ctr.latency_sum += n->now - h->pushed;
     port_pop(o);
+    if (!o->len) bit_clear(n->occupied_outputs, dst);
     n->in_flight--;
     return 0;
 }
 
 bool icnt_idle(const icnt *n) { return n->in_flight == 0; }
+
+uint32_t icnt_next_occupied(const icnt *n, uint32_t from) { return bit_next(n->occupied_outputs, from, n->n_dst); }
 
 void icnt_skip_idle(icnt *n, uint64_t cycles) {
     n->now += cycles;
@@ -231,7 +237,8 @@ icnt *icnt_create(const icnt_config *cfg, uint32_t n_src, uint32_t n_dst, const 
     n->words_dst = (n_dst + 63) / 64;
     n->wanted_by = calloc((size_t)n_dst * n->words_src, sizeof *n->wanted_by);
     n->wanted_outputs = calloc(n->words_dst, sizeof *n->wanted_outputs);
-    if (!n->in || !n->out || !n->head_wants || !n->wanted_by || !n->wanted_outputs) goto oom;
+    n->occupied_outputs = calloc(n->words_dst, sizeof *n->occupied_outputs);
+    if (!n->in || !n->out || !n->head_wants || !n->wanted_by || !n->wanted_outputs || !n->occupied_outputs) goto oom;
     for (uint32_t s = 0; s < n_src; s++)
         if (port_init(&n->in[s], cfg->in_buffer_flits)) goto oom;
     for (uint32_t d = 0; d < n_dst; d++)
@@ -252,5 +259,6 @@ void icnt_destroy(icnt *n) {
     free(n->head_wants);
     free(n->wanted_by);
     free(n->wanted_outputs);
+    free(n->occupied_outputs);
     free(n);
 }

@@ -31,6 +31,7 @@ struct partition {
      * are zero an L2 cycle has nothing to do but advance now and dram_rr. */
     uint32_t l2_work;
     bool miss_queued;
+    uint32_t replies_queued;      /* requests in the L2->icnt queues of all slices */
     partition_counters ctr;
 };
 
@@ -74,11 +75,13 @@ static void tq_pop(timed_queue *q) {
 static void part_push(partition *p, slice *s, int q, const mem_req *r, uint64_t ready) {
     tq_push(&s->q[q], r, ready);
     if (q != PART_Q_L2_ICNT) p->l2_work++;
+    else p->replies_queued++;
 }
 
 static void part_pop(partition *p, slice *s, int q) {
     tq_pop(&s->q[q]);
     if (q != PART_Q_L2_ICNT) p->l2_work--;
+    else p->replies_queued--;
 }
 
 /* ---- L2 side ---- */
@@ -216,6 +219,8 @@ const mem_req *partition_reply_peek(const partition *p, uint32_t s) {
 void partition_reply_pop(partition *p, uint32_t s) {
     if (partition_reply_peek(p, s)) part_pop(p, &p->slices[s], PART_Q_L2_ICNT);
 }
+
+uint32_t partition_replies_queued(const partition *p) { return p->replies_queued; }
 
 bool partition_idle(const partition *p) {
     for (uint32_t i = 0; i < p->nslices; i++) {

@@ -65,6 +65,9 @@ void partition_l2_cycle(partition *p);
 void partition_dram_cycle(partition *p);
 const mem_req *partition_reply_peek(const partition *p, uint32_t slice);
 void partition_reply_pop(partition *p, uint32_t slice);
+/* Replies waiting in the partition's L2->icnt queues, ready or not (0: no
+ * partition_reply_peek of its slices can answer). */
+uint32_t partition_replies_queued(const partition *p);
 
 bool partition_idle(const partition *p);
 uint64_t partition_l2_now(const partition *p);

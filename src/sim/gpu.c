@@ -27,6 +27,9 @@ struct gpu {
     void *cta_state;
     uint64_t ctas_total, ctas_dispatched, ctas_done;
     int room_maybe;                /* an SM may have room for a CTA */
+    int fault_maybe;               /* an SM has faulted (faults arise only in the SM
+                                      calls of core_tick, which check for them) */
+    uint64_t min_wake;             /* smallest of wake[], as core_tick left it */
     uint32_t rr_sm;
     sm_occupancy_info occ;
     uint32_t max_resident;
@@ -168,6 +171,7 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
             return;
         }
         g->wake[s] = sm_wake_at(g->sms[s]);
+        if (sm_fault(g->sms[s])) g->fault_maybe = 1;
         g->ctas_dispatched++;
         g->st.ctas_launched++;
         uint32_t r = sm_resident_ctas(g->sms[s]);
@@ -179,45 +183,55 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
 }
 
 static void core_tick(gpu *g, uint64_t now) {
-    if (!icnt_idle(g->rep_net))
-        for (uint32_t s = 0; s < g->p.num_sms; s++) {
-            mem_req r;
-            if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) {
-                sm_receive(g->sms[s], &r, now);
-                g->wake[s] = sm_wake_at(g->sms[s]);
-            }
+    /* only SMs with a reply packet at their output, in SM order */
+    for (uint32_t s = icnt_next_occupied(g->rep_net, 0); s < g->p.num_sms; s = icnt_next_occupied(g->rep_net, s + 1)) {
+        mem_req r;
+        if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) {
+            sm_receive(g->sms[s], &r, now);
+            g->wake[s] = sm_wake_at(g->sms[s]);
+            if (sm_fault(g->sms[s])) g->fault_maybe = 1;
         }
+    }
     dispatch_ctas(g, now);
-    for (uint32_t s = 0; s < g->p.num_sms; s++)
+    uint64_t min_wake = NEVER;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
         if (g->wake[s] <= now) {
             sm_cycle(g->sms[s], now);
             g->wake[s] = sm_wake_at(g->sms[s]);
+            if (sm_fault(g->sms[s])) g->fault_maybe = 1;
         }
+        if (g->wake[s] < min_wake) min_wake = g->wake[s];
+    }
+    g->min_wake = min_wake;
 }
 
 static void icnt_tick(gpu *g) {
-    for (uint32_t sl = 0; sl < g->nslices; sl++) {
-        partition *p = g->parts[sl / g->slices_per_part];
-        const mem_req *r = partition_reply_peek(p, sl % g->slices_per_part);
-        if (!r) continue;
-        uint32_t bytes = mem_packet_bytes(r);
-        if (r->sm < g->p.num_sms && icnt_can_push(g->rep_net, sl, bytes) &&
-            icnt_push(g->rep_net, sl, r->sm, r, bytes) == 0)
-            partition_reply_pop(p, sl % g->slices_per_part);
+    for (uint32_t i = 0; i < g->nparts; i++) {
+        partition *p = g->parts[i];
+        if (!partition_replies_queued(p)) continue;
+        for (uint32_t local = 0; local < g->slices_per_part; local++) {
+            const mem_req *r = partition_reply_peek(p, local);
+            if (!r) continue;
+            uint32_t sl = i * g->slices_per_part + local;
+            uint32_t bytes = mem_packet_bytes(r);
+            if (r->sm < g->p.num_sms && icnt_can_push(g->rep_net, sl, bytes) &&
+                icnt_push(g->rep_net, sl, r->sm, r, bytes) == 0)
+                partition_reply_pop(p, local);
+        }
     }
     icnt_cycle(g->req_net);
     icnt_cycle(g->rep_net);
 }
 
 static void l2_tick(gpu *g) {
-    if (!icnt_idle(g->req_net))
-        for (uint32_t sl = 0; sl < g->nslices; sl++) {
-            partition *p = g->parts[sl / g->slices_per_part];
-            uint32_t local = sl % g->slices_per_part;
-            mem_req r;
-            if (icnt_peek(g->req_net, sl) && partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
-                partition_push(p, local, &r);
-        }
+    /* only slices with a request packet at their output, in slice order */
+    for (uint32_t sl = icnt_next_occupied(g->req_net, 0); sl < g->nslices; sl = icnt_next_occupied(g->req_net, sl + 1)) {
+        partition *p = g->parts[sl / g->slices_per_part];
+        uint32_t local = sl % g->slices_per_part;
+        mem_req r;
+        if (icnt_peek(g->req_net, sl) && partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
+            partition_push(p, local, &r);
+    }
     for (uint32_t i = 0; i < g->nparts; i++)
         partition_l2_cycle(g->parts[i]);
 }
@@ -271,6 +285,7 @@ static uint64_t kernel_insns(const gpu *g) {
 }
 
 static const exec_fault *find_fault(const gpu *g) {
+    if (!g->fault_maybe) return NULL;
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         if (sm_fault(g->sms[s])) return sm_fault(g->sms[s]);
     return NULL;
@@ -280,15 +295,6 @@ static int all_sms_idle(const gpu *g) {
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         if (!sm_idle(g->sms[s])) return 0;
     return 1;
-}
-
-static uint64_t earliest_wake(const gpu *g) {
-    uint64_t t = NEVER;
-    for (uint32_t s = 0; s < g->p.num_sms; s++) {
-        uint64_t w = g->wake[s];
-        if (w < t) t = w;
-    }
-    return t;
 }
 
 /* -gpgpu_max_cycle / -gpgpu_max_insn reached?  (Instructions are summed only
@@ -314,7 +320,7 @@ static int after_core_tick(gpu *g, uint64_t now) {
     }
     if (g->kernel_status != LOCSIM_OK || over_limit(g, now)) return -1;
     if (g->room_maybe && g->ctas_dispatched < g->ctas_total) return 0;
-    uint64_t wake = earliest_wake(g);
+    uint64_t wake = g->min_wake;   /* nothing since core_tick has woken an SM */
     if (wake <= now + 1 || !memory_idle(g)) return 0;
     if (g->ctas_done == g->ctas_total && all_sms_idle(g)) return 1;
     if (wake == NEVER) {
@@ -431,6 +437,7 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     g->L = L;
     g->ctas_dispatched = g->ctas_done = 0;
     g->room_maybe = 1;
+    g->fault_maybe = 0;
     g->rr_sm = 0;
     g->max_resident = 0;
     g->kernel_status = LOCSIM_OK;
