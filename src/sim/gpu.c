@@ -30,6 +30,7 @@ struct gpu {
     int fault_maybe;               /* an SM has faulted (faults arise only in the SM
                                       calls of core_tick, which check for them) */
     uint64_t min_wake;             /* smallest of wake[], as core_tick left it */
+    int wake_changed;              /* wake[] changed outside core_tick's SM loop */
     uint32_t rr_sm;
     sm_occupancy_info occ;
     uint32_t max_resident;
@@ -172,6 +173,7 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
         }
         g->wake[s] = sm_wake_at(g->sms[s]);
         if (sm_fault(g->sms[s])) g->fault_maybe = 1;
+        g->wake_changed = 1;
         g->ctas_dispatched++;
         g->st.ctas_launched++;
         uint32_t r = sm_resident_ctas(g->sms[s]);
@@ -190,9 +192,12 @@ static void core_tick(gpu *g, uint64_t now) {
             sm_receive(g->sms[s], &r, now);
             g->wake[s] = sm_wake_at(g->sms[s]);
             if (sm_fault(g->sms[s])) g->fault_maybe = 1;
+            g->wake_changed = 1;
         }
     }
     dispatch_ctas(g, now);
+    if (!g->wake_changed && now < g->min_wake) return;   /* every SM sleeps: min_wake stands */
+    g->wake_changed = 0;
     uint64_t min_wake = NEVER;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         if (g->wake[s] <= now) {
@@ -434,6 +439,7 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
             return LOCSIM_ERR_OUT_OF_MEMORY;
         }
     for (uint32_t s = 0; s < g->p.num_sms; s++) g->wake[s] = sm_wake_at(g->sms[s]);
+    g->wake_changed = 1;
     g->L = L;
     g->ctas_dispatched = g->ctas_done = 0;
     g->room_maybe = 1;
