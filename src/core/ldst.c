@@ -213,17 +213,37 @@ static uint32_t bank_degree(const sm *s, const exec_step_info *info) {
     return degree;
 }
 
-static void add_access(ldst_unit *u, uint64_t addr, uint32_t bytes, uint32_t line, uint32_t lane) {
+/* The accesses of one instruction by line address: an open-addressed table of
+ * access index + 1 (0: empty), so that a scattered warp does not compare every
+ * lane with every line found before it.  The accesses keep the order in which
+ * their lines first appear. */
+#define ACCESS_INDEX_SIZE (2 * LDST_MAX_ACCESS)
+typedef struct {
+    uint8_t slot[ACCESS_INDEX_SIZE];
+} access_index;
+
+_Static_assert(LDST_MAX_ACCESS < 256 && (ACCESS_INDEX_SIZE & (ACCESS_INDEX_SIZE - 1)) == 0,
+               "access_index holds index + 1 in a byte and wraps with a mask");
+
+static uint32_t access_hash(uint64_t base) {
+    return (uint32_t)((base * 0x9E3779B97F4A7C15ull) >> 32) & (ACCESS_INDEX_SIZE - 1);
+}
+
+static void add_access(ldst_unit *u, access_index *x, uint64_t addr, uint32_t bytes, uint32_t line, uint32_t lane) {
     uint64_t base = addr & ~(uint64_t)(line - 1);
     uint8_t sectors = mem_sector_mask(addr, bytes, line);
-    for (uint32_t i = u->naccess; i-- > 0;)
-        if (u->acc[i].addr == base) {
-            u->acc[i].sectors |= sectors;
-            u->acc[i].bytes = (uint16_t)(u->acc[i].bytes + bytes);
-            u->acc[i].lanes |= 1u << lane;
+    uint32_t h = access_hash(base);
+    for (; x->slot[h]; h = (h + 1) & (ACCESS_INDEX_SIZE - 1)) {
+        ldst_access *a = &u->acc[x->slot[h] - 1];
+        if (a->addr == base) {
+            a->sectors |= sectors;
+            a->bytes = (uint16_t)(a->bytes + bytes);
+            a->lanes |= 1u << lane;
             return;
         }
+    }
     if (u->naccess >= LDST_MAX_ACCESS) return; /* cannot happen: 32 lanes x 4 words */
+    x->slot[h] = (uint8_t)(u->naccess + 1);
     ldst_access *a = &u->acc[u->naccess++];
     a->addr = base;
     a->bytes = (uint16_t)bytes;
@@ -233,17 +253,18 @@ static void add_access(ldst_unit *u, uint64_t addr, uint32_t bytes, uint32_t lin
 
 static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint32_t line) {
     ldst_unit *u = &s->ldst;
+    access_index x = {{0}};
     u->naccess = 0;
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         if (!local) {
-            add_access(u, info->mem_addr[lane], info->mem_size, line, lane);
+            add_access(u, &x, info->mem_addr[lane], info->mem_size, line, lane);
             continue;
         }
         uint32_t words = info->mem_size > 4 ? info->mem_size / 4 : 1;
         for (uint32_t k = 0; k < words; k++) {
             uint64_t a = sm_local_address(&s->c, s->id, w * EXEC_WARP_SIZE + lane, info->mem_addr[lane] + 4 * k);
-            add_access(u, a, info->mem_size < 4 ? info->mem_size : 4, line, lane);
+            add_access(u, &x, a, info->mem_size < 4 ? info->mem_size : 4, line, lane);
         }
     }
 }

@@ -425,7 +425,8 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
     uint32_t n = 0, kept = 0;
     for (uint32_t i = 0; i < m->nwaiters; i++) {
         if ((w[i].need & (uint8_t)~m->arrived) || n >= cap) {
-            w[kept++] = w[i];
+            if (kept != i) w[kept] = w[i];   /* most often every waiter stays where it is */
+            kept++;
             continue;
         }
         if (l && mem_access_is_write(w[i].req.type)) {   /* fetch-on-write completes */
