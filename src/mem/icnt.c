@@ -200,7 +200,11 @@ int icnt_pop(icnt *n, uint32_t dst, mem_req *out) {
 
 bool icnt_idle(const icnt *n) { return n->in_flight == 0; }
 
-uint32_t icnt_next_occupied(const icnt *n, uint32_t from) { return bit_next(n->occupied_outputs, from, n->n_dst); }
+uint32_t icnt_next_ready(const icnt *n, uint32_t from) {
+    uint32_t d = bit_next(n->occupied_outputs, from, n->n_dst);
+    while (d < n->n_dst && port_head(&n->out[d])->ready > n->now) d = bit_next(n->occupied_outputs, d + 1, n->n_dst);
+    return d;
+}
 
 void icnt_skip_idle(icnt *n, uint64_t cycles) {
     n->now += cycles;

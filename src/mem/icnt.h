@@ -55,10 +55,10 @@ const mem_req *icnt_peek(const icnt *n, uint32_t dst);
 int icnt_pop(icnt *n, uint32_t dst, mem_req *out);
 
 bool icnt_idle(const icnt *n);
-/* The first output at or after `from` whose buffer holds a packet (ready or
- * not), or the number of outputs when there is none: lets a receiver visit only
- * the outputs icnt_peek could answer. */
-uint32_t icnt_next_occupied(const icnt *n, uint32_t from);
+/* The first output at or after `from` with a packet ready (one icnt_peek would
+ * return), or the number of outputs when there is none: lets a receiver visit
+ * only those outputs. */
+uint32_t icnt_next_ready(const icnt *n, uint32_t from);
 void icnt_skip_idle(icnt *n, uint64_t cycles);
 uint64_t icnt_now(const icnt *n);
 const icnt_counters *icnt_stats(const icnt *n);

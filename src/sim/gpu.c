@@ -185,10 +185,10 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
 }
 
 static void core_tick(gpu *g, uint64_t now) {
-    /* only SMs with a reply packet at their output, in SM order */
-    for (uint32_t s = icnt_next_occupied(g->rep_net, 0); s < g->p.num_sms; s = icnt_next_occupied(g->rep_net, s + 1)) {
+    /* only SMs with a reply ready at their output, in SM order */
+    for (uint32_t s = icnt_next_ready(g->rep_net, 0); s < g->p.num_sms; s = icnt_next_ready(g->rep_net, s + 1)) {
         mem_req r;
-        if (icnt_peek(g->rep_net, s) && icnt_pop(g->rep_net, s, &r) == 0) {
+        if (icnt_pop(g->rep_net, s, &r) == 0) {
             sm_receive(g->sms[s], &r, now);
             g->wake[s] = sm_wake_at(g->sms[s]);
             if (sm_fault(g->sms[s])) g->fault_maybe = 1;
@@ -229,12 +229,12 @@ static void icnt_tick(gpu *g) {
 }
 
 static void l2_tick(gpu *g) {
-    /* only slices with a request packet at their output, in slice order */
-    for (uint32_t sl = icnt_next_occupied(g->req_net, 0); sl < g->nslices; sl = icnt_next_occupied(g->req_net, sl + 1)) {
+    /* only slices with a request ready at their output, in slice order */
+    for (uint32_t sl = icnt_next_ready(g->req_net, 0); sl < g->nslices; sl = icnt_next_ready(g->req_net, sl + 1)) {
         partition *p = g->parts[sl / g->slices_per_part];
         uint32_t local = sl % g->slices_per_part;
         mem_req r;
-        if (icnt_peek(g->req_net, sl) && partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
+        if (partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
             partition_push(p, local, &r);
     }
     for (uint32_t i = 0; i < g->nparts; i++)
