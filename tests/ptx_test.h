@@ -81,6 +81,7 @@ static inline uint32_t pred_index(const ptx_function *f, const char *name)
 /* Read a whole file; NULL if it cannot be read. */
 static inline char *read_file(const char *path, size_t *len)
 {
+    *len = 0; /* defined on every path (release builds check) */
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return NULL;
