@@ -239,15 +239,22 @@ int cmd_run(int argc, char **argv) {
 int cmd_run_all(int argc, char **argv) {
     run_options o;
     if (parse_run_options(argc, argv, &o, 0)) return 2;
-    printf("%-14s %6s %16s %14s %9s %10s  %s\n", "workload", "size", "thread_insns", "warp_insns", "seconds",
-           "Minsn/s", "result");
+    printf("%-14s %6s %14s %12s %10s %9s %9s  %s\n", "workload", "size", "gpu_sim_insn", "warp_insns",
+           "gpu_cycle", "gpu_ipc", "Minsn/s", "result");
     int failures = 0;
     for (const workload_entry *e = workload_table; e->wl; e++) {
         run_outcome r;
         if (run_one(e, &o, &r)) return 2;
-        printf("%-14s %6u %16" PRIu64 " %14" PRIu64 " %9.3f %10.1f  %s\n", e->wl->name,
-               o.size ? o.size : e->wl->default_size, r.counters.thread_insns, r.counters.warp_insns, r.seconds,
-               r.seconds > 0 ? r.counters.thread_insns / r.seconds / 1e6 : 0.0, result_name(r.result));
+        /* cycles and IPC exist only in timing mode */
+        const locsim_counters *c = &r.counters;
+        char cycles[24] = "-", ipc[24] = "-";
+        if (c->cycles) {
+            snprintf(cycles, sizeof cycles, "%" PRIu64, c->cycles);
+            snprintf(ipc, sizeof ipc, "%.2f", (double)c->thread_insns / (double)c->cycles);
+        }
+        printf("%-14s %6u %14" PRIu64 " %12" PRIu64 " %10s %9s %9.1f  %s\n", e->wl->name,
+               o.size ? o.size : e->wl->default_size, c->thread_insns, c->warp_insns, cycles, ipc,
+               r.seconds > 0 ? c->thread_insns / r.seconds / 1e6 : 0.0, result_name(r.result));
         fflush(stdout);
         if (r.result != WL_PASS) {
             failures++;
