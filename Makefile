@@ -6,7 +6,7 @@ TEST_BUILD ?= build-test
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build run test fuzz bench clean ptx
+.PHONY: all deps build run test fuzz fuzz-config bench clean ptx
 
 all: build
 
@@ -34,6 +34,15 @@ fuzz:
 	mkdir -p $(FUZZ_BUILD)/corpus
 	./$(FUZZ_BUILD)/fuzz/fuzz_ptx -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    $(FUZZ_BUILD)/corpus fuzz/corpus
+
+# Fuzz the configuration parser (config files, cache and DRAM timing strings).
+fuzz-config:
+	@bash tools/install-deps.sh --fuzz
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCSIM_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_config
+	mkdir -p $(FUZZ_BUILD)/corpus-config
+	./$(FUZZ_BUILD)/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    $(FUZZ_BUILD)/corpus-config configs
 
 bench: build
 	./$(BUILD)/bench/bench_functional
