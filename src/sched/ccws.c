@@ -230,8 +230,7 @@ static void ccws_warp_exit(void *st, uint32_t w, uint64_t now) {
     if (w >= s->max_warps) return;
     if (sched_mask_has(s->live, w)) s->nlive--;
     s->live &= ~((warp_mask)1 << w);
-    for (uint32_t i = 0; i < s->num_sched; i++)
-        if (s->last[i] == (int)w) s->last[i] = -1;
+    sched_forget_warp(s->last, s->num_sched, w);
 }
 
 static void ccws_issued(void *st, uint32_t w, const ptx_insn *in, uint64_t now) {
@@ -299,8 +298,7 @@ static warp_mask ccws_load_permitted(void *st, uint64_t now) {
 
 static int ccws_pick(void *st, const sched_view *v) {
     ccws_state *s = st;
-    int last = s->last[v->sched_id];
-    int w = last >= 0 && sched_mask_has(v->ready, (uint32_t)last) ? last : sched_oldest_in(v, v->ready);
+    int w = sched_greedy_in(v, v->ready, s->last[v->sched_id]);
     s->last[v->sched_id] = w;
     return w;
 }

@@ -28,8 +28,7 @@ static void *gto_create(const sched_params *p, char *err, size_t errlen) {
 
 static int gto_pick(void *st, const sched_view *v) {
     gto_state *s = st;
-    int last = s->last[v->sched_id];
-    int w = last >= 0 && sched_mask_has(v->ready, (uint32_t)last) ? last : sched_oldest_in(v, v->ready);
+    int w = sched_greedy_in(v, v->ready, s->last[v->sched_id]);
     s->last[v->sched_id] = w;
     return w;
 }
@@ -37,9 +36,7 @@ static int gto_pick(void *st, const sched_view *v) {
 static void gto_warp_exit(void *st, uint32_t w, uint64_t now) {
     (void)now;
     gto_state *s = st;
-    /* A new warp may take the slot: it must not inherit the greedy position. */
-    for (uint32_t i = 0; i < s->num_sched; i++)
-        if (s->last[i] == (int)w) s->last[i] = -1;
+    sched_forget_warp(s->last, s->num_sched, w);
 }
 
 const warp_sched_ops sched_gto = {

@@ -9,6 +9,15 @@ int sched_oldest_in(const sched_view *v, warp_mask m) {
     return -1;
 }
 
+int sched_greedy_in(const sched_view *v, warp_mask m, int last) {
+    return last >= 0 && sched_mask_has(m, (uint32_t)last) ? last : sched_oldest_in(v, m);
+}
+
+void sched_forget_warp(int *last, uint32_t n, uint32_t w) {
+    for (uint32_t i = 0; i < n; i++)
+        if (last[i] == (int)w) last[i] = -1;
+}
+
 int sched_next_after(warp_mask m, int last) {
     if (!m) return -1;
     /* Warps strictly after `last` first, then wrap around to the lowest. */

@@ -112,6 +112,11 @@ static inline int sched_mask_has(warp_mask m, uint32_t w) { return (int)((m >> w
 int sched_oldest_in(const sched_view *v, warp_mask m);
 /* Round-robin: the first warp of m after `last` in slot order (wrapping), or -1. */
 int sched_next_after(warp_mask m, int last);
+/* Greedy-then-oldest: `last` while it is in m, else the oldest warp of m, or -1. */
+int sched_greedy_in(const sched_view *v, warp_mask m, int last);
+/* Warp slot w has exited: clear it from the n per-scheduler "last issued" slots, so
+ * a new warp in that slot does not inherit the position. */
+void sched_forget_warp(int *last, uint32_t n, uint32_t w);
 /* Split "a:b:c" into at most max fields (copied into buf); returns the count. */
 int sched_split_args(const char *args, char *buf, size_t bufsz, char **fields, int max);
 

@@ -62,7 +62,7 @@ static int swl_pick(void *st, const sched_view *v) {
     warp_mask cand = v->ready & allowed_warps(s, v);
     int last = s->last[v->sched_id], w;
     if (!cand) return -1;
-    if (s->gto) w = last >= 0 && sched_mask_has(cand, (uint32_t)last) ? last : sched_oldest_in(v, cand);
+    if (s->gto) w = sched_greedy_in(v, cand, last);
     else w = sched_next_after(cand, last);
     s->last[v->sched_id] = w;
     return w;
@@ -71,8 +71,7 @@ static int swl_pick(void *st, const sched_view *v) {
 static void swl_warp_exit(void *st, uint32_t w, uint64_t now) {
     (void)now;
     swl_state *s = st;
-    for (uint32_t i = 0; i < s->num_sched; i++)
-        if (s->last[i] == (int)w) s->last[i] = -1;
+    sched_forget_warp(s->last, s->num_sched, w);
 }
 
 const warp_sched_ops sched_swl = {

@@ -89,10 +89,7 @@ static void *tl_create(const sched_params *p, char *err, size_t errlen) {
 static uint32_t group_of(const tl_state *s, uint32_t w) { return (w / s->num_sched) / s->group_size; }
 
 static int pick_inner(const tl_state *s, const tl_sched *t, const sched_view *v, warp_mask candidates) {
-    if (s->inner == POLICY_GTO) {
-        if (t->last >= 0 && sched_mask_has(candidates, (uint32_t)t->last)) return t->last;
-        return sched_oldest_in(v, candidates);
-    }
+    if (s->inner == POLICY_GTO) return sched_greedy_in(v, candidates, t->last);
     return sched_next_after(candidates, t->last);
 }
 
