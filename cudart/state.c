@@ -56,13 +56,9 @@ locsim_device *cr_device(void) {
     char err[1024];
     if (cr_config_from_env(&cr.cfg, &cr.mode, cr.config_name, sizeof cr.config_name, err, sizeof err) != 0)
         cr_die("%s", err);
+    /* The timing model is always linked in: a failure here is a real error (a
+     * configuration the timing model rejects), never a reason to run functionally. */
     locsim_status st = locsim_device_create(cr.cfg, cr.mode, &cr.dev);
-    if (st == LOCSIM_ERR_CONFIG && cr.mode == LOCSIM_MODE_TIMING) {
-        /* As `locsim run` does while the cycle-level model is not built in. */
-        cr_warn("timing mode is not available in this build; running functional simulation");
-        cr.mode = LOCSIM_MODE_FUNCTIONAL;
-        st = locsim_device_create(cr.cfg, cr.mode, &cr.dev);
-    }
     if (st != LOCSIM_OK)
         cr_die("cannot create the simulated GPU (config %s, %s mode): %s", cr.config_name,
                cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional", locsim_status_name(st));
