@@ -21,7 +21,19 @@ static void test_opcode_errors(void **state)
 {
     (void)state;
     body_fails("foo.u32 %r1, %r2;", 9, 1, "unknown opcode 'foo'");
-    body_fails("tex.2d.v4.f32.f32 %r1, [t, {%r1, %r2}];", 9, 1, "unsupported: 'tex'");
+    body_fails("sured.b.add.1d.u32 [%rd1, {%r1}], %r2;", 9, 1, "unsupported: 'sured'");
+    /* textures and surfaces: objects only, the forms ptxas takes */
+    body_fails("tex.cube.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 1,
+               "unsupported: 'tex.cube'");
+    body_fails("tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [k_p0, {%r0, %r1}];", 9, 42, "not texture references");
+    body_fails("tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0}];", 9, 48, "takes 2 coordinates, found 1");
+    body_fails("tex.2d.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1}];", 9, 1, "'tex' needs .v4");
+    body_fails("tex.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1}];", 9, 1, "'tex' needs a geometry");
+    body_fails("tld4.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1}];", 9, 1, "needs a component");
+    body_fails("suld.p.2d.b32.trap {%r0}, [%rd1, {%r0, %r1}];", 9, 1, "unsupported: 'suld.p'");
+    body_fails("suld.b.2d.b32.trap {%r0}, [%rd1, {%r0, %r1}], %r2;", 9, 1, "'suld' takes d, [handle, {coordinates}]");
+    body_fails("txq.channel_order.b32 %r0, [%rd1];", 9, 1, "unsupported: this 'txq' query");
+    body_fails("txq.width.b32 %r0, [%r1];", 9, 21, "is .b32, the operand is 64-bit");
     body_fails("brx.idx %r1, tbl;", 9, 1, "unsupported: brx.idx");
     body_fails("add.foo.u32 %r1, %r2, %r3;", 9, 4, "unsupported modifier '.foo' for 'add'");
     body_fails("add.u32.s32 %r1, %r2, %r3;", 9, 1, "'add' takes one type modifier, found two");

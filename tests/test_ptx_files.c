@@ -131,6 +131,47 @@ static void test_snippet_atomics(void **state)
     ptx_module_free(m);
 }
 
+/* texture.cu: grep of texture.ptx -- tex 12 (.1d 4, .2d 4 of which .level 1, .grad 1,
+ * .3d 2, .a1d 1, .a2d 1), tld4.g 1, suld 3, sust 3, txq 4, suq 1 */
+static void test_snippet_texture(void **state)
+{
+    (void)state;
+    ptx_module *m = load("texture.ptx");
+    assert_int_equal(count_op(m, PTX_OP_TEX, -1), 12);
+    assert_int_equal(count_op(m, PTX_OP_TEX, PTX_GEOM_1D), 4);
+    assert_int_equal(count_op(m, PTX_OP_TEX, PTX_GEOM_2D), 4);
+    assert_int_equal(count_op(m, PTX_OP_TEX, PTX_GEOM_3D), 2);
+    assert_int_equal(count_op(m, PTX_OP_TEX, PTX_GEOM_A1D), 1);
+    assert_int_equal(count_op(m, PTX_OP_TEX, PTX_GEOM_A2D), 1);
+    assert_int_equal(count_op(m, PTX_OP_TLD4, PTX_GEOM_2D), 1);
+    assert_int_equal(count_op(m, PTX_OP_SULD, -1), 3);
+    assert_int_equal(count_op(m, PTX_OP_SUST, -1), 3);
+    assert_int_equal(count_op(m, PTX_OP_TXQ, -1), 4);
+    assert_int_equal(count_op(m, PTX_OP_SUQ, -1), 1);
+    /* decoded details of a few: tex.grad carries two gradient vectors, tld4.g
+     * component 1, sust.b.1d.v4.b8.zero, suld.b.3d.v2.b16.trap */
+    unsigned grads = 0, gathers = 0, st8 = 0, ld16 = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (uint32_t i = 0; i < m->funcs[f].ninsn; i++) {
+            const ptx_insn *in = &m->funcs[f].insns[i];
+            if (in->op == PTX_OP_TEX && in->aux == PTX_TEX_GRAD)
+                grads += in->nopnd == 5 && in->opnd[3].kind == PTX_OPND_VEC && in->opnd[3].comp == 2;
+            if (in->op == PTX_OP_TLD4)
+                gathers += in->aux == 1 && in->type == PTX_T_F32 && in->opnd[2].comp == 2;
+            if (in->op == PTX_OP_SUST && in->vec == 4)
+                st8 += in->type == PTX_T_B8 && in->aux == PTX_SURF_ZERO && in->mode == PTX_GEOM_1D &&
+                       in->opnd[1].comp == 1 && in->opnd[2].comp == 4;
+            if (in->op == PTX_OP_SULD && in->vec == 2)
+                ld16 += in->type == PTX_T_B16 && in->aux == PTX_SURF_TRAP && in->mode == PTX_GEOM_3D &&
+                        in->opnd[2].comp == 4;
+        }
+    assert_int_equal(grads, 1);
+    assert_int_equal(gathers, 1);
+    assert_int_equal(st8, 1);
+    assert_int_equal(ld16, 1);
+    ptx_module_free(m);
+}
+
 static void test_snippet_warp(void **state)
 {
     (void)state;
@@ -299,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_snippet_constants),
         cmocka_unit_test(test_snippet_math_bits_half),
         cmocka_unit_test(test_snippet_grid_constant),
+        cmocka_unit_test(test_snippet_texture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

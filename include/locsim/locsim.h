@@ -100,6 +100,73 @@ typedef struct {
 locsim_status locsim_kernel_get_info(const locsim_kernel *k, locsim_kernel_info *out);
 const char *locsim_kernel_name(const locsim_kernel *k);
 
+/* ---- arrays, texture and surface objects ----
+ * The numbering of every enum below is CUDA's (cudaChannelFormatKind,
+ * cudaResourceType, cudaTextureAddressMode, cudaTextureFilterMode,
+ * cudaTextureReadMode, cudaArrayLayered / cudaArraySurfaceLoadStore), so a CUDA
+ * runtime can pass its values through.  Semantics: docs/textures.md. */
+typedef enum { LOCSIM_CHANNEL_SIGNED = 0, LOCSIM_CHANNEL_UNSIGNED = 1, LOCSIM_CHANNEL_FLOAT = 2 } locsim_channel_kind;
+/* Bits of each channel (x, y, z, w; 0 = absent): 1, 2 or 4 channels of the same
+ * width (8, 16 or 32 bits; float: 16 (half) or 32). */
+typedef struct { int x, y, z, w; locsim_channel_kind kind; } locsim_channel_format;
+
+typedef struct locsim_array locsim_array;   /* a CUDA array: texels stored row by row */
+enum { LOCSIM_ARRAY_LAYERED = 1, LOCSIM_ARRAY_SURFACE = 2 };
+/* height 0: a 1-D array; depth 0: 2-D (or, with LOCSIM_ARRAY_LAYERED, depth is the
+ * number of layers of a 1-D (height 0) or 2-D layered array). */
+locsim_status locsim_array_create(locsim_device *dev, const locsim_channel_format *fmt, size_t width, size_t height,
+                                  size_t depth, unsigned flags, locsim_array **out);
+locsim_status locsim_array_destroy(locsim_device *dev, locsim_array *arr);
+/* Format, extent (as given at creation) and flags of an array. */
+void locsim_array_get_info(const locsim_array *arr, locsim_channel_format *fmt, size_t extent[3], unsigned *flags);
+
+/* One side of a 3-D copy: an array (at byte x, row y, slice z), device memory or
+ * host memory (pitch bytes per row, height rows per slice, from x, y, z). */
+typedef struct {
+    locsim_array *array;       /* or NULL */
+    locsim_dptr dptr;          /* or 0 */
+    void *host;                /* or NULL (a source is only read) */
+    size_t pitch, height;      /* linear memory only */
+    size_t x, y, z;            /* x in bytes */
+} locsim_copy_side;
+/* Copy width bytes x height rows x depth slices; at least one side is device
+ * memory or an array.  Out-of-range regions of an array are LOCSIM_ERR_INVALID. */
+locsim_status locsim_memcpy_3d(locsim_device *dev, const locsim_copy_side *dst, const locsim_copy_side *src,
+                               size_t width, size_t height, size_t depth);
+
+typedef enum { LOCSIM_RES_ARRAY = 0, LOCSIM_RES_LINEAR = 2, LOCSIM_RES_PITCH2D = 3 } locsim_resource_type;
+typedef struct {
+    locsim_resource_type type;
+    locsim_array *array;           /* ARRAY */
+    locsim_dptr ptr;               /* LINEAR, PITCH2D */
+    locsim_channel_format format;  /* LINEAR, PITCH2D */
+    size_t size_bytes;             /* LINEAR */
+    size_t width, height, pitch;   /* PITCH2D (width/height in texels, pitch in bytes) */
+} locsim_resource_desc;
+
+enum { LOCSIM_ADDRESS_WRAP = 0, LOCSIM_ADDRESS_CLAMP = 1, LOCSIM_ADDRESS_MIRROR = 2, LOCSIM_ADDRESS_BORDER = 3 };
+enum { LOCSIM_FILTER_POINT = 0, LOCSIM_FILTER_LINEAR = 1 };
+enum { LOCSIM_READ_ELEMENT = 0, LOCSIM_READ_NORMALIZED_FLOAT = 1 };
+typedef struct {
+    int address_mode[3];
+    int filter_mode;
+    int read_mode;
+    int normalized_coords;
+    float border_color[4];
+} locsim_texture_desc;
+
+/* Texture and surface objects: the 64-bit handle a kernel receives (tex / suld /
+ * sust operands).  Handles are small positive numbers; 0 is never one. */
+locsim_status locsim_texture_create(locsim_device *dev, const locsim_resource_desc *res,
+                                    const locsim_texture_desc *tex, uint64_t *handle);
+locsim_status locsim_texture_destroy(locsim_device *dev, uint64_t handle);
+locsim_status locsim_texture_get_desc(locsim_device *dev, uint64_t handle, locsim_resource_desc *res,
+                                      locsim_texture_desc *tex);
+/* A surface: an array created with LOCSIM_ARRAY_SURFACE. */
+locsim_status locsim_surface_create(locsim_device *dev, const locsim_resource_desc *res, uint64_t *handle);
+locsim_status locsim_surface_destroy(locsim_device *dev, uint64_t handle);
+locsim_status locsim_surface_get_desc(locsim_device *dev, uint64_t handle, locsim_resource_desc *res);
+
 /* ---- statistics of the device so far ---- */
 typedef struct {
     uint64_t kernels;          /* kernels launched */

@@ -28,6 +28,29 @@ typedef struct {
     char msg[768];             /* full human-readable report */
 } exec_fault;
 
+/* A texture or surface object as the executor sees it (filled by
+ * src/runtime/texture.c; the handle a kernel holds is its index + 1).  Texels are
+ * stored row by row: texel (x, y, z) of a layered array's layer z, or of slice z,
+ * is at base + z * slice + y * pitch + x * elem_bytes. */
+enum { EXEC_OBJ_NONE = 0, EXEC_OBJ_TEXTURE = 1, EXEC_OBJ_SURFACE = 2 };
+typedef struct {
+    uint8_t kind;              /* EXEC_OBJ_*; NONE is a free slot */
+    uint8_t dims;              /* 1, 2 or 3 (of the resource; a layered array counts its layer apart) */
+    uint8_t layered;
+    uint8_t linear;            /* a LINEAR resource (tex1Dfetch): integer coordinates only */
+    uint8_t nchan;             /* 1, 2 or 4 */
+    uint8_t chan_bytes;        /* 1, 2 or 4 */
+    uint8_t chan_kind;         /* locsim_channel_kind */
+    uint8_t read_norm;         /* cudaReadModeNormalizedFloat */
+    uint8_t normalized;        /* normalized coordinates */
+    uint8_t filter;            /* 0 point, 1 linear */
+    uint8_t addr[3];           /* address mode per axis (cudaTextureAddressMode numbering) */
+    float border[4];
+    uint32_t width, height, depth;  /* texels (height/depth 1 when absent; depth = layers when layered) */
+    uint32_t elem_bytes;
+    uint64_t base, pitch, slice;
+} exec_texobj;
+
 /* Everything fixed for one kernel launch (read-only while CTAs run). */
 typedef struct {
     const ptx_module *mod;
@@ -42,6 +65,8 @@ typedef struct {
     uint32_t smid_count;          /* %nsmid */
     FILE *printf_out;             /* device printf destination */
     uint64_t watchdog_insns;      /* per-CTA warp-instruction limit (0 = none): hang guard */
+    const exec_texobj *texobjs;   /* the device's texture and surface objects */
+    uint32_t ntexobjs;
 } exec_launch;
 
 typedef struct exec_cta exec_cta;  /* opaque: defined in src/exec/ */
@@ -67,6 +92,8 @@ typedef struct {
     uint8_t mem_is_store;       /* st, red */
     uint8_t mem_is_atomic;      /* atom, red */
     uint8_t mem_size;           /* bytes per lane (vector width x element size) */
+    uint8_t mem_is_texture;     /* tex, tld4: global reads through the texture cache (one
+                                   address per lane: its first texel, as GPGPU-Sim) */
     uint32_t mem_mask;          /* lanes that accessed memory */
     uint64_t mem_addr[EXEC_WARP_SIZE]; /* global: device address; shared: shared offset;
                                           local: local offset of that lane's thread */

@@ -225,6 +225,7 @@ int exec_mov(exec_ctx *x);       /* mov, cvta, isspacep, logic on predicates */
 int exec_memory(exec_ctx *x);    /* ld, ldu, st */
 int exec_atomic(exec_ctx *x);    /* atom, red */
 int exec_warp_op(exec_ctx *x);   /* shfl, vote, match, redux, activemask, bar.warp.sync */
+int exec_texture(exec_ctx *x);   /* tex, tld4, txq, suld, sust, suq (texture.c) */
 
 /* ---- memory helpers (memory.c) ---- */
 typedef enum { ACC_READ, ACC_WRITE, ACC_ATOMIC } exec_access;

@@ -184,6 +184,8 @@ static int execute(exec_ctx *x) {
     case PTX_OP_CVT: return exec_cvt(x);
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST: return exec_memory(x);
     case PTX_OP_ATOM: case PTX_OP_RED: return exec_atomic(x);
+    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_TXQ: case PTX_OP_SUQ: case PTX_OP_SULD: case PTX_OP_SUST:
+        return exec_texture(x);
     case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
         return exec_warp_op(x);
     /* No functional effect: memory is sequentially consistent here, prefetches and
@@ -230,6 +232,7 @@ static void fill_info(exec_step_info *info, const exec_ctx *x, uint32_t mask) {
     info->mem_space = PTX_SPACE_NONE;
     info->mem_is_store = 0;
     info->mem_is_atomic = 0;
+    info->mem_is_texture = 0;
     info->mem_size = 0;
     info->mem_mask = 0;
 }

@@ -317,6 +317,67 @@ static void put_call(out *o, const ptx_module *m, const ptx_function *f, const p
     }
 }
 
+static int is_texture_op(ptx_opcode op)
+{
+    return op == PTX_OP_TEX || op == PTX_OP_TLD4 || op == PTX_OP_TXQ || op == PTX_OP_SUQ || op == PTX_OP_SULD ||
+           op == PTX_OP_SUST;
+}
+
+/* tex/tld4/suld/sust/txq/suq: modifiers in PTX order, and the object operand
+ * written [handle, {coordinates}]. */
+static void put_texture(out *o, const ptx_module *m, const ptx_function *f, const ptx_insn *in)
+{
+    static const char *const geom[] = {"", "1d", "2d", "3d", "a1d", "a2d"};
+    static const char *const var[] = {"", "level", "grad"};
+    static const char *const comp[] = {"r", "g", "b", "a"};
+    static const char *const bound[] = {"trap", "clamp", "zero"};
+    static const char *const query[] = {"", "width", "height", "depth", "normalized_coords",
+                                        "force_unnormalized_coords", "filter_mode", "addr_mode_0",
+                                        "addr_mode_1", "addr_mode_2", "array_size", "num_mipmap_levels",
+                                        "num_samples"};
+    ptx_opcode op = (ptx_opcode)in->op;
+    if (op == PTX_OP_TXQ || op == PTX_OP_SUQ) {
+        put_mod(o, NAME_OF(query, in->aux));
+        put(o, ".b32 ");
+        put_operand(o, m, f, &in->opnd[0], PTX_T_B32);
+        put(o, ", [");
+        put_operand(o, m, f, &in->opnd[1], PTX_T_NONE);
+        put(o, "];");
+        return;
+    }
+    int surf = op == PTX_OP_SULD || op == PTX_OP_SUST;
+    if (op == PTX_OP_TLD4)
+        put_mod(o, NAME_OF(comp, in->aux));
+    if (op == PTX_OP_TEX)
+        put_mod(o, NAME_OF(var, in->aux));
+    if (surf)
+        put(o, ".b");
+    put_mod(o, NAME_OF(geom, in->mode));
+    if (in->vec > 1)
+        put(o, ".v%u", in->vec);
+    put_mod(o, ptx_type_name((ptx_type)in->type));
+    if (!surf)
+        put_mod(o, ptx_type_name((ptx_type)in->type2));
+    else
+        put_mod(o, NAME_OF(bound, in->aux));
+    unsigned h = op == PTX_OP_SUST ? 0 : 1;
+    put(o, " ");
+    if (op != PTX_OP_SUST) {
+        put_operand(o, m, f, &in->opnd[0], (ptx_type)in->type);
+        put(o, ", ");
+    }
+    put(o, "[");
+    put_operand(o, m, f, &in->opnd[h], PTX_T_NONE);
+    put(o, ", ");
+    put_operand(o, m, f, &in->opnd[h + 1], PTX_T_NONE);
+    put(o, "]");
+    for (unsigned i = h + 2; i < in->nopnd && i < PTX_MAX_OPNDS; i++) {
+        put(o, ", ");
+        put_operand(o, m, f, &in->opnd[i], op == PTX_OP_SUST ? (ptx_type)in->type : PTX_T_F32);
+    }
+    put(o, ";");
+}
+
 void ptx_insn_format(const ptx_module *m, const ptx_function *f, const ptx_insn *in, char *buf, size_t bufsz)
 {
     char tmp[32];
@@ -332,6 +393,10 @@ void ptx_insn_format(const ptx_module *m, const ptx_function *f, const ptx_insn 
     if (in->flags & PTX_F_CARRYIN)
         name = in->op == PTX_OP_ADD ? "addc" : in->op == PTX_OP_SUB ? "subc" : "madc";
     put(&o, "%s", name);
+    if (is_texture_op((ptx_opcode)in->op)) {
+        put_texture(&o, m, f, in);
+        return;
+    }
     put_modifiers(&o, in);
     if (in->op == PTX_OP_CALL) {
         put_call(&o, m, f, in);

@@ -47,7 +47,8 @@ enum {
     C_ATOM = 1u << 5, C_FLAG = 1u << 6, C_SHFL = 1u << 7, C_VOTE = 1u << 8, C_MATCH = 1u << 9,
     C_TESTP = 1u << 10, C_VEC = 1u << 11, C_PRMT = 1u << 12, C_SCOPE = 1u << 13, C_SEM = 1u << 14,
     C_CACHE = 1u << 15, C_LEVEL = 1u << 16, C_ALIGNED = 1u << 17, C_NOFTZ = 1u << 18,
-    C_DIR = 1u << 19, C_SHFMODE = 1u << 20
+    C_DIR = 1u << 19, C_SHFMODE = 1u << 20, C_GEOM = 1u << 21, C_TEXVAR = 1u << 22, C_COMP = 1u << 23,
+    C_SUMODE = 1u << 24, C_BOUND = 1u << 25, C_QUERY = 1u << 26
 };
 
 typedef struct {
@@ -119,6 +120,24 @@ static const modifier modifiers[] = {
     M(".L2::64B", C_CACHE, 0), M(".L2::128B", C_CACHE, 0), M(".L2::256B", C_CACHE, 0),
     M(".L1", C_LEVEL, 1), M(".L2", C_LEVEL, 2),
     M(".aligned", C_ALIGNED, 0), M(".noftz", C_NOFTZ, 0),
+    /* textures and surfaces; value 0 is never used so SET_ONCE sees a repeat
+     * (geometry values 1..; unsupported geometries are named in decode_texture) */
+    M(".1d", C_GEOM, PTX_GEOM_1D), M(".2d", C_GEOM, PTX_GEOM_2D), M(".3d", C_GEOM, PTX_GEOM_3D),
+    M(".a1d", C_GEOM, PTX_GEOM_A1D), M(".a2d", C_GEOM, PTX_GEOM_A2D), M(".cube", C_GEOM, 100),
+    M(".acube", C_GEOM, 101), M(".2dms", C_GEOM, 102), M(".a2dms", C_GEOM, 103),
+    M(".level", C_TEXVAR, 1 + PTX_TEX_LEVEL), M(".grad", C_TEXVAR, 1 + PTX_TEX_GRAD), M(".base", C_TEXVAR, 1),
+    M(".r", C_COMP, 1), M(".g", C_COMP, 2), M(".b", C_COMP, 3), M(".a", C_COMP, 4),
+    M(".b", C_SUMODE, 1), M(".p", C_SUMODE, 2),
+    M(".trap", C_BOUND, 1 + PTX_SURF_TRAP), M(".clamp", C_BOUND, 1 + PTX_SURF_CLAMP),
+    M(".zero", C_BOUND, 1 + PTX_SURF_ZERO),
+    M(".width", C_QUERY, PTX_TXQ_WIDTH), M(".height", C_QUERY, PTX_TXQ_HEIGHT),
+    M(".depth", C_QUERY, PTX_TXQ_DEPTH), M(".normalized_coords", C_QUERY, PTX_TXQ_NORMALIZED_COORDS),
+    M(".force_unnormalized_coords", C_QUERY, PTX_TXQ_FORCE_UNNORMALIZED_COORDS),
+    M(".filter_mode", C_QUERY, PTX_TXQ_FILTER_MODE), M(".addr_mode_0", C_QUERY, PTX_TXQ_ADDR_MODE_0),
+    M(".addr_mode_1", C_QUERY, PTX_TXQ_ADDR_MODE_1), M(".addr_mode_2", C_QUERY, PTX_TXQ_ADDR_MODE_2),
+    M(".array_size", C_QUERY, PTX_TXQ_ARRAY_SIZE), M(".num_mipmap_levels", C_QUERY, PTX_TXQ_NUM_MIPMAP_LEVELS),
+    M(".num_samples", C_QUERY, PTX_TXQ_NUM_SAMPLES), M(".channel_data_type", C_QUERY, 100),
+    M(".channel_order", C_QUERY, 101), M(".memory_layout", C_QUERY, 102),
 };
 #undef M
 
@@ -204,12 +223,18 @@ static const op_mods op_mod_table[PTX_OP_COUNT] = {
     [PTX_OP_MATCH] = {C_TYPE | C_MATCH | C_FLAG, F(SYNC)},
     [PTX_OP_REDUX] = {C_TYPE | C_ATOM | C_FLAG, F(SYNC)},
     [PTX_OP_ACTIVEMASK] = {C_TYPE, 0},
+    [PTX_OP_TEX] = {C_TYPE | C_GEOM | C_TEXVAR | C_VEC, 0},
+    [PTX_OP_TLD4] = {C_TYPE | C_GEOM | C_COMP | C_VEC, 0},
+    [PTX_OP_TXQ] = {C_TYPE | C_QUERY | C_TEXVAR, 0},
+    [PTX_OP_SUQ] = {C_TYPE | C_QUERY, 0},
+    [PTX_OP_SULD] = {C_TYPE | C_SUMODE | C_GEOM | C_VEC | C_BOUND | C_CACHE, 0},
+    [PTX_OP_SUST] = {C_TYPE | C_SUMODE | C_GEOM | C_VEC | C_BOUND | C_CACHE, 0},
 };
 #undef F
 
 /* PTX opcodes we know but do not implement: named as unsupported, not unknown. */
 static const char *const unsupported_opcodes[] = {
-    "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "wmma", "mma", "ldmatrix",
+    "sured", "istypep", "wmma", "mma", "ldmatrix",
     "stmatrix", "movmatrix", "cp", "mbarrier", "mapa", "getctarank", "elect", "szext", "bmsk",
     "fns", "applypriority", "discard", "createpolicy", "griddepcontrol", "stacksave",
     "stackrestore", "alloca", "multimem", "tensormap", "setmaxnreg", "vabsdiff",
@@ -230,6 +255,7 @@ typedef struct {
     ptx_atomop atom;
     uint32_t flags;
     uint32_t shfl, vote, match, testp, prmt, vec, dir, shfmode, scope, level;
+    uint32_t geom, texvar, comp, sumode, bound, query;  /* texture / surface: value + 1 where 0 is valid */
     token first;             /* the opcode token, for messages */
 } mods;
 
@@ -354,6 +380,12 @@ static void apply_modifier(parser *P, ictx *c, const token *t)
         case C_SHFMODE: SET_ONCE(md->shfmode, mo->value, "shift mode"); return;
         case C_SCOPE: SET_ONCE(md->scope, mo->value, "scope"); return;
         case C_LEVEL: SET_ONCE(md->level, mo->value, "cache level"); return;
+        case C_GEOM: SET_ONCE(md->geom, mo->value, "geometry"); return;
+        case C_TEXVAR: SET_ONCE(md->texvar, mo->value, "level-of-detail"); return;
+        case C_COMP: SET_ONCE(md->comp, mo->value, "component"); return;
+        case C_SUMODE: SET_ONCE(md->sumode, mo->value, "surface access"); return;
+        case C_BOUND: SET_ONCE(md->bound, mo->value, "out-of-bounds"); return;
+        case C_QUERY: SET_ONCE(md->query, mo->value, "query"); return;
         case C_CACHE:
             /* prefetch.L2::evict_last names its level through the hint */
             if (!md->level && mo->len > 5 && memcmp(mo->name, ".L2::", 5) == 0)
@@ -1868,6 +1900,250 @@ static void decode_control(parser *P, ictx *c)
     }
 }
 
+/* ---- textures and surfaces --------------------------------------------- */
+/* Unified mode only (what nvcc emits for texture and surface objects): the
+ * object is a 64-bit handle in a register, and the coordinates follow it inside
+ * the brackets:  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];
+ * Vectors here have 1 to 4 elements ({%r4} is a one-element destination of suld). */
+
+/* { e [, e ...] } with 1..4 elements, into r (kind RO_VEC). */
+static void parse_tex_vec(parser *P, raw_opnd *r)
+{
+    r->kind = RO_VEC;
+    r->t = P->tok;
+    r->nelem = 0;
+    expect_punct(P, '{', "'{'");
+    do {
+        if (r->nelem >= 4)
+            parse_fail_tok(P, &P->tok, "too many vector elements (at most 4)");
+        int neg = accept_punct(P, '-');
+        if (P->tok.kind != TK_IDENT && P->tok.kind != TK_INT && P->tok.kind != TK_FLOAT) {
+            char buf[96];
+            parse_fail_tok(P, &P->tok, "expected a register in vector, found %s", tok_text(&P->tok, buf, sizeof buf));
+        }
+        if (neg && P->tok.kind == TK_IDENT)
+            parse_fail_tok(P, &P->tok, "unexpected '-' before a register");
+        r->elem_neg[r->nelem] = (uint8_t)neg;
+        r->elem[r->nelem++] = P->tok;
+        next_token(P);
+    } while (accept_punct(P, ','));
+    expect_punct(P, '}', "'}' or ',' in vector operand");
+}
+
+/* Operands of a texture / surface instruction: registers, vectors and the
+ * object operand [h] or [h, {coords}].  The object operand is stored as two raw
+ * operands: the handle (RO_NAME, its pipe field set to 0) followed by the
+ * coordinates (RO_VEC), or the handle alone. */
+static void parse_tex_operands(parser *P, ictx *c, uint32_t *obj_index)
+{
+    char buf[96];
+    c->nraw = 0;
+    *obj_index = UINT32_MAX;
+    for (;;) {
+        if (c->nraw >= PTX_MAX_OPNDS)
+            parse_fail_tok(P, &P->tok, "too many operands for '%s'", c->opname);
+        raw_opnd *r = &c->raw[c->nraw++];
+        memset(r, 0, sizeof *r);
+        r->comp = -1;
+        if (tok_is_punct(&P->tok, '{')) {
+            parse_tex_vec(P, r);
+        } else if (tok_is_punct(&P->tok, '[')) {
+            if (*obj_index != UINT32_MAX)
+                parse_fail_tok(P, &P->tok, "'%s' takes one texture or surface operand '[...]'", c->opname);
+            *obj_index = c->nraw - 1;
+            next_token(P);
+            if (P->tok.kind != TK_IDENT)
+                parse_fail_tok(P, &P->tok, "expected a texture or surface handle, found %s",
+                               tok_text(&P->tok, buf, sizeof buf));
+            r->kind = RO_NAME;
+            r->t = P->tok;
+            next_token(P);
+            if (accept_punct(P, ',')) {
+                raw_opnd *v = &c->raw[c->nraw++];
+                memset(v, 0, sizeof *v);
+                v->comp = -1;
+                parse_tex_vec(P, v);
+            }
+            expect_punct(P, ']', "']' after texture coordinates");
+        } else {
+            parse_raw_operand(P, r);
+        }
+        if (!accept_punct(P, ','))
+            break;
+    }
+}
+
+/* The handle: a 64-bit register (texture references -- .texref/.surfref
+ * variables, or names in [ ] -- went away with CUDA 12). */
+static void resolve_handle(parser *P, ictx *c, const raw_opnd *r, ptx_operand *o)
+{
+    uint32_t elem;
+    sym *s = sym_lookup(P, r->t.text, r->t.len, &elem);
+    if (!s)
+        undefined_name(P, &r->t);
+    if (s->kind != SYM_VREG && s->kind != SYM_VRANGE)
+        parse_fail_tok(P, &r->t, "unsupported: '%s' on '%.*s': only texture/surface objects (a .u64 handle in a "
+                       "register) are supported, not texture references", c->opname, NAMEFMT(&r->t));
+    resolve_reg(P, r, PTX_T_B64, 0, o);
+}
+
+static ptx_texgeom tex_geometry(parser *P, ictx *c)
+{
+    if (!c->md.geom)
+        parse_fail_tok(P, &c->md.first, "'%s' needs a geometry (.1d, .2d, .3d, .a1d, .a2d)", c->opname);
+    if (c->md.geom >= 100) {
+        static const char *const nm[] = {"cube", "acube", "2dms", "a2dms"};
+        parse_fail_tok(P, &c->md.first, "unsupported: '%s.%s' (cube-map and multi-sample textures)", c->opname,
+                       nm[c->md.geom - 100]);
+    }
+    return (ptx_texgeom)c->md.geom;
+}
+
+/* Coordinate vector for geometry g: its element count as ptxas requires it
+ * (3d and a2d take 4, the last ignored) and its element types. */
+static void resolve_coords(parser *P, ictx *c, const raw_opnd *r, ptx_texgeom g, ptx_type ct, ptx_operand *o)
+{
+    static const uint8_t want[] = {[PTX_GEOM_1D] = 1, [PTX_GEOM_2D] = 2, [PTX_GEOM_3D] = 4, [PTX_GEOM_A1D] = 2,
+                                   [PTX_GEOM_A2D] = 4};
+    if (r->kind != RO_VEC)
+        parse_fail_tok(P, &r->t, "'%s' needs coordinates: [handle, {...}]", c->opname);
+    if (r->nelem != want[g])
+        parse_fail_tok(P, &r->t, "'%s' of this geometry takes %u coordinates, found %u", c->opname, want[g],
+                       r->nelem);
+    /* the layer of an array geometry is an integer, whatever the coordinate type */
+    int layered = g == PTX_GEOM_A1D || g == PTX_GEOM_A2D;
+    memset(o, 0, sizeof *o);
+    o->kind = PTX_OPND_VEC;
+    o->comp = r->nelem;
+    for (uint32_t i = 0; i < r->nelem; i++) {
+        ptx_type et = layered && i == 0 ? PTX_T_S32 : ct;
+        const token *e = &r->elem[i];
+        if (e->kind == TK_INT || e->kind == TK_FLOAT) {
+            o->vec[i] = (uint32_t)literal_bits(P, e, r->elem_neg[i], et == PTX_T_F32 ? PTX_T_F32 : PTX_T_B32);
+            o->vec_imm |= (uint8_t)(1u << i);
+            continue;
+        }
+        raw_opnd er;
+        memset(&er, 0, sizeof er);
+        er.kind = RO_NAME;
+        er.comp = -1;
+        er.t = *e;
+        ptx_operand eo;
+        resolve_reg(P, &er, et, 0, &eo);
+        o->vec[i] = eo.reg;
+    }
+}
+
+static void decode_texture(parser *P, ictx *c, uint32_t obj)
+{
+    ptx_insn *in = &c->in;
+    const char *op = c->opname;
+    if (obj == UINT32_MAX && in->op != PTX_OP_TXQ && in->op != PTX_OP_SUQ)
+        parse_fail_tok(P, &c->md.first, "'%s' needs a texture or surface operand '[handle, {coordinates}]'", op);
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_TEX:
+    case PTX_OP_TLD4: {
+        int is_tld4 = in->op == PTX_OP_TLD4;
+        ptx_texgeom g = tex_geometry(P, c);
+        if (is_tld4 && g != PTX_GEOM_2D)
+            parse_fail_tok(P, &c->md.first, "unsupported: 'tld4' other than .2d");
+        if (is_tld4)
+            in->aux = (uint8_t)(c->md.comp ? c->md.comp - 1 : 0);
+        else if (c->md.texvar)
+            in->aux = (uint8_t)(c->md.texvar - 1);
+        if (is_tld4 && !c->md.comp)
+            parse_fail_tok(P, &c->md.first, "'tld4' needs a component (.r, .g, .b, .a)");
+        if (c->md.vec != 4)
+            parse_fail_tok(P, &c->md.first, "'%s' needs .v4", op);
+        two_types(P, c, TB(PTX_T_F32) | TB(PTX_T_S32) | TB(PTX_T_U32),
+                  is_tld4 ? TB(PTX_T_F32) : TB(PTX_T_F32) | TB(PTX_T_S32));
+        in->mode = (uint8_t)g;
+        in->vec = 4;
+        uint32_t extra = in->aux == PTX_TEX_LEVEL ? 1 : in->aux == PTX_TEX_GRAD ? 2 : 0;
+        if (is_tld4)
+            extra = 0;
+        if (obj != 1 || c->nraw != 3 + extra || c->raw[2].kind != RO_VEC)
+            parse_fail_tok(P, &c->md.first, "'%s' takes d, [handle, {coordinates}]%s", op,
+                           extra == 1 ? ", lod" : extra == 2 ? ", {dPdx}, {dPdy}" : "");
+        for (uint32_t i = 0; i < c->nraw; i++)
+            if (c->raw[i].pipe)
+                parse_fail_tok(P, &c->raw[i].t, "unexpected '|' in operands of '%s'", op);
+        resolve_vec(P, c, &c->raw[0], 4, (ptx_type)in->type, 1, 0, &in->opnd[0]);
+        resolve_handle(P, c, &c->raw[1], &in->opnd[1]);
+        resolve_coords(P, c, &c->raw[2], g, (ptx_type)in->type2, &in->opnd[2]);
+        if (extra == 1)
+            resolve_src(P, c, &c->raw[3], PTX_T_F32, ALLOW_IMM, &in->opnd[3]);
+        for (uint32_t k = 0; extra == 2 && k < 2; k++) {
+            const raw_opnd *v = &c->raw[3 + k];
+            if (v->kind != RO_VEC)
+                parse_fail_tok(P, &v->t, "'tex.grad' needs gradient vectors {...}");
+            resolve_vec(P, c, v, v->nelem, PTX_T_F32, 0, 0, &in->opnd[3 + k]);
+        }
+        in->ndst = 1;
+        in->nopnd = (uint8_t)(3 + extra);
+        return;
+    }
+    case PTX_OP_TXQ:
+    case PTX_OP_SUQ: {
+        if (!c->md.query)
+            parse_fail_tok(P, &c->md.first, "'%s' needs a query (.width, .height, .depth, ...)", op);
+        if (c->md.query >= 100 || (in->op == PTX_OP_SUQ && c->md.query > PTX_TXQ_DEPTH &&
+                                   c->md.query != PTX_TXQ_ARRAY_SIZE))
+            parse_fail_tok(P, &c->md.first, "unsupported: this '%s' query (channel formats and memory layout "
+                           "are not modelled)", op);
+        if (c->md.texvar)
+            parse_fail_tok(P, &c->md.first, "unsupported: 'txq.level' (mipmapped textures)");
+        one_type(P, c, TB(PTX_T_B32));
+        in->type = PTX_T_B32;
+        in->aux = (uint8_t)c->md.query;
+        if (obj != 1 || c->nraw != 2)
+            parse_fail_tok(P, &c->md.first, "'%s' takes d, [handle]", op);
+        resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+        resolve_handle(P, c, &c->raw[1], &in->opnd[1]);
+        in->ndst = 1;
+        in->nopnd = 2;
+        return;
+    }
+    case PTX_OP_SULD:
+    case PTX_OP_SUST: {
+        int is_st = in->op == PTX_OP_SUST;
+        if (c->md.sumode != 1)
+            parse_fail_tok(P, &c->md.first, c->md.sumode ? "unsupported: '%s.p' (formatted surface access)"
+                                                         : "'%s' needs .b (or .p)", op);
+        ptx_texgeom g = tex_geometry(P, c);
+        ptx_type t = one_type(P, c, TB(PTX_T_B8) | TB(PTX_T_B16) | TB(PTX_T_B32) | TB(PTX_T_B64));
+        in->type = (uint8_t)t;
+        in->mode = (uint8_t)g;
+        in->vec = (uint8_t)(c->md.vec ? c->md.vec : 1);
+        if (in->vec > 1 && ptx_type_size(t) * in->vec > 16)
+            parse_fail_tok(P, &c->md.first, "vector access wider than 16 bytes");
+        in->aux = (uint8_t)(c->md.bound ? c->md.bound - 1 : PTX_SURF_TRAP);
+        uint32_t hi = is_st ? 0 : 1; /* index of the handle */
+        if (obj != hi || c->nraw != 3 || c->raw[hi + 1].kind != RO_VEC)
+            parse_fail_tok(P, &c->md.first, is_st ? "'sust' takes [handle, {coordinates}], a"
+                                                  : "'suld' takes d, [handle, {coordinates}]");
+        const raw_opnd *v = is_st ? &c->raw[2] : &c->raw[0];
+        ptx_operand *vo = is_st ? &in->opnd[2] : &in->opnd[0];
+        if (v->kind == RO_VEC)
+            resolve_vec(P, c, v, in->vec, t, !is_st, ALLOW_WIDER, vo);
+        else if (in->vec > 1)
+            parse_fail_tok(P, &v->t, "'%s.v%u' needs a vector operand", op, in->vec);
+        else if (is_st)
+            resolve_src(P, c, v, t, ALLOW_IMM | ALLOW_WIDER, vo);
+        else
+            resolve_dst(P, v, t, ALLOW_WIDER, vo);
+        ptx_operand *ho = is_st ? &in->opnd[0] : &in->opnd[1];
+        resolve_handle(P, c, &c->raw[hi], ho);
+        resolve_coords(P, c, &c->raw[hi + 1], g, PTX_T_S32, is_st ? &in->opnd[1] : &in->opnd[2]);
+        in->ndst = (uint8_t)!is_st;
+        in->nopnd = 3;
+        return;
+    }
+    default:
+        break;
+    }
+}
+
 /* ---- the statement ----------------------------------------------------- */
 void parse_instruction(parser *P)
 {
@@ -1927,6 +2203,11 @@ void parse_instruction(parser *P)
 
     if (opc == PTX_OP_CALL) {
         decode_call(P, &c);
+    } else if (opc == PTX_OP_TEX || opc == PTX_OP_TLD4 || opc == PTX_OP_TXQ || opc == PTX_OP_SUQ ||
+               opc == PTX_OP_SULD || opc == PTX_OP_SUST) {
+        uint32_t obj;
+        parse_tex_operands(P, &c, &obj);
+        decode_texture(P, &c, obj);
     } else {
         parse_raw_operands(P, &c);
         switch ((ptx_opcode)opc) {
@@ -1972,7 +2253,8 @@ void parse_instruction(parser *P)
     }
     /* Modifiers that only some opcodes record in the IR must not be silently
      * dropped elsewhere. */
-    if (c.md.vec && in->op != PTX_OP_LD && in->op != PTX_OP_LDU && in->op != PTX_OP_ST)
+    if (c.md.vec && in->op != PTX_OP_LD && in->op != PTX_OP_LDU && in->op != PTX_OP_ST && in->op != PTX_OP_TEX &&
+        in->op != PTX_OP_TLD4 && in->op != PTX_OP_SULD && in->op != PTX_OP_SUST)
         parse_fail_tok(P, &op, "'%s' takes no vector modifier", c.opname);
     if (c.md.has_space && in->space == PTX_SPACE_NONE && in->op != PTX_OP_CVTA && in->op != PTX_OP_ISSPACEP &&
         in->op != PTX_OP_LD && in->op != PTX_OP_LDU && in->op != PTX_OP_ST && in->op != PTX_OP_ATOM &&

@@ -99,6 +99,20 @@ typedef enum {
     PTX_TESTP_NOTANUMBER, PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL
 } ptx_testpmode;
 
+/* Texture and surface instructions (tex, tld4, txq, suld, sust, suq): the geometry
+ * is kept in ptx_insn.mode, the rest in ptx_insn.aux (see the operand layout). */
+typedef enum {
+    PTX_GEOM_NONE = 0, PTX_GEOM_1D, PTX_GEOM_2D, PTX_GEOM_3D, PTX_GEOM_A1D, PTX_GEOM_A2D
+} ptx_texgeom;
+typedef enum { PTX_TEX_PLAIN = 0, PTX_TEX_LEVEL, PTX_TEX_GRAD } ptx_texvariant;   /* tex: aux */
+typedef enum { PTX_SURF_TRAP = 0, PTX_SURF_CLAMP, PTX_SURF_ZERO } ptx_surfclamp;  /* suld/sust: aux */
+typedef enum {                                                                    /* txq/suq: aux */
+    PTX_TXQ_NONE = 0, PTX_TXQ_WIDTH, PTX_TXQ_HEIGHT, PTX_TXQ_DEPTH, PTX_TXQ_NORMALIZED_COORDS,
+    PTX_TXQ_FORCE_UNNORMALIZED_COORDS, PTX_TXQ_FILTER_MODE, PTX_TXQ_ADDR_MODE_0, PTX_TXQ_ADDR_MODE_1,
+    PTX_TXQ_ADDR_MODE_2, PTX_TXQ_ARRAY_SIZE, PTX_TXQ_NUM_MIPMAP_LEVELS, PTX_TXQ_NUM_SAMPLES,
+    PTX_TXQ_COUNT
+} ptx_texquery;
+
 /* Bit flags in ptx_insn.flags */
 enum {
     PTX_F_FTZ    = 1u << 0,
@@ -196,14 +210,17 @@ typedef struct {
     uint8_t rnd;        /* ptx_rnd */
     uint8_t mode;       /* atom/red/redux: ptx_atomop; shfl: ptx_shflmode; vote: ptx_votemode;
                            match: ptx_matchmode; testp: ptx_testpmode; prmt: ptx_prmtmode;
-                           bar.red: ptx_atomop (AND/OR/POPC); membar/fence: ptx_scope */
+                           bar.red: ptx_atomop (AND/OR/POPC); membar/fence: ptx_scope;
+                           tex/tld4/suld/sust: ptx_texgeom */
     uint8_t vec;        /* ld/st vector width: 1, 2 or 4 */
     uint8_t nopnd;      /* operands used in opnd[] */
     uint8_t ndst;       /* how many leading operands are destinations (0, 1 or 2: setp p|q) */
     uint32_t flags;     /* PTX_F_* */
     uint32_t guard;     /* guard predicate index, or PTX_NO_GUARD */
     uint8_t guard_neg;  /* @!%p */
-    uint8_t pad[3];
+    uint8_t aux;        /* tex: ptx_texvariant; tld4: component (0 r .. 3 a); suld/sust:
+                           ptx_surfclamp; txq/suq: ptx_texquery */
+    uint8_t pad[2];
     uint32_t reconv;    /* BRA: immediate post-dominator instruction index (function's
                            ninsn = exit) -- where divergent paths of this branch rejoin */
     uint32_t call;      /* CALL: index into the function's calls[] */
@@ -235,6 +252,13 @@ typedef struct {
  *   shfl                 d, p, a, b, c[, mask]   ndst 2; p is SINK when no |p was written
  *   vote                 d, p[, mask]            match: d, p, a, mask (p SINK for .any)
  *   redux                d, a, mask      activemask: d      nanosleep: a
+ *   tex                  d, h, c[, lod | dPdx, dPdy]   d: VEC of 4 (type: .f32/.s32/.u32);
+ *                        h: REG holding the texture object; c: VEC of 1..4 coordinates
+ *                        (type2: .f32/.s32; .a1d/.a2d: element 0 is the .s32 layer)
+ *   tld4                 d, h, c     (2d; aux = component)
+ *   txq / suq            d, h        (aux = query)
+ *   suld.b               d, h, c     d: REG or VEC (vec 1/2/4 of .b8-.b64); c: x in bytes, y, z
+ *   sust.b               h, c, a     a: REG or VEC
  * Immediates are already in the bits of the operand's type (see ptx_operand.imm);
  * sources of shift amounts, bfe/bfi positions, shfl lanes and masks are u32.
  * ld.param/st.param with an ABASE_REG address (nvcc: __grid_constant__ parameters)

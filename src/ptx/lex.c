@@ -318,6 +318,9 @@ int lex_next(lexer *lx, token *t)
         rc = lex_name(lx, t, 0);
     } else if (c == '.' && is_ident_start(peek_char(lx, 1)) && peek_char(lx, 1) != '%') {
         rc = lex_name(lx, t, 1);
+    } else if (c == '.' && is_digit(peek_char(lx, 1)) && start > 0 && is_ident_char((unsigned char)lx->src[start - 1])) {
+        /* a modifier glued to a name that starts with a digit: tex.1d, sust.b.3d */
+        rc = lex_name(lx, t, 1);
     } else if (is_digit(c) || (c == '.' && is_digit(peek_char(lx, 1)))) {
         rc = lex_number(lx, t);
         if (rc == 0 && lx->pos - start > LEX_MAX_TOKEN)

@@ -69,6 +69,7 @@ void locsim_device_destroy(locsim_device *dev) {
     if (!dev) return;
     while (dev->modules) locsim_module_unload(dev->modules);
     if (dev->timing_ops && dev->timing_ops->destroy) dev->timing_ops->destroy(dev->timing);
+    runtime_textures_free(dev);
     devmem_destroy(dev->mem);
     free(dev);
 }

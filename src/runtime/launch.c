@@ -85,6 +85,8 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
     L->smid_count = dev->num_sms;
     L->printf_out = dev->printf_out;
     L->watchdog_insns = RUNTIME_DEFAULT_WATCHDOG;
+    L->texobjs = dev->texobjs;
+    L->ntexobjs = dev->ntexobjs;
     return LOCSIM_OK;
 }
 

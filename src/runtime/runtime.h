@@ -43,6 +43,24 @@ typedef struct locsim_timing_ops {
     void (*destroy)(void *timing);
 } locsim_timing_ops;
 
+/* What a texture / surface object was created from (for the get-descriptor calls). */
+typedef struct {
+    locsim_resource_desc res;
+    locsim_texture_desc tex;
+} runtime_texobj_info;
+
+struct locsim_array {
+    locsim_device *dev;
+    locsim_dptr base;
+    locsim_channel_format fmt;
+    size_t extent[3];            /* as given at creation */
+    unsigned flags;
+    uint32_t width, height, depth;  /* texels (1 where the extent is 0) */
+    uint32_t elem_bytes;
+    uint64_t pitch, slice;       /* bytes per row, per slice / layer */
+    locsim_array *next;          /* device's list of arrays */
+};
+
 struct locsim_device {
     locsim_mode mode;
     const locsim_config *cfg;
@@ -52,6 +70,10 @@ struct locsim_device {
     uint32_t num_sms;            /* %nsmid; from the config in timing mode */
     uint32_t max_smem_per_cta;   /* launch limit */
     FILE *printf_out;
+    exec_texobj *texobjs;        /* texture and surface objects (handle = index + 1) */
+    runtime_texobj_info *texinfo;
+    uint32_t ntexobjs, texobj_cap;
+    locsim_array *arrays;        /* live arrays (freed with the device) */
     const locsim_timing_ops *timing_ops;
     void *timing;
     char error[2048];
@@ -75,5 +97,8 @@ locsim_status runtime_module_link(locsim_module *mod);
 locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block,
                                      uint32_t dyn_smem, void **args, uint32_t nargs,
                                      uint8_t *params_buf, exec_launch *L);
+
+/* Free the device's arrays and objects (device destruction). */
+void runtime_textures_free(locsim_device *dev);
 
 #endif
