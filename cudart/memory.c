@@ -303,6 +303,14 @@ static cudaError_t classify(const void *p, size_t n, int device_side, endpoint *
     return cudaSuccess;
 }
 
+cudaError_t cr_copy_endpoint(const void *p, size_t n, int device_side, locsim_dptr *dev, uint8_t **host) {
+    endpoint e;
+    cudaError_t err = classify(p, n, device_side, &e);
+    *dev = e.on_device ? e.dev : 0;
+    *host = e.on_device ? NULL : e.host;
+    return err;
+}
+
 static cudaError_t copy_between(const endpoint *dst, const endpoint *src, size_t n) {
     locsim_status st = LOCSIM_OK;
     if (dst->on_device && src->on_device) st = locsim_memcpy_dtod(cr.dev, dst->dev, src->dev, n);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "locsim/locsim.h"
+#include "timing_util.h"
 
 #define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
 #define PRO(name)                                                                                                    \
@@ -505,6 +506,57 @@ static void test_errors(void **state) {
     assert_int_equal(locsim_array_destroy(f->dev, a), LOCSIM_ERR_INVALID);
 }
 
+/* Timing model: the texture cache.  One warp reads texels 0..31 of a 32-float
+ * 1-D texture (128 bytes, one 128-byte L1T line: GPGPU-Sim sends one request per
+ * distinct line), then, after using the result, the same texels again.  The first
+ * fetch misses, the second hits; the L1T is not invalidated between kernels
+ * (GPGPU-Sim flushes only the L1D), so a second launch hits twice. */
+static const char *twice_ptx = HEADER
+    ".visible .entry twice(.param .u64 h, .param .u64 out)\n{\n"
+    " .reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd1, [h];\n ld.param.u64 %rd2, [out];\n mov.u32 %r1, %tid.x;\n"
+    " cvt.rn.f32.u32 %f1, %r1;\n add.f32 %f1, %f1, 0f3F000000;\n"
+    " tex.1d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1}];\n"
+    " mul.f32 %f6, %f2, 0f00000000;\n add.f32 %f6, %f6, %f1;\n"
+    " tex.1d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd1, {%f6}];\n"
+    " add.f32 %f11, %f2, %f7;\n mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd2, %rd3;\n"
+    " st.global.f32 [%rd4], %f11;\n ret;\n}\n";
+
+static void test_texture_cache_timing(void **state) {
+    (void)state;
+    tdev t;
+    tdev_open(&t, "fermi_gtx480", NULL);
+    locsim_array *a;
+    assert_int_equal(locsim_array_create(t.dev, &F32, 32, 0, 0, 0, &a), LOCSIM_OK);
+    float v[32];
+    for (int i = 0; i < 32; i++) v[i] = 3.0f * (float)i;
+    locsim_copy_side dst = {a, 0, NULL, 0, 0, 0, 0, 0}, src = {NULL, 0, v, 128, 1, 0, 0, 0};
+    assert_int_equal(locsim_memcpy_3d(t.dev, &dst, &src, 128, 1, 1), LOCSIM_OK);
+    locsim_resource_desc r = {LOCSIM_RES_ARRAY, a, 0, {0, 0, 0, 0, 0}, 0, 0, 0, 0};
+    locsim_texture_desc td = {{1, 1, 1}, LOCSIM_FILTER_POINT, LOCSIM_READ_ELEMENT, 0, {0, 0, 0, 0}};
+    uint64_t h;
+    assert_int_equal(locsim_texture_create(t.dev, &r, &td, &h), LOCSIM_OK);
+    locsim_dptr dout = tdev_alloc(&t, NULL, 128);
+    void *args[] = {&h, &dout};
+    locsim_kernel *k = tdev_kernel(&t, twice_ptx, "twice");
+    tdev_launch(&t, k, 1, 32, args, 2);
+    float out[32];
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, out, dout, sizeof out), LOCSIM_OK);
+    for (int l = 0; l < 32; l++) assert_true(out[l] == 6.0f * (float)l);
+    assert_int_equal((int)tdev_stat(&t, "tex_warp_accesses", 0), 2);
+    assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][MISS]", 0), 1);
+    assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][HIT]", 0), 1);
+    assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][HIT_RESERVED]", 0), 0);
+    /* the miss went to the L2 (and DRAM) as a texture read; the L1D saw no texel */
+    assert_int_equal((int)tdev_stat(&t, "L2_cache_stats_breakdown[TEXTURE_ACC_R][MISS]", 0), 1);
+    assert_int_equal((int)tdev_stat(&t, "L1D_cache_stats_breakdown[GLOBAL_ACC_R][MISS]", 0), 0);
+    tdev_launch(&t, k, 1, 32, args, 2);
+    assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][MISS]", 0), 0);
+    assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][HIT]", 0), 2);
+    assert_int_equal((int)tdev_stat(&t, "L1T_total_cache_accesses", 1), 4);
+    tdev_close(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_linear_inside),    cmocka_unit_test(test_linear_edges),
@@ -512,6 +564,7 @@ int main(void) {
         cmocka_unit_test(test_formats),          cmocka_unit_test(test_linear_resources),
         cmocka_unit_test(test_3d_layered),       cmocka_unit_test(test_queries),
         cmocka_unit_test(test_surfaces),         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_texture_cache_timing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -15,6 +15,13 @@
  *    MSHR or miss-queue room) stalls the unit and the same request is retried the
  *    next cycle: nothing is dropped.  Loads complete when the last line's data is
  *    back (hits after l1_latency; misses one cycle after the fill).
+ *  - texture fetches (tex, tld4): one address per lane (its first texel, as
+ *    GPGPU-Sim's tex_impl reports), coalesced per texture-cache line and sent to
+ *    the per-SM texture cache (L1T: read-only, allocate on miss, never
+ *    invalidated -- GPGPU-Sim's ldst_unit::invalidate flushes only the L1D), whose
+ *    misses go through the interconnect to the L2 like any read.  Its F-type
+ *    MSHR fields map onto the generic cache as texture_geometry() says.
+ *    Surface loads and stores (suld / sust) are global accesses.
  *  - atomics, and global accesses when the L1D does not cache global data, bypass
  *    the L1: they wait in the bypass queue and go to the L2 (atomics execute there).
  *    Global stores through the L1 follow its write policy (write-evict /
@@ -50,6 +57,26 @@ static void on_l1_evict(void *ctx, const cache_line *line, const mem_req *cause)
     s->c.sched->l1_evict(s->sched_state, line->warp, line->line_addr, s->last_cycle);
 }
 
+/* GPGPU-Sim's texture cache string reuses the MSHR fields: "F:<fragment fifo>:
+ * <request fifo>,<rob>[:<result fifo>]".  Its texture cache allocates a line at
+ * the miss and lets later accesses to it wait in the in-order fragment FIFO; the
+ * generic cache's equivalent is an MSHR entry per line in flight (the reorder
+ * buffer's entries) that merges the later accesses (up to the fragment FIFO's
+ * size), with the request FIFO as the miss queue.  What this leaves out: results
+ * return when their own line arrives, not in FIFO order behind older misses
+ * (docs/fidelity.md). */
+static cache_geometry texture_geometry(const cache_geometry *t) {
+    cache_geometry g = *t;
+    if (g.mshr_kind == 'F' || g.mshr_kind == 'T') {
+        g.mshr_kind = 'A';
+        g.mshr_entries = t->miss_queue_size;    /* reorder buffer */
+        g.mshr_max_merge = t->mshr_entries;     /* fragment FIFO */
+        g.miss_queue_size = t->mshr_max_merge;  /* request FIFO */
+    }
+    g.write_global = g.write_local = CACHE_WRITE_READ_ONLY;
+    return g;
+}
+
 int ldst_init(sm *s, char *err, size_t errlen) {
     char name[32], why[256];
     uint32_t max_warps = s->c.max_threads / s->c.warp_size;
@@ -75,8 +102,16 @@ int ldst_init(sm *s, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_const_cache:l1: %s", why);
         return -1;
     }
+    snprintf(name, sizeof name, "L1T[%u]", s->id);
+    cache_geometry tg = texture_geometry(&s->c.l1t);
+    s->l1t = cache_create(&tg, name, why, sizeof why);
+    if (!s->l1t) {
+        snprintf(err, errlen, "-gpgpu_tex_cache:l1: %s", why);
+        return -1;
+    }
     s->woken_cap = cache_max_waiters(s->l1c);
     if (s->l1d && cache_max_waiters(s->l1d) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1d);
+    if (cache_max_waiters(s->l1t) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1t);
     s->woken = calloc(s->woken_cap, sizeof *s->woken);
     s->bypass.cap = s->c.bypass_queue ? s->c.bypass_queue : 8;
     s->bypass.q = calloc(s->bypass.cap, sizeof *s->bypass.q);
@@ -93,6 +128,7 @@ void ldst_free(sm *s) {
     l1_trace_destroy(s->l1_trace);
     cache_destroy(s->l1d);
     cache_destroy(s->l1c);
+    cache_destroy(s->l1t);
     free(s->woken);
     free(s->bypass.q);
     free(s->slots);
@@ -128,7 +164,7 @@ int ldst_can_accept(const sm *s, uint32_t w, uint64_t now) {
 
 int ldst_has_work(const sm *s) {
     return (s->ldst.busy && !s->ldst.blocked) || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
-           cache_miss_queue_length(s->l1c);
+           cache_miss_queue_length(s->l1c) || cache_miss_queue_length(s->l1t);
 }
 
 /* ---- completion ---- */
@@ -174,7 +210,7 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
         slot_answered(s, reply->tag, now);
         return;
     }
-    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : NULL;
+    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : target == TARGET_L1T ? s->l1t : NULL;
     if (!c) return;
     int n = cache_fill(c, reply, now, s->woken, s->woken_cap);
     for (int i = 0; i < n; i++)
@@ -321,7 +357,11 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
     if (!is_write) pend_dests(W, m, in);
     int local = space == PTX_SPACE_LOCAL;
     u->atomic = info->mem_is_atomic;
-    if (space == PTX_SPACE_CONST) {
+    if (info->mem_is_texture) {
+        u->target = TARGET_L1T;
+        u->type = MEM_TEXTURE_ACC_R;
+        s->st.tex_insns++;
+    } else if (space == PTX_SPACE_CONST) {
         u->target = TARGET_L1C;
         u->type = MEM_CONST_ACC_R;
         s->st.const_insns++;
@@ -332,6 +372,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
     }
     uint32_t line = u->target == TARGET_L1D ? s->c.l1d.line_size
                   : u->target == TARGET_L1C ? s->c.l1c.line_size
+                  : u->target == TARGET_L1T ? s->c.l1t.line_size
                                             : s->c.coalesce_line;
     coalesce(s, w, info, local, line);
     u->busy = u->naccess > 0;
@@ -357,19 +398,21 @@ static void bypass_pop(req_ring *r) {
 }
 
 /* Move at most one request towards the interconnect, round-robin over the L1D,
- * the constant cache and the bypass queue. */
+ * the constant cache, the bypass queue and the texture cache. */
 static void send_one(sm *s) {
     if (!s->send) return;
-    for (uint32_t i = 0; i < 3; i++) {
-        uint32_t src = (s->out_rr + i) % 3;
+    for (uint32_t i = 0; i < 4; i++) {
+        uint32_t src = (s->out_rr + i) % 4;
         const mem_req *r = src == 0 ? (s->l1d ? cache_miss_queue_peek(s->l1d) : NULL)
                          : src == 1 ? cache_miss_queue_peek(s->l1c)
-                                    : bypass_peek(&s->bypass);
+                         : src == 2 ? bypass_peek(&s->bypass)
+                                    : cache_miss_queue_peek(s->l1t);
         if (!r) continue;
         if (!s->send(s->port_ctx, s->id, r)) return;  /* interconnect full: retry next cycle */
         if (src == 0) cache_miss_queue_pop(s->l1d);
         else if (src == 1) cache_miss_queue_pop(s->l1c);
-        else bypass_pop(&s->bypass);
+        else if (src == 2) bypass_pop(&s->bypass);
+        else cache_miss_queue_pop(s->l1t);
         s->ldst.blocked = 0; /* queue room may be what the refused access needed */
         s->st.requests_out++;
         s->out_rr = src + 1;
@@ -416,7 +459,7 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
         if (expects_data) m->outstanding++;
         return 1;
     }
-    cache *c = u->target == TARGET_L1D ? s->l1d : s->l1c;
+    cache *c = u->target == TARGET_L1D ? s->l1d : u->target == TARGET_L1C ? s->l1c : s->l1t;
     cache_fail_reason why;
     cache_outcome o = cache_access(c, &r, now, &why);
     if (o == CACHE_RESERVATION_FAIL) return 0;
@@ -459,4 +502,5 @@ void ldst_cycle(sm *s, uint64_t now) {
 
 const cache *sm_l1d(const sm *s) { return s->l1d; }
 const cache *sm_l1c(const sm *s) { return s->l1c; }
+const cache *sm_l1t(const sm *s) { return s->l1t; }
 l1_trace *sm_l1_trace(const sm *s) { return s->l1_trace; }

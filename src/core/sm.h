@@ -80,6 +80,7 @@ typedef struct {
     bool l1d_global;               /* global accesses use the L1D (else only local ones do) */
     bool flush_l1;                 /* -gpgpu_flush_l1_cache: invalidate the L1D at every kernel start */
     cache_geometry l1d, l1c;       /* -gpgpu_cache:dl1, -gpgpu_const_cache:l1 */
+    cache_geometry l1t;            /* -gpgpu_tex_cache:l1 */
     uint32_t bypass_queue;         /* requests that skip the L1 (atomics, uncached) waiting to leave */
     uint32_t load_slots_per_warp;  /* memory instructions a warp may have in flight */
     uint32_t total_sms;            /* for the local-memory address interleave */
@@ -126,6 +127,7 @@ typedef struct {
     uint64_t gmem_insns, gmem_requests;  /* global/local warp accesses and the line requests they made */
     uint64_t smem_insns, smem_conflict_cycles;  /* extra cycles spent on bank conflicts */
     uint64_t const_insns;
+    uint64_t tex_insns;            /* tex / tld4 warp instructions that read memory */
     uint64_t ldst_fail_cycles;     /* cycles the LD/ST unit retried a reservation fail */
     uint64_t bypass_requests;      /* atomics and uncached accesses sent past the L1 */
     uint64_t mem_latency_sum, mem_latency_n, mem_latency_max;  /* request out -> data back, core cycles */
@@ -173,6 +175,7 @@ void sm_flush_stats(sm *s, uint64_t now);
 const sm_counters *sm_stats(const sm *s);
 const cache *sm_l1d(const sm *s);
 const cache *sm_l1c(const sm *s);
+const cache *sm_l1t(const sm *s);  /* NULL without a texture cache */
 /* The SM's L1D access-stream recorder (NULL unless l1d_access_analysis): the
  * timing model analyses and empties it at each kernel end. */
 struct l1_trace *sm_l1_trace(const sm *s);

@@ -23,7 +23,7 @@
 /* Request tags: the target in the top bits, the memory slot below. */
 #define TAG_TARGET_SHIFT 60
 #define TAG_SLOT_MASK ((1ull << TAG_TARGET_SHIFT) - 1)
-enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3 };
+enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4 };
 
 typedef struct {
     uint8_t unit;          /* sm_unit_kind */
@@ -124,7 +124,7 @@ struct sm {
     uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];
 
     ldst_unit ldst;
-    cache *l1d, *l1c;
+    cache *l1d, *l1c, *l1t;
     l1_trace *l1_trace;    /* L1D access-stream recorder (-l1d_access_analysis), else NULL */
     req_ring bypass;
     uint32_t out_rr;

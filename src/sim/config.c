@@ -435,6 +435,7 @@ static int check_policy(cache_geometry *g, const char *override, const char *opt
 
 static int check_buffers(const sim_config *c, char *err, size_t errlen) {
     uint32_t line = c->l1d.line_size > c->l2.line_size ? c->l1d.line_size : c->l2.line_size;
+    if (c->l1t.line_size > line) line = c->l1t.line_size;
     uint32_t bytes = line + MEM_PACKET_HEADER_BYTES;
     uint32_t flits = (bytes + c->icnt.flit_size - 1) / c->icnt.flit_size;
     if (c->icnt.in_buffer_flits < flits || c->icnt.out_buffer_flits < flits) {
@@ -455,7 +456,8 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
     if (check_policy(&c->l1d, c->l1d_policy, c->l1d_policy[0] ? "l1d_policy" : "gpgpu_cache:dl1", err, errlen) ||
         check_policy(&c->l2, c->l2_policy, c->l2_policy[0] ? "l2_policy" : "gpgpu_cache:dl2", err, errlen) ||
         check_policy(&c->l1i, "", "gpgpu_cache:il1", err, errlen) ||
-        check_policy(&c->l1c, "", "gpgpu_const_cache:l1", err, errlen))
+        check_policy(&c->l1c, "", "gpgpu_const_cache:l1", err, errlen) ||
+        check_policy(&c->l1t, "", "gpgpu_tex_cache:l1", err, errlen))
         return -1;
     static const uint8_t global_write[] = {0, CACHE_WRITE_THROUGH, CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
     if (c->l1d_global_write != L1D_GLOBAL_WRITE_FROM_CACHE) c->l1d.write_global = global_write[c->l1d_global_write];

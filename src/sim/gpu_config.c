@@ -77,6 +77,7 @@ static void sm_params(const sim_config *c, sm_config *s) {
     }
     s->l1d_access_analysis = c->l1d_access_analysis;
     s->l1c = c->l1c;
+    s->l1t = c->l1t;
     s->bypass_queue = BYPASS_QUEUE;
     s->load_slots_per_warp = LOAD_SLOTS_PER_WARP;
     s->cfg = c;

@@ -16,13 +16,13 @@
 /* Ids of the statistics the timing model defines in its registry. */
 typedef struct {
     stats_gpu_ids gpu;
-    stats_cache_ids l1d, l1c, l2;
+    stats_cache_ids l1d, l1c, l1t, l2;
     stats_dram_ids dram;
     stats_icnt_ids req, rep;
     int ctas, icnt_cycles, l2_cycles, dram_cycles, skipped_cycles, active_sm_cycles;
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];
-    int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns;
+    int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns, tex_insns;
     int ldst_fails, bypass, send_fails;
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */

@@ -47,13 +47,14 @@ static int define_core(stats *s, timing_stat_ids *d) {
                                                      "share of scheduler-cycles without issue, by reason")) >= 0;
     }
     for (int u = 0; u < UNIT_COUNT; u++) C(unit[u], unit_stat[u], STAT_DETAIL, "warp instructions per pipeline");
-    C(gmem_insns, "gmem_warp_accesses", 0, "global/local/constant warp memory instructions");
+    C(gmem_insns, "gmem_warp_accesses", 0, "global/local/constant/texture warp memory instructions");
     C(gmem_reqs, "gmem_requests", 0, "coalesced line requests they made");
     ok &= (d->gmem_per_insn = stats_define_ratio(s, "gmem_requests_per_access", NULL, d->gmem_reqs, d->gmem_insns, 1.0,
                                                  0, "coalescing: line requests per warp memory instruction")) >= 0;
     C(smem_insns, "smem_warp_accesses", 0, "shared-memory warp instructions");
     C(smem_conflicts, "smem_bank_conflict_cycles", 0, "extra LD/ST cycles spent on shared-memory bank conflicts");
     C(const_insns, "const_warp_accesses", STAT_DETAIL, "constant-memory warp instructions");
+    C(tex_insns, "tex_warp_accesses", STAT_DETAIL, "texture-fetch warp instructions (tex, tld4) that read memory");
     C(ldst_fails, "ldst_reservation_fail_cycles", 0, "cycles the LD/ST unit retried an access a cache refused");
     C(bypass, "l1_bypass_requests", STAT_DETAIL, "requests past the L1 (atomics, uncached)");
     C(send_fails, "icnt_sm_inject_stalls", STAT_DETAIL, "cycles an SM's request found the network full");
@@ -67,6 +68,7 @@ int timing_stats_init(timing_state *t, char *err, size_t errlen) {
     if (!t->stats || stats_define_gpu(t->stats, &d->gpu) || define_core(t->stats, d) ||
         stats_define_cache(t->stats, "L1D", d->gpu.insn, &d->l1d) ||
         stats_define_cache(t->stats, "L1C", d->gpu.insn, &d->l1c) ||
+        stats_define_cache(t->stats, "L1T", d->gpu.insn, &d->l1t) ||
         stats_define_cache(t->stats, "L2", d->gpu.insn, &d->l2) || stats_define_dram(t->stats, &d->dram) ||
         stats_define_icnt(t->stats, "icnt_req", &d->req) || stats_define_icnt(t->stats, "icnt_rep", &d->rep) ||
         timing_policy_stats_define(t)) {
@@ -91,15 +93,17 @@ static void collect_sm(timing_state *t, const sm *m) {
     stats_add(s, d->slots, c->issue_slots);
     for (int r = 0; r < STALL_COUNT; r++) stats_add(s, d->stall[r], c->stall[r]);
     for (int u = 0; u < UNIT_COUNT; u++) stats_add(s, d->unit[u], c->unit_insns[u]);
-    stats_add(s, d->gmem_insns, c->gmem_insns + c->const_insns);
+    stats_add(s, d->gmem_insns, c->gmem_insns + c->const_insns + c->tex_insns);
     stats_add(s, d->gmem_reqs, c->gmem_requests);
     stats_add(s, d->smem_insns, c->smem_insns);
     stats_add(s, d->smem_conflicts, c->smem_conflict_cycles);
     stats_add(s, d->const_insns, c->const_insns);
+    stats_add(s, d->tex_insns, c->tex_insns);
     stats_add(s, d->ldst_fails, c->ldst_fail_cycles);
     stats_add(s, d->bypass, c->bypass_requests);
     if (sm_l1d(m)) stats_add_cache(s, &d->l1d, sm_l1d(m));
     stats_add_cache(s, &d->l1c, sm_l1c(m));
+    if (sm_l1t(m)) stats_add_cache(s, &d->l1t, sm_l1t(m));
 }
 
 void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_seconds) {
