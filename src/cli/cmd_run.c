@@ -186,6 +186,12 @@ static void report_timing(locsim_device *dev, run_outcome *r, void *ctx) {
             if (v == (double)(uint64_t)v && v < 1e15) fprintf(out, "%-35s %" PRIu64 "\n", summary_stats[k], (uint64_t)v);
             else fprintf(out, "%-35s %.4f\n", summary_stats[k], v);
         }
+        /* the texture cache, for the programs that use it */
+        int acc = stats_find(t->stats, "L1T_total_cache_accesses"), rate = stats_find(t->stats, "L1T_total_cache_miss_rate");
+        if (acc >= 0 && rate >= 0 && stats_value(t->stats, STATS_TOTAL, acc) > 0) {
+            fprintf(out, "%-35s %" PRIu64 "\n", "L1T_total_cache_accesses", (uint64_t)stats_value(t->stats, STATS_TOTAL, acc));
+            fprintf(out, "%-35s %.4f\n", "L1T_total_cache_miss_rate", stats_value(t->stats, STATS_TOTAL, rate));
+        }
     }
     fclose(out);
     if (o->json) {
