@@ -1932,13 +1932,15 @@ static void parse_tex_vec(parser *P, raw_opnd *r)
 
 /* Operands of a texture / surface instruction: registers, vectors and the
  * object operand [h] or [h, {coords}].  The object operand is stored as two raw
- * operands: the handle (RO_NAME, its pipe field set to 0) followed by the
- * coordinates (RO_VEC), or the handle alone. */
-static void parse_tex_operands(parser *P, ictx *c, uint32_t *obj_index)
+ * operands: the handle (RO_NAME) followed by the coordinates (RO_VEC), or the
+ * handle alone; *obj_index is the handle's index (UINT32_MAX: none) and
+ * *obj_coords whether coordinates were written inside its brackets. */
+static void parse_tex_operands(parser *P, ictx *c, uint32_t *obj_index, int *obj_coords)
 {
     char buf[96];
     c->nraw = 0;
     *obj_index = UINT32_MAX;
+    *obj_coords = 0;
     for (;;) {
         if (c->nraw >= PTX_MAX_OPNDS)
             parse_fail_tok(P, &P->tok, "too many operands for '%s'", c->opname);
@@ -1959,6 +1961,7 @@ static void parse_tex_operands(parser *P, ictx *c, uint32_t *obj_index)
             r->t = P->tok;
             next_token(P);
             if (accept_punct(P, ',')) {
+                *obj_coords = 1;
                 raw_opnd *v = &c->raw[c->nraw++];
                 memset(v, 0, sizeof *v);
                 v->comp = -1;
@@ -2034,12 +2037,15 @@ static void resolve_coords(parser *P, ictx *c, const raw_opnd *r, ptx_texgeom g,
     }
 }
 
-static void decode_texture(parser *P, ictx *c, uint32_t obj)
+static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
 {
     ptx_insn *in = &c->in;
     const char *op = c->opname;
-    if (obj == UINT32_MAX && in->op != PTX_OP_TXQ && in->op != PTX_OP_SUQ)
-        parse_fail_tok(P, &c->md.first, "'%s' needs a texture or surface operand '[handle, {coordinates}]'", op);
+    int is_query = in->op == PTX_OP_TXQ || in->op == PTX_OP_SUQ;
+    if (obj == UINT32_MAX || coords == is_query)
+        parse_fail_tok(P, &c->md.first, is_query ? "'%s' needs a texture or surface operand '[handle]'"
+                                                 : "'%s' needs a texture or surface operand '[handle, {coordinates}]'",
+                       op);
     switch ((ptx_opcode)in->op) {
     case PTX_OP_TEX:
     case PTX_OP_TLD4: {
@@ -2206,8 +2212,9 @@ void parse_instruction(parser *P)
     } else if (opc == PTX_OP_TEX || opc == PTX_OP_TLD4 || opc == PTX_OP_TXQ || opc == PTX_OP_SUQ ||
                opc == PTX_OP_SULD || opc == PTX_OP_SUST) {
         uint32_t obj;
-        parse_tex_operands(P, &c, &obj);
-        decode_texture(P, &c, obj);
+        int coords;
+        parse_tex_operands(P, &c, &obj, &coords);
+        decode_texture(P, &c, obj, coords);
     } else {
         parse_raw_operands(P, &c);
         switch ((ptx_opcode)opc) {
