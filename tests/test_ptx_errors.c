@@ -35,6 +35,7 @@ static void test_opcode_errors(void **state)
     body_fails("txq.channel_order.b32 %r0, [%rd1];", 9, 1, "unsupported: this 'txq' query");
     body_fails("tex.1d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1], {%r0};", 9, 1, "operand '[handle, {coordinates}]'");
     body_fails("txq.width.b32 %r0, [%rd1, {%r0}];", 9, 1, "operand '[handle]'");
+    body_fails("sust.b.1d.b32 [%rd1, {%r0}], %r1;", 9, 1, "'sust' needs .trap, .clamp or .zero");
     body_fails("txq.width.b32 %r0, [%r1];", 9, 21, "is .b32, the operand is 64-bit");
     body_fails("brx.idx %r1, tbl;", 9, 1, "unsupported: brx.idx");
     body_fails("add.foo.u32 %r1, %r2, %r3;", 9, 4, "unsupported modifier '.foo' for 'add'");

@@ -172,6 +172,22 @@ static void test_snippet_texture(void **state)
     ptx_module_free(m);
 }
 
+/* texture_forms.ptx (hand-written, checked with ptxas): 10 txq, 4 suq, 1 tld4,
+ * 1 tex, 3 sust, 2 suld */
+static void test_texture_forms(void **state)
+{
+    (void)state;
+    ptx_module *m = load("texture_forms.ptx");
+    assert_int_equal(count_op(m, PTX_OP_TXQ, -1), 10);
+    assert_int_equal(count_op(m, PTX_OP_SUQ, -1), 4);
+    assert_int_equal(count_op(m, PTX_OP_TLD4, -1), 1);
+    assert_int_equal(count_op(m, PTX_OP_TEX, PTX_GEOM_2D), 1);
+    assert_int_equal(count_op(m, PTX_OP_SUST, -1), 3);
+    assert_int_equal(count_op(m, PTX_OP_SULD, PTX_GEOM_A1D), 1);
+    assert_int_equal(count_op(m, PTX_OP_SULD, PTX_GEOM_1D), 1);
+    ptx_module_free(m);
+}
+
 static void test_snippet_warp(void **state)
 {
     (void)state;
@@ -341,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_snippet_math_bits_half),
         cmocka_unit_test(test_snippet_grid_constant),
         cmocka_unit_test(test_snippet_texture),
+        cmocka_unit_test(test_texture_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2123,7 +2123,9 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
         in->vec = (uint8_t)(c->md.vec ? c->md.vec : 1);
         if (in->vec > 1 && ptx_type_size(t) * in->vec > 16)
             parse_fail_tok(P, &c->md.first, "vector access wider than 16 bytes");
-        in->aux = (uint8_t)(c->md.bound ? c->md.bound - 1 : PTX_SURF_TRAP);
+        if (!c->md.bound) /* ptxas: "Clamp modifier required" */
+            parse_fail_tok(P, &c->md.first, "'%s' needs .trap, .clamp or .zero", op);
+        in->aux = (uint8_t)(c->md.bound - 1);
         uint32_t hi = is_st ? 0 : 1; /* index of the handle */
         if (obj != hi || c->nraw != 3 || c->raw[hi + 1].kind != RO_VEC)
             parse_fail_tok(P, &c->md.first, is_st ? "'sust' takes [handle, {coordinates}], a"
