@@ -295,7 +295,7 @@ locsim_status locsim_texture_create(locsim_device *dev, const locsim_resource_de
     o.filter = (uint8_t)tex->filter_mode;
     for (int i = 0; i < 3; i++) o.addr[i] = (uint8_t)tex->address_mode[i];
     memcpy(o.border, tex->border_color, sizeof o.border);
-    uint32_t i;
+    uint32_t i = 0;
     if ((st = slot_new(dev, &i)) != LOCSIM_OK) return st;
     dev->texobjs[i] = o;
     dev->texinfo[i].res = *res;
@@ -315,7 +315,7 @@ locsim_status locsim_surface_create(locsim_device *dev, const locsim_resource_de
     locsim_status st = fill_resource(dev, res, &o, "surface object");
     if (st != LOCSIM_OK) return st;
     o.kind = EXEC_OBJ_SURFACE;
-    uint32_t i;
+    uint32_t i = 0;
     if ((st = slot_new(dev, &i)) != LOCSIM_OK) return st;
     dev->texobjs[i] = o;
     memset(&dev->texinfo[i], 0, sizeof dev->texinfo[i]);
@@ -333,7 +333,7 @@ static locsim_status find_object(locsim_device *dev, uint64_t handle, int kind, 
 }
 
 locsim_status locsim_texture_destroy(locsim_device *dev, uint64_t handle) {
-    uint32_t i;
+    uint32_t i = 0;
     if (!dev) return LOCSIM_ERR_INVALID;
     locsim_status st = find_object(dev, handle, EXEC_OBJ_TEXTURE, "texture destroy", &i);
     if (st == LOCSIM_OK) dev->texobjs[i].kind = EXEC_OBJ_NONE;
@@ -341,7 +341,7 @@ locsim_status locsim_texture_destroy(locsim_device *dev, uint64_t handle) {
 }
 
 locsim_status locsim_surface_destroy(locsim_device *dev, uint64_t handle) {
-    uint32_t i;
+    uint32_t i = 0;
     if (!dev) return LOCSIM_ERR_INVALID;
     locsim_status st = find_object(dev, handle, EXEC_OBJ_SURFACE, "surface destroy", &i);
     if (st == LOCSIM_OK) dev->texobjs[i].kind = EXEC_OBJ_NONE;
@@ -350,7 +350,7 @@ locsim_status locsim_surface_destroy(locsim_device *dev, uint64_t handle) {
 
 locsim_status locsim_texture_get_desc(locsim_device *dev, uint64_t handle, locsim_resource_desc *res,
                                       locsim_texture_desc *tex) {
-    uint32_t i;
+    uint32_t i = 0;
     if (!dev) return LOCSIM_ERR_INVALID;
     locsim_status st = find_object(dev, handle, EXEC_OBJ_TEXTURE, "texture descriptor", &i);
     if (st != LOCSIM_OK) return st;
@@ -360,7 +360,7 @@ locsim_status locsim_texture_get_desc(locsim_device *dev, uint64_t handle, locsi
 }
 
 locsim_status locsim_surface_get_desc(locsim_device *dev, uint64_t handle, locsim_resource_desc *res) {
-    uint32_t i;
+    uint32_t i = 0;
     if (!dev) return LOCSIM_ERR_INVALID;
     locsim_status st = find_object(dev, handle, EXEC_OBJ_SURFACE, "surface descriptor", &i);
     if (st == LOCSIM_OK && res) *res = dev->texinfo[i].res;
