@@ -64,6 +64,7 @@
 
 // STEP(x) is one operation on x (the operand b is in scope).
 #define STEP8(STEP) STEP(x0) STEP(x1) STEP(x2) STEP(x3) STEP(x4) STEP(x5) STEP(x6) STEP(x7)
+#define STEP16(STEP) STEP8(STEP) STEP(x8) STEP(x9) STEP(x10) STEP(x11) STEP(x12) STEP(x13) STEP(x14) STEP(x15)
 
 #define ALU_KERNELS(NAME, T, STEP)                                                        \
     extern "C" __global__ void lat_##NAME(long long *out, int reps, T a, T b, T *sink) {  \
@@ -74,8 +75,11 @@
     extern "C" __global__ void thr_##NAME(long long *out, int reps, T a, T b, T *sink) {  \
         T x0 = a, x1 = a + b, x2 = a + 2 * b, x3 = a + 3 * b;                            \
         T x4 = a + 4 * b, x5 = a + 5 * b, x6 = a + 6 * b, x7 = a + 7 * b;                \
-        TIMED_PAIR(R2(STEP8(STEP)), R4(STEP8(STEP)) R2(STEP8(STEP)), BARRIER)            \
-        sink[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7; \
+        T x8 = a + 8 * b, x9 = a + 9 * b, x10 = a + 10 * b, x11 = a + 11 * b;            \
+        T x12 = a + 12 * b, x13 = a + 13 * b, x14 = a + 14 * b, x15 = a + 15 * b;        \
+        TIMED_PAIR(STEP16(STEP), STEP16(STEP) STEP16(STEP) STEP16(STEP), BARRIER)        \
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + \
+            x8 + x9 + x10 + x11 + x12 + x13 + x14 + x15;                                  \
     }
 
 // One operation of each kind: x = x op b (binary), x = op x (unary).

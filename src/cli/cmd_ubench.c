@@ -25,7 +25,7 @@ extern const size_t ubench_ptx_len;
 
 #define MAX_OVERRIDES 128
 #define SPAN (48 - 16)     /* LONG - SHORT operations per loop trip (kernel.cu) */
-#define THR_WARPS 8        /* warps of the throughput kernels (one CTA, one SM) */
+#define THR_WARPS 16       /* warps of the throughput kernels (one CTA, one SM) */
 
 typedef enum { V_PASS, V_FAIL, V_NOOPT } verdict;
 
@@ -76,6 +76,16 @@ static double opt_list(const ub_ctx *c, const char *name, int i) {
         p++;
     }
     return strtod(p, NULL);
+}
+
+/* A key=value of the DRAM timing string (nbk=16:CCD=2:...). */
+static double dram_param(const ub_ctx *c, const char *key) {
+    char buf[256], pat[32];
+    opt_text(c, "gpgpu_dram_timing_opt", buf, sizeof buf);
+    snprintf(pat, sizeof pat, "%s=", key);
+    for (char *p = buf; (p = strstr(p, pat)); p++)
+        if (p == buf || p[-1] == ':') return strtod(p + strlen(pat), NULL);
+    return -1;
 }
 
 /* Clock domain d (0 core, 1 icnt, 2 L2, 3 DRAM) in MHz. */
@@ -137,7 +147,7 @@ static int measure(ub_ctx *c, const char *kernel, uint32_t threads, void **args,
 }
 
 static void print_header(void) {
-    printf("%-22s %-58s %10s %10s %12s  %s\n", "measurement", "configured as", "configured", "measured", "tolerance",
+    printf("%-18s %-66s %10s %10s %10s  %s\n", "measurement", "configured as", "configured", "measured", "tolerance",
            "result");
 }
 
@@ -155,7 +165,7 @@ static void report(ub_ctx *c, ub_row *r) {
     }
     char conf[16] = "-";
     if (r->configured >= 0) snprintf(conf, sizeof conf, "%.2f", r->configured);
-    printf("%-22s %-58s %10s %10.2f %12s  %s\n", r->name, r->formula, conf, r->measured, r->tol, vs);
+    printf("%-18s %-66s %10s %10.2f %10s  %s\n", r->name, r->formula, conf, r->measured, r->tol, vs);
     fflush(stdout);
 }
 
@@ -272,10 +282,24 @@ static void alu_latency(ub_ctx *c, const alu_op *op) {
         snprintf(r.tol, sizeof r.tol, "-");
         r.v = V_NOOPT;
     } else {
-        /* a pipeline of simd_width lanes finishes a warp lanes-1 cycles later */
-        if (c->lanes > 1) snprintf(r.formula, sizeof r.formula, "%s + %u", src, c->lanes - 1);
-        else snprintf(r.formula, sizeof r.formula, "%s", src);
-        tol_exact(&r, lat + c->lanes - 1);
+        /* A pipeline of simd_width lanes finishes a warp lanes-1 cycles later.
+         * With a single unit of the kind, the next operation of the chain also
+         * waits for the unit: its initiation interval (x lanes) bounds the chain. */
+        const char *uname;
+        char isrc[80];
+        double init = alu_option(c, op, 1, isrc, sizeof isrc) * c->lanes;
+        double want = lat + c->lanes - 1;
+        int unit_bound = unit_count(c, op->unit, &uname) == 1 && init > want;
+        if (unit_bound) {
+            snprintf(r.formula, sizeof r.formula, "%s%s (1 %s unit: initiation-bound)", isrc,
+                     c->lanes > 1 ? " x lanes" : "", uname);
+            want = init;
+        } else if (c->lanes > 1) {
+            snprintf(r.formula, sizeof r.formula, "%s + %u", src, c->lanes - 1);
+        } else {
+            snprintf(r.formula, sizeof r.formula, "%s", src);
+        }
+        tol_exact(&r, want);
     }
     report(c, &r);
 }
@@ -294,7 +318,7 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
     void *args[5];
     alu_args(op, c, &reps, a, b, args);
     snprintf(kernel, sizeof kernel, "thr_%s", op->name);
-    if (measure(c, kernel, THR_WARPS * 32, args, 5, &reps, 1, 3, THR_WARPS, &r.measured)) return;
+    if (measure(c, kernel, THR_WARPS * 32, args, 5, &reps, 2, 4, THR_WARPS, &r.measured)) return;
     if (init < 0) {
         snprintf(r.formula, sizeof r.formula, "no option sets it (%s)", src);
         r.configured = -1;
@@ -427,6 +451,22 @@ static void const_hit_row(ub_ctx *c) {
     report(c, &r);
 }
 
+/* The L2-hit path in core cycles: the L1D miss (l1 latency + 1 as for a hit),
+ * the crossbar both ways and the ROP queue in front of the L2.  Tolerance: each
+ * queue hop on the way (SM -> crossbar input, crossbar -> partition, ROP queue ->
+ * L2, L2 -> return queue, crossbar -> SM, fill -> data) may cost one cycle of the
+ * slower of the crossbar and L2 clocks: up to 8 of them. */
+static void l2_expect(const ub_ctx *c, ub_row *r) {
+    double l1 = opt_num(c, "gpgpu_l1_latency");
+    double core = clock_mhz(c, 0), icnt = clock_mhz(c, 1), l2 = clock_mhz(c, 2);
+    double icnt_lat = opt_num(c, "icnt_latency"), rop = opt_num(c, "gpgpu_l2_rop_latency");
+    double slow = icnt < l2 ? icnt : l2;
+    r->configured = l1 + 1 + 2 * icnt_lat * core / icnt + rop * core / l2;
+    r->lo = r->configured;
+    r->hi = r->configured + 8 * core / slow;
+    snprintf(r->tol, sizeof r->tol, "+0..+%.0f", r->hi - r->configured);
+}
+
 static void l2_hit_row(ub_ctx *c) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "lat.l2.hit");
@@ -443,16 +483,115 @@ static void l2_hit_row(ub_ctx *c) {
         c->errors++;
         return;
     }
-    double l1 = opt_num(c, "gpgpu_l1_latency");
-    double core = clock_mhz(c, 0), icnt = clock_mhz(c, 1), l2 = clock_mhz(c, 2);
-    double icnt_lat = opt_num(c, "icnt_latency"), rop = opt_num(c, "gpgpu_l2_rop_latency");
-    double want = l1 + 1 + 2 * icnt_lat * core / icnt + rop * core / l2;
     snprintf(r.formula, sizeof r.formula, "l1+1 + 2 x icnt_latency + rop_latency");
-    r.configured = want;
-    r.lo = want;
-    r.hi = want + 12;
-    snprintf(r.tol, sizeof r.tol, "+0..+12");
+    l2_expect(c, &r);
     report(c, &r);
+}
+
+/* DRAM: one thread chases lines of one bank of channel 0 that nothing has
+ * touched before (every load misses the L1D and the L2), in an order that makes
+ * every access a row-buffer miss (each line in another row than the last) or
+ * mostly hits (the lines of a row one after the other; the first access to each
+ * row misses).  The expected figure adds, per load, the DRAM part (in DRAM
+ * cycles) and dram_latency to the L2-hit path. */
+enum { DRAM_R1 = 1, DRAM_R2 = 2, DRAM_LINES = 2 * 64 * (DRAM_R1 + DRAM_R2) };
+
+/* Per-load expected DRAM figure in core cycles for a row hit (miss = 0) or a
+ * row miss (miss = 1), on top of the L2-hit path. */
+static double dram_part(const ub_ctx *c, int miss) {
+    double core = clock_mhz(c, 0), l2 = clock_mhz(c, 2), dram = clock_mhz(c, 3);
+    double line = c->cfg->l2.line_size ? c->cfg->l2.line_size : 128;
+    double atom = opt_num(c, "gpgpu_dram_buswidth") * opt_num(c, "gpgpu_n_mem_per_ctrlr") *
+                  opt_num(c, "gpgpu_dram_burst_length");
+    double cols = line > atom ? line / atom : 1;
+    double burst = opt_num(c, "gpgpu_dram_burst_length") / opt_num(c, "dram_data_command_freq_ratio");
+    if (burst < 1) burst = 1;
+    double d = dram_param(c, "CCD") * (cols - 1) + dram_param(c, "CL") + burst;
+    if (miss) d += dram_param(c, "RP") + dram_param(c, "RCD");
+    return opt_num(c, "dram_latency") * core / l2 + d * core / dram;
+}
+
+/* Launch the chase from chain position `start` with `reps` trips; d = t_long -
+ * t_short of pass 2, e = the same from the expected per-load figures. */
+static int dram_launch(ub_ctx *c, const uint64_t *off, const uint8_t *miss, int start, int reps, double base,
+                       int64_t *d, double *e) {
+    uint64_t p = c->buf + off[start];
+    void *args[] = {&c->out, &reps, &p, &c->sink};
+    if (run_once(c, "chase_global", 1, args, 4, d)) return -1;
+    /* pass 2: short loop = positions [64R, 80R), long loop = [80R, 128R) */
+    double es = 0, el = 0;
+    for (int i = 64 * reps; i < 80 * reps; i++) es += base + dram_part(c, miss[start + i]);
+    for (int i = 80 * reps; i < 128 * reps; i++) el += base + dram_part(c, miss[start + i]);
+    *e = el - es;
+    return 0;
+}
+
+static void dram_rows(ub_ctx *c) {
+    for (int hits = 0; hits < 2; hits++) {
+        ub_row r = {0};
+        snprintf(r.name, sizeof r.name, "lat.dram.%s", hits ? "rowhit" : "rowmiss");
+        if (!wanted(c, r.name)) continue;
+        addrmap_config ac;
+        addrmap m;
+        char err[256];
+        config_addrmap(c->cfg, &ac);
+        if (addrmap_init(&m, &ac, err, sizeof err)) {
+            fprintf(stderr, "locsim ubench: %s\n", err);
+            c->errors++;
+            return;
+        }
+        /* the buffer's lines in channel 0, bank 0, by row (rows in address order) */
+        static uint64_t found[DRAM_LINES * 4], off[DRAM_LINES];
+        static uint32_t row_of[DRAM_LINES * 4];
+        static uint8_t miss[DRAM_LINES];
+        uint32_t line = c->cfg->l2.line_size ? c->cfg->l2.line_size : 128, nfound = 0;
+        /* the second half of the buffer: the first half holds the L1/L2 chains */
+        for (uint64_t a = c->buf_bytes / 2; a < c->buf_bytes && nfound < DRAM_LINES * 4; a += line) {
+            addr_loc loc;
+            addrmap_decode(&m, c->buf + a, &loc);
+            if (loc.channel == 0 && loc.bank == 0) {
+                row_of[nfound] = loc.row;
+                found[nfound++] = a;
+            }
+        }
+        if (nfound < DRAM_LINES * 2) {
+            fprintf(stderr, "locsim ubench: %s: only %u lines of bank 0 in the buffer\n", r.name, nfound);
+            c->errors++;
+            return;
+        }
+        /* Row hits: found[0, DRAM_LINES) in order.  Row misses: alternately from
+         * two runs of lines far apart, after those (so no line of one chain is in
+         * the other): consecutive loads fall in different rows. */
+        uint32_t far = DRAM_LINES + (nfound - DRAM_LINES) / 2;
+        for (uint32_t i = 0; i < DRAM_LINES; i++) {
+            uint32_t k = hits ? i : i % 2 ? far + i / 2 : DRAM_LINES + i / 2;
+            off[i] = found[k];
+            uint32_t prev_row = i == 0 ? UINT32_MAX : row_of[hits ? k - 1 : i % 2 ? DRAM_LINES + (i - 1) / 2 : far + (i - 1) / 2];
+            miss[i] = row_of[k] != prev_row;
+        }
+        uint32_t nmiss = 0;
+        for (uint32_t i = 0; i < DRAM_LINES; i++) nmiss += miss[i];
+        if (chain_write(c, off, DRAM_LINES)) {
+            c->errors++;
+            return;
+        }
+        ub_row l2 = {0};
+        l2_expect(c, &l2);
+        int64_t d1, d2;
+        double e1, e2;
+        if (dram_launch(c, off, miss, 0, DRAM_R2, l2.configured, &d2, &e2) ||
+            dram_launch(c, off, miss, 128 * DRAM_R2, DRAM_R1, l2.configured, &d1, &e1))
+            return;
+        double span = (double)(DRAM_R2 - DRAM_R1) * SPAN;
+        r.measured = (double)(d2 - d1) / span;
+        r.configured = (e2 - e1) / span;
+        snprintf(r.formula, sizeof r.formula, "L2 hit + dram_latency + %s (%u of %u row misses)",
+                 hits ? "CL+burst" : "RP+RCD+CL+burst", nmiss, DRAM_LINES);
+        r.lo = r.configured + (l2.lo - l2.configured);
+        r.hi = r.configured + (l2.hi - l2.configured) + 2 * clock_mhz(c, 0) / clock_mhz(c, 3);
+        snprintf(r.tol, sizeof r.tol, "+0..+%.0f", r.hi - r.configured);
+        report(c, &r);
+    }
 }
 
 int cmd_ubench(int argc, char **argv) {
@@ -477,7 +616,7 @@ int cmd_ubench(int argc, char **argv) {
     c.cfg = cfg;
     uint32_t simd = (uint32_t)opt_num(&c, "gpgpu_simd_width");
     c.lanes = simd && simd < 32 ? 32 / simd : 1;
-    c.buf_bytes = 16u << 20;
+    c.buf_bytes = 64u << 20;
     if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &c.dev) != LOCSIM_OK ||
         locsim_module_load_ptx(c.dev, ubench_ptx, ubench_ptx_len, "ubench/kernel.ptx", &c.mod) != LOCSIM_OK ||
         locsim_malloc(c.dev, &c.out, 3 * 32 * sizeof(int64_t)) != LOCSIM_OK || locsim_malloc(c.dev, &c.sink, 8 * 1024) != LOCSIM_OK ||
@@ -495,6 +634,7 @@ int cmd_ubench(int argc, char **argv) {
     l1_hit_row(&c);
     const_hit_row(&c);
     l2_hit_row(&c);
+    dram_rows(&c);
     printf("\n%d passed, %d failed, %d not set by any option%s\n", c.passed, c.failed, c.noopt,
            c.errors ? ", kernel errors" : "");
     locsim_module_unload(c.mod);
