@@ -60,7 +60,8 @@
 #define BARRIER __syncthreads()
 
 // ---- arithmetic: latency (one warp, one dependent chain) and throughput (many
-// warps, 8 independent chains per thread) ----
+// warps, 16 independent chains per thread: enough that even the last warps of a
+// loop, which a greedy scheduler leaves behind, keep the pipeline busy) ----
 
 // STEP(x) is one operation on x (the operand b is in scope).
 #define STEP8(STEP) STEP(x0) STEP(x1) STEP(x2) STEP(x3) STEP(x4) STEP(x5) STEP(x6) STEP(x7)
