@@ -194,3 +194,13 @@ extern "C" __global__ void stream_shared(long long *out, int reps, int ways, uns
     TIMED_PAIR(R2(STEP8(S_LDS_IND)), R4(STEP8(S_LDS_IND)) R2(STEP8(S_LDS_IND)), BARRIER)
     sink[threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
 }
+
+// Evict the L2: every thread reads one word of its own line, over a region several
+// times larger than the L2 (so that host-to-device copies passing through the L2
+// cannot leave a chase's lines there).
+extern "C" __global__ void flush_l2(const unsigned *region, unsigned line_words, unsigned *sink) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned v;
+    asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(region + (size_t)i * line_words));
+    if (v == 0x12345678u) sink[0] = v;  // never true: keeps the load
+}
