@@ -502,8 +502,11 @@ enum { DRAM_R1 = 1, DRAM_R2 = 2, DRAM_LINES = 2 * 64 * (DRAM_R1 + DRAM_R2) };
  * row miss (miss = 1), on top of the L2-hit path. */
 static double dram_part(const ub_ctx *c, int miss) {
     double core = clock_mhz(c, 0), l2 = clock_mhz(c, 2), dram = clock_mhz(c, 3);
-    /* bytes an L2 miss reads: the line, or one 32 B sector of a sectored L2 */
-    double line = c->cfg->l2.sectored ? 32 : c->cfg->l2.line_size ? c->cfg->l2.line_size : 128;
+    /* bytes an L2 miss reads: its line; a sectored L2 reads only the sectors the
+     * request asks for: one (the 8-byte load's) from a sectored L1D, else the
+     * L1D's whole line */
+    const sim_config *g = c->cfg;
+    double line = !g->l2.sectored ? g->l2.line_size : g->l1d.sectored ? 32 : g->l1d.line_size;
     double atom = opt_num(c, "gpgpu_dram_buswidth") * opt_num(c, "gpgpu_n_mem_per_ctrlr") *
                   opt_num(c, "gpgpu_dram_burst_length");
     double cols = line > atom ? ceil(line / atom) : 1;
