@@ -195,26 +195,52 @@ typedef struct {
 
 static const char *const group_names[] = {"ADD", "MAX", "MUL", "MAD", "DIV", "SHFL"};
 
-/* Which latency column and pipeline each operation takes, as GPGPU-Sim 3.x
- * classifies them (issue 8): int and fp ops on the SP units; f64 arithmetic on
- * the DP unit (the SFU when -gpgpu_num_dp_units is 0); transcendentals on the
- * SFU; f64 rcp/sqrt take the dp DIV column. */
+/* Which latency column and pipeline each operation takes.  With the
+ * -ptx_opcode_latency_sfu option (GPGPU-Sim 3.x's set_opcode_and_latency, issue
+ * 8): int and fp ops on the SP units; f64 add/max/mul/fma on the DP unit (the SFU
+ * when -gpgpu_num_dp_units is 0); div of any type on the SFU with its type's DIV
+ * column; transcendentals of any type (f64 rcp/sqrt too) on the SFU with the
+ * _sfu figures; shfl with the 6th int column.  Without that option (the model
+ * before it): div on SP (f64 on DP), transcendentals with the fp DIV column, f64
+ * ones with the dp DIV column on DP. */
+typedef struct {
+    const char *table;
+    int group;
+    unit_kind unit;
+} alu_class;
+
 static const alu_op alu_ops[] = {
     {"iadd", T_INT, "int", 0, U_SP},  {"imax", T_INT, "int", 1, U_SP},  {"imul", T_INT, "int", 2, U_SP},
-    {"imad", T_INT, "int", 3, U_SP},  {"idiv", T_INT, "int", 4, U_SP},  {"fadd", T_F32, "fp", 0, U_SP},
+    {"imad", T_INT, "int", 3, U_SP},  {"idiv", T_INT, "int", 4, U_SFU}, {"fadd", T_F32, "fp", 0, U_SP},
     {"fmax", T_F32, "fp", 1, U_SP},   {"fmul", T_F32, "fp", 2, U_SP},   {"ffma", T_F32, "fp", 3, U_SP},
-    {"fdiv", T_F32, "fp", 4, U_SP},   {"dadd", T_F64, "dp", 0, U_DP},   {"dmax", T_F64, "dp", 1, U_DP},
-    {"dmul", T_F64, "dp", 2, U_DP},   {"dfma", T_F64, "dp", 3, U_DP},   {"ddiv", T_F64, "dp", 4, U_DP},
+    {"fdiv", T_F32, "fp", 4, U_SFU},  {"dadd", T_F64, "dp", 0, U_DP},   {"dmax", T_F64, "dp", 1, U_DP},
+    {"dmul", T_F64, "dp", 2, U_DP},   {"dfma", T_F64, "dp", 3, U_DP},   {"ddiv", T_F64, "dp", 4, U_SFU},
     {"sin", T_F32, "sfu", 0, U_SFU},  {"rcp", T_F32, "sfu", 0, U_SFU},  {"sqrt", T_F32, "sfu", 0, U_SFU},
-    {"drcp", T_F64, "dp", 4, U_DP},   {"dsqrt", T_F64, "dp", 4, U_DP},  {"shfl", T_INT, "int", 5, U_SP},
+    {"drcp", T_F64, "sfu", 0, U_SFU}, {"dsqrt", T_F64, "sfu", 0, U_SFU}, {"shfl", T_INT, "int", 5, U_SP},
 };
+
+/* The classification in force: the table above when the configuration has
+ * -ptx_opcode_latency_sfu, else the older one. */
+static alu_class alu_classify(const ub_ctx *c, const alu_op *op) {
+    char buf[32];
+    alu_class k = {op->table, op->group, op->unit};
+    if (config_get(c->cfg, "ptx_opcode_latency_sfu", buf, sizeof buf) == 0) return k;
+    if (op->group == 4) k.unit = op->type == T_F64 ? U_DP : U_SP;      /* div */
+    if (op->type == T_F64 && !strcmp(op->table, "sfu")) {              /* f64 rcp, sqrt */
+        k.table = "dp";
+        k.group = 4;
+        k.unit = U_DP;
+    }
+    return k;
+}
 
 /* Latency (what=0) or initiation interval (what=1) the options give op; -1 if
  * none does.  *src says which option entry. */
 static double alu_option(const ub_ctx *c, const alu_op *op, int what, char *src, size_t n) {
     const char *kind = what ? "initiation" : "latency";
     char name[40];
-    if (!strcmp(op->table, "sfu")) {
+    alu_class k = alu_classify(c, op);
+    if (!strcmp(k.table, "sfu")) {
         snprintf(name, sizeof name, "ptx_opcode_%s_sfu", kind);
         double v = opt_list(c, name, 0);
         if (v >= 0) {
@@ -226,9 +252,9 @@ static double alu_option(const ub_ctx *c, const alu_op *op, int what, char *src,
         snprintf(src, n, "-%s[DIV] (no _sfu option)", name);
         return opt_list(c, name, 4);
     }
-    snprintf(name, sizeof name, "ptx_opcode_%s_%s", kind, op->table);
-    snprintf(src, n, "-%s[%s]", name, group_names[op->group]);
-    return opt_list(c, name, op->group);
+    snprintf(name, sizeof name, "ptx_opcode_%s_%s", kind, k.table);
+    snprintf(src, n, "-%s[%s]", name, group_names[k.group]);
+    return opt_list(c, name, k.group);
 }
 
 static uint32_t unit_count(const ub_ctx *c, unit_kind u, const char **name) {
@@ -291,7 +317,7 @@ static void alu_latency(ub_ctx *c, const alu_op *op) {
         char isrc[80];
         double init = alu_option(c, op, 1, isrc, sizeof isrc) * c->lanes;
         double want = lat + c->lanes - 1;
-        int unit_bound = unit_count(c, op->unit, &uname) == 1 && init > want;
+        int unit_bound = unit_count(c, alu_classify(c, op).unit, &uname) == 1 && init > want;
         if (unit_bound) {
             snprintf(r.formula, sizeof r.formula, "%s%s (1 %s unit: initiation-bound)", isrc,
                      c->lanes > 1 ? " x lanes" : "", uname);
@@ -313,7 +339,7 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
     char src[80], kernel[32];
     const char *uname;
     double init = alu_option(c, op, 1, src, sizeof src);
-    uint32_t units = unit_count(c, op->unit, &uname);
+    uint32_t units = unit_count(c, alu_classify(c, op).unit, &uname);
     double sched = opt_num(c, "gpgpu_num_sched_per_core");
     int reps = 2;
     double a[1], b[1];
