@@ -175,6 +175,9 @@ locsim_status locsim_memcpy_3d(locsim_device *dev, const locsim_copy_side *dst, 
             if (!src->host) devmem_read(dev->mem, src->dptr + so, row, width);
             if (dst->host) memcpy((uint8_t *)dst->host + d, from, width);
             else devmem_write(dev->mem, dst->dptr + d, from, width);
+            /* host <-> device rows go through the copy engine (-gpgpu_perf_sim_memcpy) */
+            if (src->host) runtime_memcpy_touch(dev, dst->dptr + d, width);
+            else if (dst->host) runtime_memcpy_touch(dev, src->dptr + so, width);
         }
     free(row);
     return LOCSIM_OK;
