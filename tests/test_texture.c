@@ -547,8 +547,13 @@ static void test_texture_cache_timing(void **state) {
     assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][MISS]", 0), 1);
     assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][HIT]", 0), 1);
     assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][HIT_RESERVED]", 0), 0);
-    /* the miss went to the L2 (and DRAM) as a texture read; the L1D saw no texel */
-    assert_int_equal((int)tdev_stat(&t, "L2_cache_stats_breakdown[TEXTURE_ACC_R][MISS]", 0), 1);
+    /* the miss went to the L2 as texture reads of one 128-byte line: 1 access in a
+     * line-based L2, 4 in a sectored one (32-byte sectors; hits there, since the
+     * array copy went through the L2: -gpgpu_perf_sim_memcpy); the L1D saw no texel */
+    int l2 = (int)(tdev_stat(&t, "L2_cache_stats_breakdown[TEXTURE_ACC_R][MISS]", 0) +
+                   tdev_stat(&t, "L2_cache_stats_breakdown[TEXTURE_ACC_R][HIT]", 0) +
+                   tdev_stat(&t, "L2_cache_stats_breakdown[TEXTURE_ACC_R][HIT_RESERVED]", 0));
+    assert_true(l2 == 1 || l2 == 4);
     assert_int_equal((int)tdev_stat(&t, "L1D_cache_stats_breakdown[GLOBAL_ACC_R][MISS]", 0), 0);
     tdev_launch(&t, k, 1, 32, args, 2);
     assert_int_equal((int)tdev_stat(&t, "L1T_cache_stats_breakdown[TEXTURE_ACC_R][MISS]", 0), 0);
