@@ -35,6 +35,12 @@ static const command commands[] = {
                                  "          [--quick] [--report-only]\n"
                                  "                                the CCWS paper's evaluation on ccws_gtx285 (about 25 min on\n"
                                  "                                one core) -> docs/results/ccws.md"},
+    {"sweep", cmd_sweep, "sweep SPEC [--jobs N] [--db FILE] [--retry-failed] [--dry-run]\n"
+                         "          [--slurm [--partition P] [--time T] [--array-max N]] [--collect]\n"
+                         "                                run what a sweep spec's results database lacks\n"
+                         "                                (docs/harness.md)"},
+    {"report", cmd_report, "report SPEC [--db FILE] [--out DIR]\n"
+                           "                                the spec's tables and charts: Markdown + HTML"},
     {"exec", cmd_exec, "exec [options] -- ./app args   run an unmodified CUDA program (libcudart replacement)"},
 };
 
