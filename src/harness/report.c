@@ -409,8 +409,9 @@ static int aggregate_rows(ectx *c, const row **out, int *nout, row **owned) {
     for (int i = 0; i < n; i++) {
         int known = !strcmp(cls[i], "*");
         for (int w = 0; w < s->nworkloads && !known; w++) known = s->workloads[w].cls && !strcmp(s->workloads[w].cls, cls[i]);
+        for (int k = 0; k < s->nclasses && !known; k++) known = !strcmp(s->classes[k].name, cls[i]);
         if (!known) {
-            eerror(c, "no workload has class '%s'", cls[i]);
+            eerror(c, "no class '%s' (classes:, or a workload's class:)", cls[i]);
             return -1;
         }
     }
@@ -1275,13 +1276,13 @@ static void write_md(report *R, FILE *f) {
             fprintf(f, "%s%s\n", b->text, n && b->text[n - 1] == '\n' ? "" : "\n");
         } else if (b->kind == B_TABLE) {
             fputc('|', f);
-            for (int c = 0; c < b->ncols; c++) fprintf(f, " %s |", b->head[c]);
+            for (int c = 0; c < b->ncols; c++) fprintf(f, "%s%s |", *b->head[c] ? " " : "", b->head[c]);
             fputs("\n|", f);
             for (int c = 0; c < b->ncols; c++) fputs("---|", f);
             fputc('\n', f);
             for (int r = 0; r < b->nrows; r++) {
                 fputc('|', f);
-                for (int c = 0; c < b->ncols; c++) fprintf(f, " %s |", b->cells[r][c]);
+                for (int c = 0; c < b->ncols; c++) fprintf(f, "%s%s |", *b->cells[r][c] ? " " : "", b->cells[r][c]);
                 fputc('\n', f);
             }
             fputc('\n', f);

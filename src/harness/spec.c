@@ -251,7 +251,7 @@ static int parse_grids(ctx *c, yaml_node_t *n, int *cap) {
         const char *name = spec_scalar(kn);
         if (!name || !is_ident(name))
             return fail(c, kn, "grids: expected a name of letters, digits and '_', got '%s'", name ? name : "?");
-        static const char *const keys[] = {"label", "values", "options", "same", NULL};
+        static const char *const keys[] = {"label", "values", "options", "options_for", "same", NULL};
         if (check_keys(c, gn, "a grid", keys)) return -1;
         spec_grid *g = &c->s->grids[c->s->ngrids++];
         g->name = spec_strdup(c->s, name);
@@ -262,9 +262,12 @@ static int parse_grids(ctx *c, yaml_node_t *n, int *cap) {
         spec_option *opts;
         int nopts;
         if (parse_options(c, spec_map_get(c->s, gn, "options"), name, &opts, &nopts)) return -1;
-        yaml_node_t *same = spec_map_get(c->s, gn, "same");
+        yaml_node_t *same = spec_map_get(c->s, gn, "same"), *extra = spec_map_get(c->s, gn, "options_for");
         if (same && same->type != YAML_MAPPING_NODE)
             return fail(c, same, "grid %s: same: expected a mapping value -> variant (e.g. {32: gto})", name);
+        if (extra && extra->type != YAML_MAPPING_NODE)
+            return fail(c, extra, "grid %s: options_for: expected a mapping value -> {options} (e.g. {4: {-x: 4}})",
+                        name);
         for (int i = 0; i < g->nvalues; i++) {
             char vname[256];
             snprintf(vname, sizeof vname, "%s_%s", name, g->values[i]);
@@ -288,21 +291,30 @@ static int parse_grids(ctx *c, yaml_node_t *n, int *cap) {
                 v->nopts = a->nopts;
                 continue;
             }
-            v->opts = spec_alloc(c->s, (size_t)(nopts + 1) * sizeof *v->opts);
-            v->nopts = nopts;
+            /* the grid's options, then those options_for gives this value (later ones win) */
+            spec_option *more = NULL;
+            int nmore = 0;
+            yaml_node_t *en = spec_map_get(c->s, extra, g->values[i]);
+            if (en && parse_options(c, en, name, &more, &nmore)) return -1;
+            v = &c->s->variants[c->s->nvariants - 1];
+            v->opts = spec_alloc(c->s, (size_t)(nopts + nmore + 1) * sizeof *v->opts);
+            v->nopts = nopts + nmore;
             for (int k = 0; k < nopts; k++) {
                 v->opts[k].name = opts[k].name;
                 v->opts[k].line = opts[k].line;
                 v->opts[k].value = substitute(c->s, opts[k].value, g->values[i]);
             }
+            for (int k = 0; k < nmore; k++) v->opts[nopts + k] = more[k];
         }
-        if (same) /* every key of same: must be a value of the grid */
-            for (yaml_node_pair_t *q = same->data.mapping.pairs.start; q < same->data.mapping.pairs.top; q++) {
+        yaml_node_t *keyed[2] = {same, extra};
+        for (int m = 0; m < 2; m++) /* every key of same: and options_for: must be a value of the grid */
+            for (yaml_node_pair_t *q = keyed[m] ? keyed[m]->data.mapping.pairs.start : NULL;
+                 keyed[m] && q < keyed[m]->data.mapping.pairs.top; q++) {
                 const char *k = spec_scalar(spec_node(c->s, q->key));
                 int found = 0;
                 for (int i = 0; k && i < g->nvalues; i++) found |= !strcmp(g->values[i], k);
-                if (!found) return fail(c, spec_node(c->s, q->key), "grid %s: same: '%s' is not one of its values",
-                                        name, k ? k : "?");
+                if (!found) return fail(c, spec_node(c->s, q->key), "grid %s: %s: '%s' is not one of its values", name,
+                                        m ? "options_for" : "same", k ? k : "?");
             }
     }
     return 0;
