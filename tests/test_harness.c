@@ -67,8 +67,11 @@ static const char GOOD[] =
     "  gto: {label: GTO, options: {-gpgpu_scheduler: gto}}\n"
     "grids:\n"
     "  swl: {values: [32, 4, 2], options: {-gpgpu_scheduler: \"warp_limiting:gto:{}\"}, same: {32: gto}}\n"
+    "  vta: {values: [4, 16], options: {-gpgpu_scheduler: ccws, -ccws_vta_entries: \"{}\"},\n"
+    "        options_for: {4: {-ccws_vta_assoc: 4}}}\n"
     "exclude:\n"
-    "  - {class: CI, variant: swl}\n"
+    "  - {class: CI, variant: [swl, vta]}\n"
+    "  - {workload: kmeans, variant: vta}\n"
     "  - {workload: kmeans, size: 2, variant: swl_2}\n";
 
 static void test_spec_good(void **state) {
@@ -78,7 +81,14 @@ static void test_spec_good(void **state) {
     if (!s) print_error("%s\n", err);
     assert_non_null(s);
     assert_int_equal(s->nworkloads, 2);
-    assert_int_equal(s->nvariants, 4);   /* gto, swl_32, swl_4, swl_2 */
+    assert_int_equal(s->nvariants, 6);   /* gto, swl_32, swl_4, swl_2, vta_4, vta_16 */
+    /* options_for adds its options after the grid's: vta_4 = ccws, 4 entries, 4-way; vta_16 keeps the default */
+    const spec_variant *v4 = spec_find_variant(s, "vta_4"), *v16 = spec_find_variant(s, "vta_16");
+    assert_int_equal(v4->nopts, 3);
+    assert_string_equal(v4->opts[1].value, "4");
+    assert_string_equal(v4->opts[2].name, "-ccws_vta_assoc");
+    assert_string_equal(v4->opts[2].value, "4");
+    assert_int_equal(v16->nopts, 2);
     const spec_variant *v = spec_find_variant(s, "swl_4");
     assert_non_null(v);
     assert_string_equal(v->opts[0].value, "warp_limiting:gto:4");
@@ -133,6 +143,10 @@ static void test_spec_bad(void **state) {
     expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs, class: X}]\nclasses: {Y: why}\n", 2,
                  "class 'X' is not under classes:");
     expect_error("configs: [ccws_gtx285]\nworkloads: [{exec: [/bin/true]}]\n", 2, "needs an id:");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\ngrids:\n  g: {values: [1, 2], options: {-ccws_k_throttle: \"{}\"},\n"
+                 "      same: {3: nosuch}}\n", 5, "grid g: same: 3: no variant 'nosuch'");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-gpgpu_scheduler: \"warp_limiting:gto:0\"}}\n",
+                 4, "scheduler warp_limiting expects");
 }
 
 /* A database that is not ours, from another schema version, or corrupt is refused and left as it was. */

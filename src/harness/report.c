@@ -249,14 +249,23 @@ static int row_runs(ectx *c, const row *rw, const spec_variant *v) {
 }
 
 /* The variant a derived one stands for on a row: the best of its grid by its expression. */
-static const spec_variant *resolve_derived(ectx *c, const row *rw, const derived *d) {
+static const spec_variant *resolve_derived(ectx *c, const row *rw, const derived *d, int *incomplete) {
     const spec_variant *best = NULL;
+    *incomplete = 0;
     double bv = 0;
     for (int i = 0; i < d->grid->nvalues; i++) {
         char name[256];
         snprintf(name, sizeof name, "%s_%s", d->grid->name, d->grid->values[i]);
         const spec_variant *v = spec_find_variant(c->R->s, name);
         if (!v || !row_runs(c, rw, v)) continue;
+        for (int k = 0; k < rw->w->nseeds; k++) {
+            /* a grid not run whole has no best yet */
+            const planned_run *pr = sweep_find(&c->R->plan, rw->w, rw->size, rw->w->seeds[k], c->cfg, v);
+            if (pr && !load_run(c->R, pr->key)->found) {
+                *incomplete = 1;
+                return NULL;
+            }
+        }
         ectx sub = *c;
         sub.row = rw;
         sub.bound = v;
@@ -352,8 +361,10 @@ static value eval_ref(ectx *c) {
         return make(NAN);
     }
     if (d) {
-        v = resolve_derived(c, c->row, d);
+        int incomplete;
+        v = resolve_derived(c, c->row, d, &incomplete);
         if (c->error) return make(NAN);
+        if (!v && incomplete) return (value){NAN, NULL, V_MISSING};
         if (!v) {
             int any = 0;
             for (int i = 0; i < d->grid->nvalues && !any; i++) {
@@ -987,7 +998,8 @@ static int parse_columns(report *R, yaml_node_t *cn, column **out, int *nout) {
 }
 
 static char *list_cell(ectx *c, const column *col) {
-    const spec_variant *best = col->bold ? resolve_derived(c, c->row, col->bold) : NULL;
+    int incomplete;
+    const spec_variant *best = col->bold ? resolve_derived(c, c->row, col->bold, &incomplete) : NULL;
     size_t cap = 256, len = 0;
     char *out = xmalloc(cap);
     for (int i = 0; i < col->list->nvalues; i++) {

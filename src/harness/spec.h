@@ -3,7 +3,7 @@
  *   name: ccws                      # names the sweep (default: the file's base name)
  *   configs: [ccws_gtx285]          # shipped names or .cfg paths
  *   seeds: [1]                      # default seeds of every workload
- *   timeout: 600                    # seconds per run (0 = none)
+ *   timeout: 600                    # seconds of CPU time per run (0 = none)
  *   kernel_stats: true              # also store every kernel's statistics
  *   classes: {HCS: highly cache-sensitive, ...}   # class -> description (report)
  *   workloads:

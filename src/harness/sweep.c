@@ -347,7 +347,9 @@ typedef struct {
 static volatile sig_atomic_t stop_signal;
 static void on_stop(int sig) { stop_signal = sig; }
 
-static pid_t start_child(const planned_run *r, slot *sl, const char *tmpdir, int index) {
+/* timeout: seconds of CPU time (0 = none).  CPU, not wall-clock time: a run that
+ * spins without end uses CPU, and a busy machine must not turn slow runs into timeouts. */
+static pid_t start_child(const planned_run *r, slot *sl, const char *tmpdir, int index, double timeout) {
     snprintf(sl->json, sizeof sl->json, "%s/run-%d.json", tmpdir, index);
     snprintf(sl->log, sizeof sl->log, "%s/run-%d.log", tmpdir, index);
     unlink(sl->json);
@@ -370,6 +372,10 @@ static pid_t start_child(const planned_run *r, slot *sl, const char *tmpdir, int
         setpgid(0, 0);                      /* a timeout kills the run and whatever it started */
         prctl(PR_SET_PDEATHSIG, SIGKILL);   /* and the run dies with the sweep */
         if (getppid() != parent) _exit(127);
+        if (timeout > 0) {
+            struct rlimit cpu = {(rlim_t)timeout, (rlim_t)timeout + 10};   /* SIGXCPU, then SIGKILL */
+            setrlimit(RLIMIT_CPU, &cpu);
+        }
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
@@ -449,9 +455,10 @@ static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, in
     rec->cpu_s = ru->ru_utime.tv_sec + ru->ru_utime.tv_usec * 1e-6 + ru->ru_stime.tv_sec + ru->ru_stime.tv_usec * 1e-6;
     char why[600] = "", serr[256];
     int have = load_stats(sl->json, rec, s->kernel_stats, serr, sizeof serr) == 0;
-    if (sl->timed_out) {
+    if (WIFSIGNALED(wstatus) && s->timeout > 0 && rec->cpu_s >= s->timeout &&
+        (WTERMSIG(wstatus) == SIGXCPU || WTERMSIG(wstatus) == SIGKILL)) {
         rec->status = "timeout";
-        snprintf(why, sizeof why, "killed after the %.0f s timeout", s->timeout);
+        snprintf(why, sizeof why, "stopped at the limit of %.0f s of CPU time", s->timeout);
     } else if (WIFSIGNALED(wstatus)) {
         rec->status = "error";
         snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
@@ -533,7 +540,7 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
     while ((next < ntodo && !stop_signal) || pg.running) {
         for (int j = 0; j < jobs && next < ntodo && !stop_signal; j++)
             if (!slots[j].pid) {
-                if (start_child(todo[next], &slots[j], tmpdir, serial++) < 0) {
+                if (start_child(todo[next], &slots[j], tmpdir, serial++, s->timeout) < 0) {
                     fprintf(stderr, "locsim sweep: fork failed: %s\n", strerror(errno));
                     stop_signal = SIGTERM;
                     rc = 2;
@@ -582,12 +589,6 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
             unlink(slots[j].log);
             slots[j].pid = 0;
         }
-        double t = now_s();
-        for (int j = 0; j < jobs; j++)
-            if (slots[j].pid && s->timeout > 0 && !slots[j].timed_out && t - slots[j].start > s->timeout) {
-                slots[j].timed_out = 1;
-                kill(-slots[j].pid, SIGKILL);
-            }
         progress_show(&pg, 0);
     }
     progress_show(&pg, 1);
@@ -616,10 +617,15 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
 
 /* The runs of a Slurm batch: DIR/runs.tsv, one run per line:
  * key, workload id, size, seed, config name, variant name, then the argv words. */
-static int write_batch(const char *dir, const planned_run **todo, int ntodo) {
+static int write_batch(const spec *s, const char *dir, const planned_run **todo, int ntodo) {
     char path[PATH_MAX + 256];
-    snprintf(path, sizeof path, "%s/runs.tsv", dir);
+    snprintf(path, sizeof path, "%s/spec.tsv", dir);   /* what a task needs of the spec */
     FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "%s\t%d\t%.17g\n", s->name, s->kernel_stats, s->timeout);
+    if (fclose(f)) return -1;
+    snprintf(path, sizeof path, "%s/runs.tsv", dir);
+    f = fopen(path, "w");
     if (!f) return -1;
     for (int i = 0; i < ntodo; i++) {
         const planned_run *r = todo[i];
@@ -655,7 +661,7 @@ static int run_slurm(const spec *s, const sweep_plan *p, const char *dbpath, con
     snprintf(dir, sizeof dir, "%s/batch-%s-%d", base, stamp, (int)getpid());
     char shards[PATH_MAX + 128];
     snprintf(shards, sizeof shards, "%s/shards", dir);
-    if (mkdir(dir, 0755) || mkdir(shards, 0755) || write_batch(dir, todo, ntodo)) {
+    if (mkdir(dir, 0755) || mkdir(shards, 0755) || write_batch(s, dir, todo, ntodo)) {
         fprintf(stderr, "locsim sweep: cannot write the batch in %s: %s\n", dir, strerror(errno));
         return 2;
     }
@@ -742,8 +748,20 @@ static int run_task(const char *dir, const char *index_text) {
                      .cfg = &c, .v = &v, .argv = fld + 6, .argc = n - 6};
     snprintf(r.key, sizeof r.key, "%s", fld[0]);
     spec s = {0};
-    s.name = "slurm";
+    char specname[512] = "", sline[512];
+    s.name = specname;
     s.kernel_stats = 1;
+    snprintf(path, sizeof path, "%s/spec.tsv", dir);
+    FILE *sf = fopen(path, "r");
+    if (sf && fgets(sline, sizeof sline, sf)) {
+        char *fs[3];
+        if (split_tabs(sline, fs, 3) == 3) {
+            snprintf(specname, sizeof specname, "%s", fs[0]);
+            s.kernel_stats = atoi(fs[1]);
+            s.timeout = strtod(fs[2], NULL);
+        }
+    }
+    if (sf) fclose(sf);
     sweep_plan p = {0};
     char err[1024];
     if (self_version(&p, err, sizeof err)) {
@@ -760,7 +778,7 @@ static int run_task(const char *dir, const char *index_text) {
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     sigprocmask(SIG_BLOCK, &chld, &old);
-    if (start_child(&r, &sl, tmpdir, (int)index) < 0) {
+    if (start_child(&r, &sl, tmpdir, (int)index, s.timeout) < 0) {
         fprintf(stderr, "locsim sweep --task: fork failed\n");
         free(line);
         return 2;
@@ -770,7 +788,6 @@ static int run_task(const char *dir, const char *index_text) {
     while (wait4(sl.pid, &wstatus, 0, &ru) < 0 && errno == EINTR) {}
     run_record rec;
     finish_record(&s, &p, &sl, wstatus, &ru, &rec);
-    rec.spec = NULL;
     char *cmd = shell_join(r.argv, r.argc);
     rec.command = cmd;
     unlink(tmp);
@@ -935,8 +952,19 @@ int sweep_main(int argc, char **argv) {
         }
         todo[ntodo++] = &p.runs[i];
     }
+    /* Run variant by variant (in spec order), each over every workload: a sweep
+     * stopped early has whole comparisons across workloads, not whole workloads. */
+    for (int i = 1; i < ntodo; i++) {
+        const planned_run *x = todo[i];
+        int j = i - 1;
+        while (j >= 0 && todo[j]->v > x->v) {
+            todo[j + 1] = todo[j];
+            j--;
+        }
+        todo[j + 1] = x;
+    }
     fprintf(stderr, "locsim sweep: %s: %d runs (%d points), %d in %s already%s, %d to run%s\n", s->path,
-            have + ntodo, p.nruns, have, dbpath, failed_before ? " (some failed: --retry-failed reruns them)" : "",
+            have + ntodo, p.nruns, have, dbpath, failed_before && !retry ? " (some failed: --retry-failed reruns them)" : "",
             ntodo, dry ? " (dry run)" : "");
     if (dry) {
         for (int i = 0; i < ntodo; i++)

@@ -95,6 +95,18 @@ grep -q "$k in .* already, $((6 - k)) to run" <<<"$out" && [ $rc -eq 0 ] || { ec
 [ "$(q "$dir/k.db" "select count(*) || ' ' || count(distinct key) || ' ' || count(distinct seed) from runs")" = "6 6 6" ] ||
   { echo "FAIL: after the resume: $(q "$dir/k.db" "select count(*), count(distinct key) from runs")"; fail=1; }
 
+# a run over its CPU-time limit is stopped and stored as a timeout (bfs at size 4 takes
+# several seconds of CPU in the sanitizer build; the limit is 1 s)
+cat >"$dir/t.yaml" <<'EOF'
+configs: [ccws_gtx285]
+timeout: 1
+workloads:
+  - {name: bfs, size: 4}
+EOF
+"$locsim" sweep "$dir/t.yaml" >/dev/null 2>&1
+[ "$(q "$dir/t.db" "select status || ' ' || (cpu_s >= 1) || ' ' || (message like '%CPU time%') from runs")" = "timeout 1 1" ] ||
+  { echo "FAIL: CPU-time limit: $(q "$dir/t.db" "select status, cpu_s, message from runs")"; fail=1; }
+
 # bad specs: rejected with file:line before anything runs
 printf 'configs: [ccws_gtx285]\nworkloads: [{name: kmeans, size: 1}]\nvariants:\n  x: {options: {-gpgpu_no_such: 1}}\n' >"$dir/bad.yaml"
 out=$("$locsim" sweep "$dir/bad.yaml" 2>&1); rc=$?
