@@ -144,7 +144,9 @@ static void test_spec_bad(void **state) {
                  "class 'X' is not under classes:");
     expect_error("configs: [ccws_gtx285]\nworkloads: [{exec: [/bin/true]}]\n", 2, "needs an id:");
     expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\ngrids:\n  g: {values: [1, 2], options: {-ccws_k_throttle: \"{}\"},\n"
-                 "      same: {3: nosuch}}\n", 5, "grid g: same: 3: no variant 'nosuch'");
+                 "      same: {2: nosuch}}\n", 5, "grid g: same: 2: no variant 'nosuch'");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\ngrids:\n  g: {values: [1, 2], options: {-ccws_k_throttle: \"{}\"},\n"
+                 "      same: {3: g_1}}\n", 5, "grid g: same: '3' is not one of its values");
     expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-gpgpu_scheduler: \"warp_limiting:gto:0\"}}\n",
                  4, "scheduler warp_limiting expects");
 }
