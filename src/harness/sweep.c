@@ -455,8 +455,10 @@ static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, in
     rec->cpu_s = ru->ru_utime.tv_sec + ru->ru_utime.tv_usec * 1e-6 + ru->ru_stime.tv_sec + ru->ru_stime.tv_usec * 1e-6;
     char why[600] = "", serr[256];
     int have = load_stats(sl->json, rec, s->kernel_stats, serr, sizeof serr) == 0;
-    if (WIFSIGNALED(wstatus) && s->timeout > 0 && rec->cpu_s >= s->timeout &&
-        (WTERMSIG(wstatus) == SIGXCPU || WTERMSIG(wstatus) == SIGKILL)) {
+    /* SIGXCPU: the soft limit (the kernel's CPU accounting may read a little below it
+     * in rusage); SIGKILL past the hard limit */
+    if (WIFSIGNALED(wstatus) && s->timeout > 0 &&
+        (WTERMSIG(wstatus) == SIGXCPU || (WTERMSIG(wstatus) == SIGKILL && rec->cpu_s >= s->timeout))) {
         rec->status = "timeout";
         snprintf(why, sizeof why, "stopped at the limit of %.0f s of CPU time", s->timeout);
     } else if (WIFSIGNALED(wstatus)) {

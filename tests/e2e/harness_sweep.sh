@@ -104,7 +104,7 @@ workloads:
   - {name: bfs, size: 4}
 EOF
 "$locsim" sweep "$dir/t.yaml" >/dev/null 2>&1
-[ "$(q "$dir/t.db" "select status || ' ' || (cpu_s >= 1) || ' ' || (message like '%CPU time%') from runs")" = "timeout 1 1" ] ||
+[ "$(q "$dir/t.db" "select status || ' ' || (cpu_s >= 0.9) || ' ' || (message like '%CPU time%') from runs")" = "timeout 1 1" ] ||
   { echo "FAIL: CPU-time limit: $(q "$dir/t.db" "select status, cpu_s, message from runs")"; fail=1; }
 
 # bad specs: rejected with file:line before anything runs
