@@ -17,8 +17,10 @@ PATCH_ONLY=0
 if [ "${1:-}" = "--patch-only" ]; then PATCH_ONLY=1; shift; fi
 SRC=$(readlink -f "${1:?usage: build.sh GPGPUSIM_CHECKOUT [CUDA_INSTALL_PATH]}")
 CUDA=${2:-${CUDA_INSTALL_PATH:-/usr/local/cuda}}
-[ -f "$SRC/setup_environment" ] && [ -d "$SRC/src/cuda-sim" ] ||
-  { echo "build.sh: $SRC is not a gpgpu-sim_distribution checkout" >&2; exit 1; }
+if [ ! -f "$SRC/setup_environment" ] || [ ! -d "$SRC/src/cuda-sim" ]; then
+  echo "build.sh: $SRC is not a gpgpu-sim_distribution checkout" >&2
+  exit 1
+fi
 [ -x "$CUDA/bin/nvcc" ] || { echo "build.sh: no nvcc in $CUDA/bin" >&2; exit 1; }
 for tool in g++ make bison flex makedepend; do
   command -v "$tool" >/dev/null || { echo "build.sh: $tool is missing (apt-get install -y g++ make bison flex zlib1g-dev xutils-dev)" >&2; exit 1; }
@@ -132,6 +134,8 @@ set -u
 nice -n 19 make -j"${JOBS:-2}"
 
 # The Makefile links libcudart.so.N for N up to 11.0; nvcc 13 programs load .so.13.
-LIB=$(dirname "$(ls lib/*/cuda-*/release/libcudart.so | head -1)")
+libs=(lib/*/cuda-*/release/libcudart.so)
+[ -f "${libs[0]}" ] || { echo "build.sh: make built no libcudart.so" >&2; exit 1; }
+LIB=$(dirname "${libs[0]}")
 ln -sf libcudart.so "$LIB/libcudart.so.13"
 echo "$SRC/$LIB"

@@ -58,7 +58,8 @@ die() { echo "compare.sh: $*" >&2; exit 1; }
 [ -x "$LOCSIM" ] || die "no locsim binary at $LOCSIM (build it, or pass --locsim)"
 FATBIN=$(dirname "$LOCSIM")/cudart/locsim-fatbin
 [ -x "$FATBIN" ] || die "no $FATBIN (build the locsim-fatbin target)"
-GS_LIB=$(dirname "$(ls "$GPGPUSIM"/lib/*/*/release/libcudart.so 2>/dev/null | head -1)")
+libs=("$GPGPUSIM"/lib/*/*/release/libcudart.so)
+GS_LIB=$(dirname "${libs[0]}")
 [ -f "$GS_LIB/libcudart.so.13" ] || die "no GPGPU-Sim libcudart.so.13 under $GPGPUSIM/lib (run tools/gpgpusim/build.sh $GPGPUSIM)"
 CFG=$GPGPUSIM/configs/tested-cfgs/SM2_GTX480
 [ -f "$CFG/gpgpusim.config" ] || die "no $CFG/gpgpusim.config"
@@ -69,7 +70,7 @@ mkdir -p "$WORK/bin" "$WORK/gpgpusim" "$WORK/locsim" "$WORK/cuda/bin"
 WORK=$(readlink -f "$WORK")
 ln -sf "$HERE/ptxas" "$WORK/cuda/bin/ptxas"
 ln -sf "$HERE/cuobjdump" "$WORK/cuda/bin/cuobjdump"
-GS_KEY=$(md5sum "$GS_LIB/libcudart.so" "$CFG/gpgpusim.config" | md5sum | cut -c1-12)
+GS_KEY=$(md5sum "$GS_LIB/libcudart.so" "$CFG/gpgpusim.config" "$HERE/ptxas" "$HERE/cuobjdump" | md5sum | cut -c1-12)
 
 if [ -z "$NAMES" ]; then
   for d in "$SRC"/workloads/*/; do
@@ -137,10 +138,12 @@ gpgpusim_figures() {
     /^[ \t]*L1D_total_cache_miss_rate = / { l1 = $3 }
     /^[ \t]*L2_total_cache_miss_rate = / { l2 = $3 }
     /^PASS$/ { pass = 1 }
+    /^FAIL$/ { wrong = 1 }
     /^gpgpusim_exit_status / { st = $2 }
     /^gpgpusim_wall_seconds / { wall = $2 }
     END {
-      ok = (st == 0 && pass && cyc != "") ? "ok" : "fail"
+      # "wrong": simulated to the end, but the program found its results wrong.
+      ok = (st == 0 && pass && cyc != "") ? "ok" : (wrong && cyc != "") ? "wrong" : "fail"
       printf "%s %s %s %s %s %s %s %s %s\n", ok, cyc, insn, ipc, l1 == "" ? "-" : l1, l2 == "" ? "-" : l2,
         rd == "" ? "-" : rd, wr == "" ? "-" : wr, wall
     }' "$1"
@@ -155,10 +158,11 @@ locsim_figures() {
     /^locsim: dram_reads / { rd = $3 }
     /^locsim: dram_writes / { wr = $3 }
     /^PASS$/ { pass = 1 }
+    /^FAIL$/ { wrong = 1 }
     /^locsim_exit_status / { st = $2 }
     /^locsim_wall_seconds / { wall = $2 }
     END {
-      ok = (st == 0 && pass && cyc != "") ? "ok" : "fail"
+      ok = (st == 0 && pass && cyc != "") ? "ok" : (wrong && cyc != "") ? "wrong" : "fail"
       printf "%s %s %s %s %s %s %s %s %s\n", ok, cyc, insn, ipc, l1 == "" ? "-" : l1, l2 == "" ? "-" : l2,
         rd == "" ? "-" : rd, wr == "" ? "-" : wr, wall
     }' "$1"

@@ -1,7 +1,9 @@
 # tools/gpgpusim/compare.sh's report: reads lines
 #   NAME SCHED gs|ls ok|fail CYCLES INSN IPC L1D_MISS L2_MISS DRAM_RD DRAM_WR WALL_S
 # (or "NAME build fail") and prints the Markdown tables.  "GS" is GPGPU-Sim, "LS"
-# locsim.  Summary figures use only programs that passed under both simulators.
+# locsim.  Summary figures use only programs that passed under both simulators; a
+# program that failed its own output check (but simulated to the end: "wrong") is
+# shown with its figures and marked "not counted"; a crashed run shows none.
 #   mean absolute cycle error  mean over runs (program x scheduler) of |LS/GS - 1|
 #   geometric-mean cycle ratio exp(mean(log(LS/GS)))
 #   Pearson r of IPC           over the same runs
@@ -19,7 +21,11 @@ function sign(x) { return x > 1 ? "+" : (x < 1 ? "-" : "0") }
   ok[key] = $4; cyc[key] = $5; insn[key] = $6; ipc[key] = $7; l1[key] = $8; l2[key] = $9
   dram[key] = ($10 == "-" || $11 == "-") ? "-" : $10 + $11
   wall[key] = $12
-  if ($4 != "ok") failed[$1] = failed[$1] ($1 in failed ? ", " : "") ($3 == "gs" ? "GPGPU-Sim" : "locsim") " " $2 " failed"
+  if ($4 != "ok") {
+    why = ($3 == "gs" ? "GPGPU-Sim" : "locsim") " " $2 ($4 == "wrong" ? " wrong result" : " crashed")
+    failed[$1] = (($1 in failed) ? failed[$1] ", " : "") why
+    if ($4 == "fail") crashed[$1] = 1
+  }
 }
 END {
   printf "Programs at size %s; locsim at %s; GTX480 config (GPGPU-Sim SM2_GTX480, locsim fermi_gtx480).\n\n", size, commit
@@ -29,8 +35,11 @@ END {
   n_sig = 0; n_agree = 0; wall_gs = 0; wall_ls = 0
   for (i = 1; i <= n_order; i++) {
     p = order[i]
-    if (p in failed) { printf "| %s | %s |||||||||||||| |\n", p, failed[p]; continue }
     g = p SUBSEP "gto"; l = p SUBSEP "lrr"
+    if ((p in crashed) || (p in failed && !(cyc[g SUBSEP "gs"] > 0 && cyc[g SUBSEP "ls"] > 0 && cyc[l SUBSEP "gs"] > 0 && cyc[l SUBSEP "ls"] > 0))) {
+      printf "| %s | %s |||||||||||||| |\n", p, failed[p]
+      continue
+    }
     rg = cyc[g SUBSEP "ls"] / cyc[g SUBSEP "gs"]
     rl = cyc[l SUBSEP "ls"] / cyc[l SUBSEP "gs"]
     ri = insn[g SUBSEP "ls"] / insn[g SUBSEP "gs"]
@@ -40,10 +49,13 @@ END {
     dr = (dg == "-" || dl == "-" || dg == 0) ? "-" : sprintf("%.2f", dl / dg)
     significant = (sg > 1.03 || sg < 0.97)
     agree = significant ? (sign(sg) == sign(sl) ? "yes" : "**no**") : "(<3%)"
+    # A run that failed its own check still simulated; show it, count it nowhere.
+    if (p in failed) agree = "not counted: " failed[p]
     printf "| %s | %s | %.3f | %d | %.3f | %d | %.3f | %.1f | %.1f | %s / %s | %s / %s | %s | %s | %s | %s |\n",
       p, mega(insn[g SUBSEP "gs"]), ri, cyc[g SUBSEP "gs"], rg, cyc[l SUBSEP "gs"], rl,
       ipc[g SUBSEP "gs"], ipc[g SUBSEP "ls"], rate(l1[g SUBSEP "gs"]), rate(l1[g SUBSEP "ls"]),
       rate(l2[g SUBSEP "gs"]), rate(l2[g SUBSEP "ls"]), dr, pct(sg), pct(sl), agree
+    if (p in failed) continue
     for (s = 0; s < 2; s++) {
       k = (s == 0) ? g : l
       r = cyc[k SUBSEP "ls"] / cyc[k SUBSEP "gs"]
