@@ -23,7 +23,8 @@ function sign(x) { return x > 1 ? "+" : (x < 1 ? "-" : "0") }
   wall[key] = $12
   if ($4 != "ok") {
     why = ($3 == "gs" ? "GPGPU-Sim" : "locsim") " " $2 ($4 == "wrong" ? " wrong result" : " crashed")
-    failed[$1] = (($1 in failed) ? failed[$1] ", " : "") why
+    if ($1 in failed) failed[$1] = failed[$1] ", " why
+    else failed[$1] = why
     if ($4 == "fail") crashed[$1] = 1
   }
 }
