@@ -124,12 +124,14 @@ grep -q '^libcudart.so.13{' linux-so-version.txt || printf 'libcudart.so.13{\n};
 [ "$PATCH_ONLY" = 0 ] || exit 0
 
 # Build (release, no power model, no OpenCL), niced: the machine is shared.
-set +u
+# setup_environment runs git to name the build, which fails in a checkout without
+# history (git archive); it is not written for -e, -u or pipefail.
+set +e +u +o pipefail
 export CUDA_INSTALL_PATH=$CUDA
 # shellcheck disable=SC1091
 source ./setup_environment >/dev/null
 unset GPGPUSIM_POWER_MODEL
-set -u
+set -euo pipefail
 [ -n "${GPGPUSIM_SETUP_ENVIRONMENT_WAS_RUN+x}" ] || { echo "build.sh: setup_environment failed" >&2; exit 1; }
 nice -n 19 make -j"${JOBS:-2}"
 
