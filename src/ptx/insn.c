@@ -432,8 +432,21 @@ static void parse_raw_vec(parser *P, raw_opnd *r)
         next_token(P);
     } while (accept_punct(P, ','));
     expect_punct(P, '}', "'}' or ',' in vector operand");
-    if (r->nelem != 2 && r->nelem != 4)
-        parse_fail_tok(P, &r->t, "vector operand must have 2 or 4 elements, found %u", r->nelem);
+    /* { %r2 } is accepted by ptxas where a scalar data operand goes (ld/st) */
+    if (r->nelem != 1 && r->nelem != 2 && r->nelem != 4)
+        parse_fail_tok(P, &r->t, "vector operand must have 1, 2 or 4 elements, found %u", r->nelem);
+}
+
+/* A one-element vector { x } used as a scalar data operand (ptxas takes it for
+ * ld/st): rewrite it as the plain operand x. */
+static void unwrap_single_vec(raw_opnd *r)
+{
+    if (r->kind != RO_VEC || r->nelem != 1)
+        return;
+    r->t = r->elem[0];
+    r->neg = r->elem_neg[0];
+    r->kind = r->t.kind == TK_IDENT ? RO_NAME : RO_NUM;
+    r->nelem = 0;
 }
 
 static void parse_raw_operand(parser *P, raw_opnd *r)
@@ -682,6 +695,14 @@ static void resolve_src(parser *P, ictx *c, const raw_opnd *r, ptx_type ty, int 
         parse_fail_tok(P, t, "unexpected vector operand for '%s'", c->opname);
     uint32_t elem;
     sym *s = sym_lookup(P, t->text, t->len, &elem);
+    if (!s && name_eq(t, "WARP_SZ")) {
+        /* PTX's predefined constant: the warp size, an integer immediate */
+        if (!(allow & ALLOW_IMM) || ptx_type_is_float(ty) || r->neg || r->comp >= 0)
+            parse_fail_tok(P, t, "WARP_SZ is an integer constant, not allowed for this operand of '%s'", c->opname);
+        o->kind = PTX_OPND_IMM;
+        o->imm = 32;
+        return;
+    }
     if (!s) {
         int si = lookup_sreg(t);
         if (si < 0)
@@ -777,6 +798,11 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
     }
     case SYM_VAR: {
         const ptx_var *v = &P->m->vars[s->index];
+        /* A generic access naming a .shared variable (ptxas accepts it; not .const)
+         * is a shared access: the generic address of the variable always lands in
+         * the shared window, so the instruction becomes its .shared form. */
+        if (space == PTX_SPACE_NONE && v->space == PTX_SPACE_SHARED)
+            c->in.space = (uint8_t)(space = PTX_SPACE_SHARED);
         if (!(v->space == space || (space == PTX_SPACE_NONE && v->space == PTX_SPACE_GLOBAL))) {
             static const char *const nm[] = {"generic", "reg", "global", "shared", "local", "const", "param"};
             if (space == PTX_SPACE_NONE)
@@ -1361,7 +1387,7 @@ static void decode_mov(parser *P, ictx *c)
             parse_fail_tok(P, &c->md.first, "vector mov needs a .b16/.b32/.b64/.b128 type");
         const raw_opnd *v = d->kind == RO_VEC ? d : a;
         unsigned esize = ptx_type_size(t) / v->nelem;
-        if (esize < 1 || (v->nelem == 4 && t == PTX_T_B16))
+        if (v->nelem < 2 || esize < 1 || (v->nelem == 4 && t == PTX_T_B16))
             parse_fail_tok(P, &v->t, "vector of %u elements does not fit .%s", v->nelem, ptx_type_name(t));
         ptx_type et = esize == 8 ? PTX_T_B64 : esize == 4 ? PTX_T_B32 : esize == 2 ? PTX_T_B16 : PTX_T_B8;
         if (d->kind == RO_VEC) {
@@ -1456,7 +1482,11 @@ static void decode_memory(parser *P, ictx *c)
             parse_fail_tok(P, &c->md.first, "'ldu' reads .global (or generic) memory, not .%s", space_name(sp));
         if (in->vec > 1 && ptx_type_size(t) * in->vec > 16)
             parse_fail_tok(P, &c->md.first, "vector access wider than 16 bytes");
+        if (is_st && sp == PTX_SPACE_CONST) /* ptxas: "State space incorrect for instruction 'st'" */
+            parse_fail_tok(P, &c->md.first, "'st' cannot write the read-only .const space");
         want_operands(P, c, 2, 2);
+        if (in->vec <= 1)
+            unwrap_single_vec(&c->raw[is_st ? 1 : 0]);
         const raw_opnd *v = is_st ? &c->raw[1] : &c->raw[0];
         const raw_opnd *a = is_st ? &c->raw[0] : &c->raw[1];
         ptx_operand *vo = is_st ? &in->opnd[1] : &in->opnd[0];
