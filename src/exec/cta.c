@@ -91,6 +91,7 @@ void exec_cta_destroy(exec_cta *cta) {
             free(w->frames);
             free(w->regs);
             free(w->preds);
+            free(w->copies);
         }
     }
     free(cta->warps);

@@ -157,6 +157,11 @@ uint64_t exec_addr_of(exec_ctx *x, const ptx_operand *o, uint32_t lane) {
     return af_addr(&a, lane);
 }
 
+uint64_t exec_addr_in(exec_ctx *x, const ptx_operand *o, ptx_space space, uint32_t lane) {
+    addr_form a = addr_form_of(x, o, space);
+    return af_addr(&a, lane);
+}
+
 static inline uint64_t read_le(const uint8_t *p, unsigned n) {
     switch (n) {
     case 1: return p[0];
