@@ -77,6 +77,10 @@ struct locsim_device {
     runtime_texobj_info *texinfo;
     uint32_t ntexobjs, texobj_cap;
     locsim_array *arrays;        /* live arrays (freed with the device) */
+    int memcheck;                /* locsim_set_memcheck */
+    int warned_oob;              /* the one-line out-of-bounds warning was printed */
+    uint32_t run_quantum;        /* functional warp quantum (0: default) */
+    uint64_t dtoh_digest;        /* locsim_dtoh_digest */
     const locsim_timing_ops *timing_ops;
     void *timing;
     char error[2048];
