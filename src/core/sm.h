@@ -32,7 +32,8 @@
 #include "sched/sched.h"
 
 /* GPGPU-Sim's opcode-latency groups within each of int / fp / dp. */
-typedef enum { SM_LAT_ADD = 0, SM_LAT_MAX, SM_LAT_MUL, SM_LAT_MAD, SM_LAT_DIV, SM_LAT_COUNT } sm_lat_group;
+/* (SHFL exists only in the int table.) */
+typedef enum { SM_LAT_ADD = 0, SM_LAT_MAX, SM_LAT_MUL, SM_LAT_MAD, SM_LAT_DIV, SM_LAT_SHFL, SM_LAT_COUNT } sm_lat_group;
 
 /* Execution pipelines of an SM. */
 typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_COUNT } sm_unit_kind;
@@ -69,7 +70,6 @@ typedef struct {
     uint32_t lat_int[SM_LAT_COUNT], lat_fp[SM_LAT_COUNT], lat_dp[SM_LAT_COUNT], lat_sfu;
     uint32_t init_int[SM_LAT_COUNT], init_fp[SM_LAT_COUNT], init_dp[SM_LAT_COUNT], init_sfu;
     uint32_t fetch_latency;        /* cycles from issue until the warp's next instruction is decoded */
-    uint32_t branch_latency;       /* result latency of control instructions */
     uint32_t l1_latency;           /* L1D / constant-cache hit: cycles until the data is visible */
     uint32_t smem_latency;         /* shared memory access (no conflicts) */
     uint32_t param_latency;        /* ld.param of kernel arguments */

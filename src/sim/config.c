@@ -121,7 +121,7 @@ static int parse_list(const option_def *o, const char *v, uint32_t *out) {
         vals[n++] = (uint32_t)x;
         p = sep ? sep + 1 : NULL;
     }
-    if (n != o->count) return -1;
+    if (n != o->count && (!o->min_count || n < o->min_count)) return -1;
     memcpy(out, vals, n * sizeof *vals);
     return 0;
 }

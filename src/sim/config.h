@@ -37,7 +37,7 @@
 #include "mem/partition.h"
 
 /* Columns of GPGPU-Sim's -ptx_opcode_latency_* lists: "ADD,MAX,MUL,MAD,DIV". */
-enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_COUNT };
+enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_SHFL, OPLAT_COUNT };
 
 /* Clock domains, indices of clock_mhz[]. */
 enum { CLOCK_CORE = 0, CLOCK_ICNT, CLOCK_L2, CLOCK_DRAM, CLOCK_COUNT };
@@ -71,6 +71,7 @@ struct locsim_config {
     uint32_t lat_int[OPLAT_COUNT], init_int[OPLAT_COUNT];
     uint32_t lat_fp[OPLAT_COUNT], init_fp[OPLAT_COUNT];
     uint32_t lat_dp[OPLAT_COUNT], init_dp[OPLAT_COUNT];
+    uint32_t lat_sfu, init_sfu;        /* -ptx_opcode_latency_sfu / _initiation_sfu */
 
     /* ---- caches ---- */
     cache_geometry l1d, l1i, l1c, l1t, l2;   /* l2: one slice */

@@ -27,7 +27,8 @@ typedef struct option_def {
     size_t size;            /* OPT_STRING: buffer size */
     uint64_t min, max;
     double dmin, dmax;
-    uint32_t count;         /* OPT_U32LIST */
+    uint32_t count;         /* OPT_U32LIST: most entries */
+    uint32_t min_count;     /* OPT_U32LIST: fewest entries (0: count); the rest keep their value */
     char sep;               /* OPT_U32LIST */
     const char *choices;    /* OPT_ENUM */
     const char *syntax;     /* value syntax for help/errors (OPT_CUSTOM, lists) */

@@ -4,10 +4,7 @@
  *   fetch latency        1 cycle: a warp's next instruction is in its I-buffer the
  *                        cycle after it issues (no instruction-cache model; the
  *                        I-buffer is refilled while the issued instruction executes)
- *   branch latency       the int ADD latency
  *   ld.param latency     the L1 hit latency (kernel arguments live in the constant bank)
- *   SFU latency          the fp DIV column of -ptx_opcode_latency_fp / _initiation_fp
- *                        (f64 transcendentals: the dp DIV column)
  *   registers            at most 63 per thread (Fermi's limit) counted from the PTX,
  *                        allocated per warp in units of 64 registers
  *   shared memory        allocated per CTA in units of 128 bytes
@@ -57,10 +54,9 @@ static void sm_params(const sim_config *c, sm_config *s) {
         s->init_fp[i] = c->init_fp[i];
         s->init_dp[i] = c->init_dp[i];
     }
-    s->lat_sfu = c->lat_fp[SM_LAT_DIV];
-    s->init_sfu = c->init_fp[SM_LAT_DIV];
+    s->lat_sfu = c->lat_sfu;
+    s->init_sfu = c->init_sfu;
     s->fetch_latency = 1;
-    s->branch_latency = c->lat_int[SM_LAT_ADD];
     s->l1_latency = c->l1_latency;
     s->smem_latency = c->smem_latency;
     s->param_latency = c->l1_latency;
