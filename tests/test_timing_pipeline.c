@@ -17,15 +17,18 @@
 
 enum { N = 24 };
 
-/* A kernel whose body is `n` copies of `line`. */
+/* A kernel whose body is `n` copies of `line`; a '#' in it becomes 2 + i mod 14
+ * (so that "%q#" names 14 different registers %q2..%q15, all in banks 2..15). */
 static char *chain_ptx(const char *line, int n) {
     static const char head[] =
         ".version 8.0\n.target sm_75\n.address_size 64\n"
         ".visible .entry chain(.param .u64 dst)\n{\n"
         "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<8>;\n  .reg .b64 %rd<8>;\n"
+        "  .reg .b32 %q<20>;\n"
         "  ld.param.u64 %rd1, [dst];\n"
         "  mov.f64 %fd1, 0d3FF8000000000000;\n  mov.f64 %fd2, 0d3FF0000000000000;\n"
-        "  mov.u32 %r1, 1000000;\n  mov.u32 %r2, 3;\n  mov.f32 %f1, 0f40000000;\n";
+        "  mov.u32 %r1, 1000000;\n  mov.u32 %r2, 3;\n  mov.f32 %f1, 0f40000000;\n"
+        "  mov.u32 %q1, 7;\n  mov.u32 %q16, 7;\n";
     static const char tail[] =
         "  st.global.f64 [%rd1], %fd1;\n  st.global.u32 [%rd1+8], %r1;\n  st.global.f32 [%rd1+12], %f1;\n"
         "  ret;\n}\n";
@@ -34,8 +37,15 @@ static char *chain_ptx(const char *line, int n) {
     assert_non_null(p);
     strcpy(p, head);
     for (int i = 0; i < n; i++) {
+        char buf[160], num[8];
+        snprintf(num, sizeof num, "%d", 2 + i % 14);
+        size_t k = 0;
+        for (const char *c = line; *c && k + 8 < sizeof buf; c++)
+            if (*c == '#') k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", num);
+            else buf[k++] = *c;
+        buf[k] = '\0';
         strcat(p, "  ");
-        strcat(p, line);
+        strcat(p, buf);
         strcat(p, "\n");
     }
     strcat(p, tail);
@@ -133,11 +143,65 @@ static void test_dp_runs_on_sfu_without_dp_unit(void **state) {
     assert_true(r.sfu == 0 && r.dp == 0 && r.sp >= N);
 }
 
+/* Register numbering: %r0..7 are registers 0..7, %f 8..15, %fd 16..23, %rd
+ * 24..31, %q0..19 32..51; one warp (warp 0), so register r is in bank r mod 16.
+ * The head has 8 instructions, so fetch pairs start at even instruction
+ * indices and never straddle a 16-instruction (128 B) cache line. */
+
+/* A dependent int add takes its latency (4) plus GPGPU-Sim's pipeline: issue ->
+ * collector unit (+1) -> operands read (+2) -> dispatch (+3) -> function unit
+ * (+4) -> result after 4 more -> writeback 2 later (opcoll.c): 4 + 6 = 10 cycles
+ * a link.  N more links: 10 N more cycles. */
+static void test_dependent_chain_takes_latency_plus_6(void **state) {
+    (void)state;
+    chain_result a = run_chain("add.u32 %r1, %r1, %r2;", N, NULL), b = run_chain("add.u32 %r1, %r1, %r2;", 2 * N, NULL);
+    assert_int_equal(b.cycles - a.cycles, N * 10);
+}
+
+/* %q0 (register 32) and %q16 (48) share bank 0; %q1 (33) is in bank 1.  Reading
+ * two operands from one bank takes two cycles: one cycle more per link. */
+static int64_t per_n(const char *line, const char *const *over) {
+    chain_result a = run_chain(line, N, over), b = run_chain(line, 2 * N, over);
+    return (int64_t)b.cycles - (int64_t)a.cycles;
+}
+
+static void test_register_bank_conflict_costs_a_cycle(void **state) {
+    (void)state;
+    /* N more links: 10 N cycles without a conflict, 11 N with one */
+    assert_int_equal(per_n("add.u32 %q0, %q0, %q1;", NULL), 10 * N);
+    assert_int_equal(per_n("add.u32 %q0, %q0, %q16;", NULL), 11 * N);
+    const char *banks32[] = {"-gpgpu_num_reg_banks", "32", NULL};  /* registers 32 and 48 now differ */
+    assert_int_equal(per_n("add.u32 %q0, %q0, %q16;", banks32), 10 * N);
+}
+
+/* Independent instructions of one warp (sources %r1 in bank 1, results %q2..15
+ * in banks 2..15, never re-written within 14 instructions): the I-buffer holds
+ * 2; the second issues the cycle after the first, the fetch for the next two
+ * happens that same cycle and they issue 2 cycles later: 3 cycles per pair, so
+ * N = 24 more instructions take 12 x 3 = 36 more cycles.
+ * With one SP collector unit, an instruction issued at t holds it from t+1
+ * until it leaves for the function unit at t+3, so the next one issues at t+2
+ * at the earliest: pair i, i+1 at t, t+2; fetch at t+2; the next pair at t+4:
+ * 4 cycles per pair, 48 cycles for 24 instructions. */
+static void test_fetch_and_collector_units(void **state) {
+    (void)state;
+    const char *line = "add.u32 %q#, %r1, 1;";
+    chain_result a = run_chain(line, N, NULL), b = run_chain(line, 2 * N, NULL);
+    assert_int_equal(b.cycles - a.cycles, 36);
+    const char *one_cu[] = {"-gpgpu_operand_collector_num_units_sp", "1", NULL};
+    a = run_chain(line, N, one_cu);
+    b = run_chain(line, 2 * N, one_cu);
+    assert_int_equal(b.cycles - a.cycles, 48);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latency_columns),
         cmocka_unit_test(test_f64_moves_are_not_dp),
         cmocka_unit_test(test_dp_runs_on_sfu_without_dp_unit),
+        cmocka_unit_test(test_dependent_chain_takes_latency_plus_6),
+        cmocka_unit_test(test_register_bank_conflict_costs_a_cycle),
+        cmocka_unit_test(test_fetch_and_collector_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

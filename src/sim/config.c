@@ -234,6 +234,19 @@ void config_defaults(sim_config *c) {
     }
 }
 
+/* An option kept for GPGPU-Sim files only: say so when its value is not the default. */
+static void compat_warning(const sim_config *c, const option_def *o, const char *origin) {
+    sim_config d;
+    char msg[512], now[256], def[256];
+    memset(&d, 0, sizeof d);
+    if (set_value(&d, o, o->def, msg, sizeof msg)) return;
+    format_value(c, o, now, sizeof now);
+    format_value(&d, o, def, sizeof def);
+    if (strcmp(now, def) != 0)
+        fprintf(stderr, "locsim: warning: %s: -%s %s is accepted for compatibility with GPGPU-Sim only: locsim does "
+                        "not model it (behaves as %s)\n", origin, o->name, now, def);
+}
+
 int config_set(sim_config *c, const char *name, const char *value, const char *origin, char *err, size_t errlen) {
     if (!origin) origin = "command line";
     const option_def *o = find_option(name);
@@ -249,6 +262,7 @@ int config_set(sim_config *c, const char *name, const char *value, const char *o
         snprintf(err, errlen, "%s: -%s: %s", origin, bare, msg);
         return -1;
     }
+    if (o->compat) compat_warning(c, o, origin);
     return 0;
 }
 
@@ -502,7 +516,8 @@ void config_help(FILE *out) {
         }
         char syn[256], range[160];
         syntax_of(o, syn, sizeof syn);
-        fprintf(out, "  -%s %s\n      %s\n", o->name, syn, o->help);
+        fprintf(out, "  -%s %s\n      %s%s\n", o->name, syn, o->help,
+                o->compat ? " [accepted for compatibility only: no effect]" : "");
         fprintf(out, "      default: %s", o->def[0] ? o->def : "(empty)");
         if (o->type == OPT_UINT || o->type == OPT_U64 || o->type == OPT_DOUBLE || o->type == OPT_U32LIST) {
             range_text(o, range, sizeof range);

@@ -68,6 +68,7 @@ struct locsim_config {
     uint32_t max_insn_issue_per_warp;
     uint32_t num_sp_units, num_sfu_units, num_dp_units;
     uint32_t oc_units_sp, oc_units_sfu, oc_units_mem, num_reg_banks;
+    uint32_t pipeline_widths[11], n_pipeline_widths;   /* -gpgpu_pipeline_widths (7 or 11 entries) */
     uint32_t lat_int[OPLAT_COUNT], init_int[OPLAT_COUNT];
     uint32_t lat_fp[OPLAT_COUNT], init_fp[OPLAT_COUNT];
     uint32_t lat_dp[OPLAT_COUNT], init_dp[OPLAT_COUNT];

@@ -88,6 +88,35 @@ static int parse_dram_sched(sim_config *c, const char *v, char *err, size_t n) {
 
 static void format_dram_sched(const sim_config *c, char *buf, size_t n) { snprintf(buf, n, "%s", c->dram.scheduler); }
 
+/* GPGPU-Sim 3.x writes 7 widths (ID_OC_SP,ID_OC_SFU,ID_OC_MEM,OC_EX_SP,OC_EX_SFU,
+ * OC_EX_MEM,EX_WB), 4.x 11 (with DP and INT stages); EX_WB is last in both. */
+static int parse_widths(sim_config *c, const char *v, char *err, size_t n) {
+    uint32_t w[11], k = 0;
+    const char *p = v;
+    for (;;) {
+        char *end;
+        unsigned long x = strtoul(p, &end, 10);
+        if (end == p || x > 64 || k == 11) break;
+        w[k++] = (uint32_t)x;
+        if (*end == '\0') {
+            if ((k != 7 && k != 11) || w[k - 1] == 0 || w[k - 1] > 64) break;
+            memcpy(c->pipeline_widths, w, sizeof w);
+            c->n_pipeline_widths = k;
+            return 0;
+        }
+        if (*end != ',') break;
+        p = end + 1;
+    }
+    snprintf(err, n, "expected 7 (GPGPU-Sim 3.x) or 11 (4.x) comma-separated widths in [0, 64], the last (EX_WB) >= 1");
+    return -1;
+}
+
+static void format_widths(const sim_config *c, char *buf, size_t n) {
+    size_t k = 0;
+    for (uint32_t i = 0; i < c->n_pipeline_widths && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%u", i ? "," : "", c->pipeline_widths[i]);
+}
+
 /* ---- the table ---- */
 
 static const option_def options[] = {
@@ -106,23 +135,32 @@ static const option_def options[] = {
     UINT("gpgpu_shader_cta", max_cta_per_core, "8", 1, 64, "maximum resident CTAs per SM"),
     UINT("gpgpu_shmem_size", shmem_size, "49152", 0, 1u << 20, "shared memory bytes per SM"),
     UINT("gpgpu_shmem_num_banks", shmem_num_banks, "32", 1, 64, "shared memory banks"),
-    BOOL("gpgpu_shmem_limited_broadcast", shmem_limited_broadcast, "0",
-         "1: only one address per bank can be broadcast per cycle"),
+    {.name = "gpgpu_shmem_limited_broadcast", .type = OPT_BOOL, .offset = F(shmem_limited_broadcast), .def = "0",
+     .compat = true, .help = "GPGPU-Sim's limited shared-memory broadcast; locsim broadcasts any number of lanes "
+                             "reading one word (GPGPU-Sim's GTX480 value 0)"},
     UINT("gpgpu_smem_latency", smem_latency, "3", 1, 1000, "(locsim) shared memory access latency, core cycles"),
     UINT("gpgpu_l1_latency", l1_latency, "1", 1, 1000, "L1D hit latency, core cycles"),
     UINT("gpgpu_num_sched_per_core", num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
     STR("gpgpu_scheduler", scheduler, "gto",
         "warp scheduler: lrr | gto | two_level_active:<G>:<inner>:<outer> | warp_limiting:<prio>:<N> | ..."),
     STR("cta_scheduler", cta_scheduler, "rr", "(locsim) CTA scheduler: rr (GPGPU-Sim's round-robin, greedy) | ..."),
-    UINT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, "1", 1, 2,
-         "instructions one warp may issue per cycle"),
+    UINT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, "1", 1, 1,
+         "instructions one warp may issue per cycle: only 1 (GPGPU-Sim's GTX480 value) is modelled"),
     UINT("gpgpu_num_sp_units", num_sp_units, "2", 1, 8, "SP (ALU) pipelines per SM"),
     UINT("gpgpu_num_sfu_units", num_sfu_units, "1", 1, 8, "SFU pipelines per SM"),
     UINT("gpgpu_num_dp_units", num_dp_units, "0", 0, 8, "double-precision pipelines per SM (0: DP runs on the SFU)"),
-    UINT("gpgpu_operand_collector_num_units_sp", oc_units_sp, "6", 1, 64, "operand collector units for SP"),
-    UINT("gpgpu_operand_collector_num_units_sfu", oc_units_sfu, "8", 1, 64, "operand collector units for SFU"),
-    UINT("gpgpu_operand_collector_num_units_mem", oc_units_mem, "2", 1, 64, "operand collector units for LD/ST"),
-    UINT("gpgpu_num_reg_banks", num_reg_banks, "16", 1, 64, "register file banks"),
+    UINT("gpgpu_operand_collector_num_units_sp", oc_units_sp, "6", 1, 64,
+         "operand collector units for SP instructions (src/core/opcoll.c)"),
+    UINT("gpgpu_operand_collector_num_units_sfu", oc_units_sfu, "8", 1, 64,
+         "operand collector units for SFU instructions (and DP ones without a DP unit)"),
+    {.name = "gpgpu_operand_collector_num_units_mem", .type = OPT_UINT, .offset = F(oc_units_mem), .min = 1, .max = 64,
+     .def = "2", .compat = true,
+     .help = "operand collector units for LD/ST; locsim's memory instructions skip the collector units"},
+    UINT("gpgpu_num_reg_banks", num_reg_banks, "16", 1, 64,
+         "register file banks: one operand read or result write per bank per cycle"),
+    CUSTOM("gpgpu_pipeline_widths", parse_widths, format_widths, "<7 or 11 widths>, EX_WB last", "2,1,1,2,1,1,2",
+           "GPGPU-Sim's pipeline register widths; locsim uses EX_WB (result buses: results written back per "
+           "cycle); the others are accepted for compatibility"),
     /* GPGPU-Sim 4.x's SM2_GTX480 values; the int lists' 6th column (SHFL) may be
      * left out, as GPGPU-Sim 3.x files do, and then keeps GPGPU-Sim's default. */
     {.name = "ptx_opcode_latency_int", .type = OPT_U32LIST, .offset = F(lat_int), .count = OPLAT_COUNT,
@@ -146,9 +184,13 @@ static const option_def options[] = {
 
     SECTION("Caches (GPGPU-Sim cache strings)"),
     CACHE("gpgpu_cache:dl1", l1d, "N:32:128:4,L:L:m:N:H,A:32:8,8", "L1 data cache per SM"),
-    CACHE("gpgpu_cache:il1", l1i, "N:4:128:4,L:R:f:N:L,A:2:32,4", "L1 instruction cache per SM"),
+    CACHE("gpgpu_cache:il1", l1i, "N:4:128:4,L:R:f:N:L,A:2:32,4",
+          "L1 instruction cache per SM: its line size bounds a fetch (2 instructions, 1 at a line's end); "
+          "misses are not modelled (every fetch hits)"),
     CACHE("gpgpu_const_cache:l1", l1c, "N:64:64:2,L:R:f:N:L,A:2:32,4", "constant cache per SM"),
-    CACHE("gpgpu_tex_cache:l1", l1t, "N:4:128:24,L:R:m:N:L,F:128:4,128:2", "texture cache per SM (parsed only)"),
+    {.name = "gpgpu_tex_cache:l1", .type = OPT_CACHE, .offset = F(l1t),
+     .syntax = "<N|S>:<sets>:<line>:<assoc>,<repl>:<wr>:<alloc>:<wr_alloc>:<idx>,<mshr>:<entries>:<merge>,<miss queue>",
+     .def = "N:4:128:24,L:R:m:N:L,F:128:4,128:2", .compat = true, .help = "texture cache per SM (no texture path)"},
     CACHE("gpgpu_cache:dl2", l2, "N:64:128:8,L:B:m:W:L,A:32:4,4:0,32",
           "one L2 slice (there are n_mem x n_sub_partition_per_mchannel)"),
     STR("l1d_policy", l1d_policy, "", "(locsim) L1D replacement policy by name (lru, fifo, ...); empty: the cache string's letter"),
@@ -184,8 +226,8 @@ static const option_def options[] = {
     UINT("gpgpu_memory_partition_indexing", memory_partition_indexing, "0", 0, 1,
          "0: channel as mapped; 1: hash the row bits into the channel"),
     UINT("dram_bnk_indexing_policy", dram_bank_indexing, "0", 0, 1, "0: bank as mapped; 1: XOR the row into the bank"),
-    UINT("gpgpu_mem_address_mask", mem_address_mask, "1", 0, 3,
-         "accepted for GPGPU-Sim config files; has no effect (-gpgpu_mem_addr_mapping decides)"),
+    {.name = "gpgpu_mem_address_mask", .type = OPT_UINT, .offset = F(mem_address_mask), .min = 0, .max = 3, .def = "1",
+     .compat = true, .help = "GPGPU-Sim's address mask; -gpgpu_mem_addr_mapping decides the mapping"},
     {.name = "gpgpu_l2_rop_latency", .alias = "rop_latency", .type = OPT_UINT, .offset = F(rop_latency),
      .min = 0, .max = 100000, .def = "120", .help = "L2 cycles from a request's arrival at a partition to its L2 access"},
     UINT("dram_latency", dram_latency, "100", 0, 100000, "L2 cycles from an L2 miss to the DRAM scheduler queue"),

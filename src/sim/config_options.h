@@ -2,6 +2,7 @@
 #ifndef LOCSIM_SIM_CONFIG_OPTIONS_H
 #define LOCSIM_SIM_CONFIG_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ typedef struct option_def {
     const char *syntax;     /* value syntax for help/errors (OPT_CUSTOM, lists) */
     const char *def;        /* default, written as in a config file */
     const char *help;
+    /* Accepted so that GPGPU-Sim configuration files load, but not modelled:
+     * the help says so, and setting it to anything but its default warns. */
+    bool compat;
     int (*parse)(sim_config *c, const char *value, char *err, size_t errlen);
     void (*format)(const sim_config *c, char *buf, size_t n);
 } option_def;

@@ -23,7 +23,7 @@ typedef struct {
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];
     int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns;
-    int ldst_fails, bypass, send_fails;
+    int ldst_fails, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
 } timing_stat_ids;
