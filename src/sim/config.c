@@ -218,6 +218,15 @@ static void format_value(const sim_config *c, const option_def *o, char *buf, si
     }
 }
 
+/* ---- public: reading options ---- */
+
+int config_get(const sim_config *c, const char *name, char *buf, size_t n) {
+    const option_def *o = find_option(name);
+    if (!o || n == 0) return -1;
+    format_value(c, o, buf, n);
+    return 0;
+}
+
 /* ---- public: setting options ---- */
 
 void config_defaults(sim_config *c) {
