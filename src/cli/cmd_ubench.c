@@ -292,6 +292,11 @@ static void alu_args(const alu_op *op, ub_ctx *c, int *reps, void *a, void *b, v
     args[4] = &c->sink;
 }
 
+/* Cycles a dependent ALU instruction adds to its latency in GPGPU-Sim's core:
+ * collector unit, operand read, dispatch, function-unit issue, writeback
+ * (src/core/opcoll.c; GPGPU-Sim's shader.cc pipeline). */
+#define ALU_PIPELINE_CYCLES 6
+
 static void alu_latency(ub_ctx *c, const alu_op *op) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "lat.%s", op->name);
@@ -316,16 +321,18 @@ static void alu_latency(ub_ctx *c, const alu_op *op) {
         const char *uname;
         char isrc[80];
         double init = alu_option(c, op, 1, isrc, sizeof isrc) * c->lanes;
-        double want = lat + c->lanes - 1;
+        /* mad/fma read b twice (x = fma(x, b, b)): both reads hit one register
+         * bank, which delivers one operand per cycle: 1 cycle more a link */
+        double want = lat + c->lanes - 1 + ALU_PIPELINE_CYCLES + (op->group == 3 ? 1 : 0);
         int unit_bound = unit_count(c, alu_classify(c, op).unit, &uname) == 1 && init > want;
         if (unit_bound) {
             snprintf(r.formula, sizeof r.formula, "%s%s (1 %s unit: initiation-bound)", isrc,
                      c->lanes > 1 ? " x lanes" : "", uname);
             want = init;
         } else if (c->lanes > 1) {
-            snprintf(r.formula, sizeof r.formula, "%s + %u", src, c->lanes - 1);
+            snprintf(r.formula, sizeof r.formula, "%s + %u + %d pipeline", src, c->lanes - 1, ALU_PIPELINE_CYCLES);
         } else {
-            snprintf(r.formula, sizeof r.formula, "%s", src);
+            snprintf(r.formula, sizeof r.formula, "%s + %d pipeline", src, ALU_PIPELINE_CYCLES);
         }
         tol_exact(&r, want);
     }
@@ -364,6 +371,15 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
     r.lo = want * 0.98;
     r.hi = want * 1.02;
     snprintf(r.tol, sizeof r.tol, "+-2%%");
+    if (want < 1.5) {
+        /* Within a cycle and a half per instruction the front end also binds: one
+         * fetch of 2 instructions per SM per cycle, register-bank conflicts between
+         * warps (bank = register + warp), collector units and result buses
+         * (src/core/opcoll.c, sm.c).  The option is then a lower bound, met within
+         * one front-end cycle per instruction. */
+        r.hi = want + 1.0;
+        snprintf(r.tol, sizeof r.tol, "-2%%..+1");
+    }
     report(c, &r);
 }
 
@@ -407,6 +423,10 @@ static void smem_rows(ub_ctx *c) {
                 r.lo = degree * 0.98;
                 r.hi = degree * 1.02;
                 snprintf(r.tol, sizeof r.tol, "+-2%%");
+                if (degree <= 2) { /* the front end may delay the next access (see alu_throughput) */
+                    r.hi = degree * 1.05;
+                    snprintf(r.tol, sizeof r.tol, "-2%%..+5%%");
+                }
             }
             report(c, &r);
         }
