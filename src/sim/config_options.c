@@ -158,7 +158,7 @@ static const option_def options[] = {
      .help = "operand collector units for LD/ST; locsim's memory instructions skip the collector units"},
     UINT("gpgpu_num_reg_banks", num_reg_banks, "16", 1, 64,
          "register file banks: one operand read or result write per bank per cycle"),
-    CUSTOM("gpgpu_pipeline_widths", parse_widths, format_widths, "<7 or 11 widths>, EX_WB last", "2,1,1,2,1,1,2",
+    CUSTOM("gpgpu_pipeline_widths", parse_widths, format_widths, "<7 or 11 widths>, EX_WB last", "2,0,0,1,1,2,0,0,1,1,2",
            "GPGPU-Sim's pipeline register widths; locsim uses EX_WB (result buses: results written back per "
            "cycle); the others are accepted for compatibility"),
     /* GPGPU-Sim 4.x's SM2_GTX480 values; the int lists' 6th column (SHFL) may be
