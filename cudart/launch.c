@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cudart.h"
+#include "sim/progress.h"
 #include "runtime/runtime.h"
 
 /* Configurations pushed and not yet popped, per host thread (threads launch
@@ -108,11 +109,14 @@ static cudaError_t run_kernel(cr_function *f, locsim_kernel *k, dim3 grid, dim3 
     locsim_counters before, after;
     locsim_get_counters(cr.dev, &before);
     cr_regions_to_device();
+    cr_set_in_kernel(cr.mode == LOCSIM_MODE_TIMING);
     locsim_status st = locsim_launch(k, (locsim_dim3){grid.x, grid.y, grid.z}, (locsim_dim3){block.x, block.y, block.z},
                                      (uint32_t)smem, argv, k->fn->nparams);
+    cr_set_in_kernel(0);
     cr_regions_to_host();
     locsim_get_counters(cr.dev, &after);
     cr_stats_record(f->name, &before, &after);
+    if (st == LOCSIM_ERR_INTERRUPTED) cr_die_by_signal(progress_stop_signal());
     if (st == LOCSIM_OK) return cudaSuccess;
     if (st == LOCSIM_ERR_LAUNCH || st == LOCSIM_ERR_INVALID) {
         cr_warn("launch of %s refused: %s", f->name, locsim_last_error(cr.dev));

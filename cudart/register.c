@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cudart.h"
+#include "elfsec.h"
 #include "fatbin.h"
 
 /* Grow a registration array by one element. */
@@ -43,7 +44,13 @@ static void extract_ptx(cr_fatbin *fb) {
     char err[512];
     const void *blob = fatbin_from_wrapper(fb->wrapper, &fb->wrapper_version, err, sizeof err);
     fatbin_info info;
-    if (!blob || fatbin_parse(blob, SIZE_MAX, &info, err, sizeof err) != 0)
+    /* The fatbin lies in the program's .nv_fatbin section: never read past its end
+     * (a corrupted size field would otherwise walk off into unmapped memory). */
+    size_t avail = blob ? elf_extent_of(blob) : 0;
+    if (blob && avail == 0)
+        cr_die("%s: malformed device code (fatbin %d): the fatbinary wrapper points at %p, outside every "
+               "loaded object", cr_program_name(), fb->index, blob);
+    if (!blob || fatbin_parse(blob, avail, &info, err, sizeof err) != 0)
         cr_die("%s: malformed device code (fatbin %d): %s", cr_program_name(), fb->index, err);
     fb->ncubins = fatbin_count_kind(&info, FATBIN_KIND_CUBIN);
     int pick = fatbin_pick_ptx(&info);

@@ -25,7 +25,8 @@ typedef enum {
     LOCSIM_ERR_KERNEL_FAULT = 7,   /* out-of-bounds access, misaligned access, trap */
     LOCSIM_ERR_DEADLOCK = 8,       /* barrier deadlock / divergent barrier / watchdog */
     LOCSIM_ERR_CONFIG = 9,
-    LOCSIM_ERR_IO = 10
+    LOCSIM_ERR_IO = 10,
+    LOCSIM_ERR_INTERRUPTED = 11    /* stopped by a signal (SIGINT/SIGTERM): partial results */
 } locsim_status;
 
 typedef uint64_t locsim_dptr;  /* a device (generic/global) address */
@@ -53,7 +54,8 @@ locsim_status locsim_config_load(const char *name_or_path, int noverrides, char 
 void locsim_config_free(locsim_config *cfg);
 
 /* ---- device ---- */
-/* cfg may be NULL: the default configuration (fermi_gtx480), functional mode. */
+/* cfg may be NULL: the default configuration (fermi_gtx480), functional mode.
+ * On failure, locsim_last_error(NULL) says why (per calling thread). */
 locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, locsim_device **out);
 void locsim_device_destroy(locsim_device *dev);
 const char *locsim_last_error(const locsim_device *dev);

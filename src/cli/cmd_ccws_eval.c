@@ -167,7 +167,7 @@ static result simulate(eval_options *o, const wl_eval *w, const char *what, char
     if (cli_load_config(CONFIG, nov, ov, &cfg)) return r;
     locsim_device *dev;
     if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &dev) != LOCSIM_OK) {
-        fprintf(stderr, "locsim: ccws-eval: cannot create a device for %s\n", what);
+        fprintf(stderr, "locsim: ccws-eval: cannot create a device for %s: %s\n", what, locsim_last_error(NULL));
         locsim_config_free(cfg);
         return r;
     }

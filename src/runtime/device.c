@@ -1,4 +1,5 @@
 /* Devices and device memory: the host-side half of the runtime API. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ static const char *const status_names[] = {
     [LOCSIM_ERR_DEADLOCK] = "deadlock",
     [LOCSIM_ERR_CONFIG] = "configuration error",
     [LOCSIM_ERR_IO] = "I/O error",
+    [LOCSIM_ERR_INTERRUPTED] = "interrupted",
 };
 
 const char *locsim_status_name(locsim_status s) {
@@ -35,11 +37,19 @@ locsim_status runtime_error(locsim_device *dev, locsim_status st, const char *fm
     return st;
 }
 
-const char *locsim_last_error(const locsim_device *dev) { return dev ? dev->error : "no device"; }
+/* Why the calling thread's last locsim_device_create failed (there is no device to
+ * keep the message in). */
+static _Thread_local char create_error[sizeof ((locsim_device *)0)->error];
+
+const char *locsim_last_error(const locsim_device *dev) {
+    if (dev) return dev->error;
+    return create_error[0] ? create_error : "no device";
+}
 
 locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, locsim_device **out) {
     if (!out) return LOCSIM_ERR_INVALID;
     *out = NULL;
+    snprintf(create_error, sizeof create_error, "out of host memory creating the device");
     locsim_device *dev = calloc(1, sizeof *dev);
     if (!dev) return LOCSIM_ERR_OUT_OF_MEMORY;
     dev->mem = devmem_create();
@@ -47,6 +57,7 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
         free(dev);
         return LOCSIM_ERR_OUT_OF_MEMORY;
     }
+    create_error[0] = '\0';
     dev->cfg = cfg;
     dev->mode = mode;
     dev->num_sms = DEFAULT_NUM_SMS;
@@ -55,7 +66,9 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
     if (mode == LOCSIM_MODE_TIMING) {
         locsim_status st = timing_attach ? timing_attach(dev) : LOCSIM_ERR_CONFIG;
         if (st != LOCSIM_OK) {
-            /* Keep the message for the caller, who sees only the status. */
+            /* Keep the message for the caller, who sees only the status:
+             * locsim_last_error(NULL). */
+            snprintf(create_error, sizeof create_error, "%s", dev->error);
             devmem_destroy(dev->mem);
             free(dev);
             return st;

@@ -7,7 +7,7 @@
 #include "sim/gpu.h"
 
 #define NEVER UINT64_MAX
-#define PROGRESS_INTERVAL (1ull << 16)
+#define PROGRESS_INTERVAL (1ull << 14)
 
 struct gpu {
     gpu_params p;
@@ -41,6 +41,7 @@ struct gpu {
     gpu_progress_fn progress;
     void *progress_ctx;
     uint64_t next_progress;
+    uint64_t kernel_start;          /* core cycle the running kernel started at */
 };
 
 /* ---- ports between SMs and the networks ---- */
@@ -341,6 +342,17 @@ static int after_core_tick(gpu *g, uint64_t now) {
     return 0;
 }
 
+/* The progress hook (every PROGRESS_INTERVAL cycles, never per cycle); 1 when it
+ * asks to stop the kernel. */
+static int progress_due(gpu *g) {
+    g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
+    if (!g->progress(g->progress_ctx, g->ticks[CLK_CORE] - g->kernel_start, kernel_insns(g))) return 0;
+    g->kernel_status = LOCSIM_ERR_INTERRUPTED;
+    snprintf(g->kernel_err, g->kernel_errlen, "kernel '%s': simulation interrupted at cycle %llu",
+             g->L->kernel->name, (unsigned long long)g->ticks[CLK_CORE]);
+    return 1;
+}
+
 static int run_loop(gpu *g) {
     for (;;) {
         int first = CLK_CORE;
@@ -357,10 +369,7 @@ static int run_loop(gpu *g) {
             if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
             int r = after_core_tick(g, now);
             if (r) return r;
-            if (g->progress && g->ticks[CLK_CORE] >= g->next_progress) {
-                g->progress(g->progress_ctx, g->ticks[CLK_CORE], kernel_insns(g));
-                g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
-            }
+            if (g->progress && g->ticks[CLK_CORE] >= g->next_progress && progress_due(g)) return -1;
             continue;
         }
         if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
@@ -450,6 +459,7 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     g->kernel_err = err;
     g->kernel_errlen = errlen;
     g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
+    g->kernel_start = g->ticks[CLK_CORE];
     g->st.kernels++;
     int r = run_loop(g);
     locsim_status st = r < 0 ? g->kernel_status : LOCSIM_OK;
