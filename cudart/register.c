@@ -94,7 +94,9 @@ static void load_module(cr_fatbin *fb) {
     if (!fb->ptx || fb->mod) return;
     char name[512];
     snprintf(name, sizeof name, "%s[compute_%u ptx]", cr_program_name(), fb->ptx_sm);
-    locsim_status st = locsim_module_load_ptx(cr.dev, fb->ptx, fb->ptx_len, name, &fb->mod);
+    /* lazily: a kernel using something unsupported fails at its launch, not here */
+    locsim_status st = locsim_module_load_ptx_ex(cr.dev, fb->ptx, fb->ptx_len, name, LOCSIM_LOAD_LAZY_UNSUPPORTED,
+                                                 &fb->mod);
     if (st != LOCSIM_OK)
         cr_die("cannot load the PTX embedded in %s: %s\n"
                "locsim: (the PTX can be extracted with: locsim-fatbin %s)",
@@ -107,8 +109,10 @@ void __cudaRegisterFatBinaryEnd(void **handle) {
     cr_fatbin *fb = fatbin_of_handle(handle);
     if (!fb) cr_die("__cudaRegisterFatBinaryEnd: unknown fatbinary handle %p", (void *)handle);
     if (!fb->ptx && (fb->nfuncs > 0 || fb->nvars > 0) && fb->wrapper_version == 2)
-        cr_die("%s was built with relocatable device code (-rdc=true / -dc), which locsim does not support "
-               "yet: its kernels are only complete after device linking; rebuild without -rdc",
+        cr_die("%s was built with relocatable device code (-rdc=true / -dc): locsim supports neither "
+               "relocatable device code (its kernels are only complete after device linking, which locsim does "
+               "not do) nor dynamic parallelism (kernels launching kernels, which needs -rdc); rebuild without "
+               "-rdc if the program does not launch kernels from the device",
                cr_program_name());
     if (!fb->ptx && (fb->nfuncs > 0 || fb->nvars > 0))
         cr_die("%s contains no PTX for its kernels; rebuild with PTX, e.g. -arch=compute_75 or "

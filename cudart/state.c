@@ -98,6 +98,7 @@ cudaError_t cr_from_status(locsim_status s) {
     case LOCSIM_ERR_CONFIG: return cudaErrorInvalidValue;
     case LOCSIM_ERR_IO: return cudaErrorUnknown;
     case LOCSIM_ERR_INTERRUPTED: return cudaErrorLaunchFailure;
+    case LOCSIM_ERR_ASSERT: return cudaErrorAssert;
     }
     return cudaErrorUnknown;
 }

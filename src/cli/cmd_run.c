@@ -246,8 +246,9 @@ int cmd_run(int argc, char **argv) {
     int rc = run_with(e, &o, &r, o.functional ? NULL : report_timing, &o);
     if (o.json_file) fclose(o.json_file);  /* the run ended before the report */
     if (rc) return 2;
-    if (r.result == WL_BAD_SIZE) {
+    if (r.result == WL_BAD_SIZE) {  /* nothing ran: no statistics to show */
         fprintf(stderr, "locsim: %s: %s\n", e->wl->name, r.detail);
+        free(r.summary);
         return 2;
     }
     uint32_t size = o.size;

@@ -52,6 +52,8 @@ struct locsim_device {
     uint32_t num_sms;            /* %nsmid; from the config in timing mode */
     uint32_t max_smem_per_cta;   /* launch limit */
     FILE *printf_out;
+    uint64_t mem_capacity;       /* bytes locsim_malloc may hand out (-device_memory_mb) */
+    uint64_t mem_used;           /* bytes of live locsim_malloc allocations (256-byte granules) */
     const locsim_timing_ops *timing_ops;
     void *timing;
     char error[2048];

@@ -42,6 +42,7 @@ struct gpu {
     void *progress_ctx;
     uint64_t next_progress;
     uint64_t kernel_start;          /* core cycle the running kernel started at */
+    int needs_reset;                /* an interrupted kernel left state behind */
 };
 
 /* ---- ports between SMs and the networks ---- */
@@ -418,6 +419,10 @@ static void reset_after_error(gpu *g) {
 
 locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen) {
     const ptx_function *fn = L->kernel;
+    if (g->needs_reset) {
+        g->needs_reset = 0;
+        reset_after_error(g);
+    }
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         if (!g->sms[s] || !g->parts || !g->req_net || !g->rep_net) {
             snprintf(err, errlen, "the GPU could not be rebuilt after an earlier error");
@@ -464,7 +469,10 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     int r = run_loop(g);
     locsim_status st = r < 0 ? g->kernel_status : LOCSIM_OK;
     end_kernel(g);
-    if (st != LOCSIM_OK) reset_after_error(g);
+    /* An interrupted kernel's SMs keep their counters until the statistics are
+     * collected (partial statistics); the rebuild happens at the next launch. */
+    if (st == LOCSIM_ERR_INTERRUPTED) g->needs_reset = 1;
+    else if (st != LOCSIM_OK) reset_after_error(g);
     for (int d = 0; d < CLK_COUNT; d++) g->st.cycles[d] = g->ticks[d];
     return st;
 }

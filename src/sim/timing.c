@@ -43,8 +43,9 @@ static locsim_status timing_launch(void *ctx, const exec_launch *L, locsim_devic
     locsim_status st = gpu_run_kernel(t->g, L, dev->error, sizeof dev->error);
     progress_kernel_end();
     kernel_totals(t->g, &ti1, &wi1);
-    dev->counters.thread_insns += ti1 - ti0;
-    dev->counters.warp_insns += wi1 - wi0;
+    /* after a fault the SMs were rebuilt with zeroed counters (gpu.c) */
+    dev->counters.thread_insns += ti1 >= ti0 ? ti1 - ti0 : 0;
+    dev->counters.warp_insns += wi1 >= wi0 ? wi1 - wi0 : 0;
     dev->counters.cycles += gpu_stats(t->g)->cycles[CLK_CORE] - c0;
     timing_stats_kernel_end(t, L, host_seconds() - h0);
     return st;
