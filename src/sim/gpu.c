@@ -317,6 +317,30 @@ static int over_limit(gpu *g, uint64_t now) {
     return 1;
 }
 
+/* Nothing can ever happen again.  Warps waiting at a barrier mean the program's
+ * barrier is not reached by every thread; none means the simulated hardware itself
+ * is stuck (a queue or MSHR configuration the memory system cannot drain): the
+ * message must not blame the program for that. */
+static void report_deadlock(gpu *g, uint64_t now) {
+    uint32_t at_barrier = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) at_barrier += sm_warps_at_barrier(g->sms[s]);
+    g->kernel_status = LOCSIM_ERR_DEADLOCK;
+    int k = snprintf(g->kernel_err, g->kernel_errlen,
+                     "kernel '%s': deadlock at cycle %llu: %llu of %llu CTAs finished and no warp can make progress",
+                     g->L->kernel->name, (unsigned long long)now, (unsigned long long)g->ctas_done,
+                     (unsigned long long)g->ctas_total);
+    if (k < 0 || (size_t)k >= g->kernel_errlen) return;
+    if (at_barrier)
+        snprintf(g->kernel_err + k, g->kernel_errlen - (size_t)k,
+                 ": %u warps wait at a barrier that not every thread of their CTA reaches (a program error)",
+                 at_barrier);
+    else
+        snprintf(g->kernel_err + k, g->kernel_errlen - (size_t)k,
+                 ": no warp waits at a barrier, so this is a simulator resource deadlock (requests the configured "
+                 "queues and MSHRs cannot drain: enlarge the miss queues / MSHRs of -gpgpu_cache:dl1 and "
+                 "-gpgpu_cache:dl2), not a program error");
+}
+
 /* After a core tick at `now`: 1 = kernel finished, 0 = go on, -1 = error. */
 static int after_core_tick(gpu *g, uint64_t now) {
     const exec_fault *f = find_fault(g);
@@ -331,12 +355,7 @@ static int after_core_tick(gpu *g, uint64_t now) {
     if (wake <= now + 1 || !memory_idle(g)) return 0;
     if (g->ctas_done == g->ctas_total && all_sms_idle(g)) return 1;
     if (wake == NEVER) {
-        g->kernel_status = LOCSIM_ERR_DEADLOCK;
-        snprintf(g->kernel_err, g->kernel_errlen,
-                 "kernel '%s': deadlock at cycle %llu: %llu of %llu CTAs finished and no warp can make progress "
-                 "(a barrier that not every thread reaches?)",
-                 g->L->kernel->name, (unsigned long long)now, (unsigned long long)g->ctas_done,
-                 (unsigned long long)g->ctas_total);
+        report_deadlock(g, now);
         return -1;
     }
     skip_to(g, wake);
