@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate workloads/*/kernel.ptx from kernel.cu with the flags the project uses.
+# Regenerate workloads/*/kernel.ptx and ubench/kernel.ptx from kernel.cu with the flags the project uses.
 # With --check, regenerate into a temporary file and fail if it differs from the
 # committed one (the committed PTX must match its source).
 set -euo pipefail
@@ -8,7 +8,7 @@ NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 FLAGS=(-ptx -O3 -arch=compute_75 -Iworkloads/common)
 check=0; [ "${1:-}" = "--check" ] && { check=1; shift; }
-dirs=("$@"); [ ${#dirs[@]} -eq 0 ] && dirs=(workloads/*/)
+dirs=("$@"); [ ${#dirs[@]} -eq 0 ] && dirs=(workloads/*/ ubench/)
 status=0
 for d in "${dirs[@]}"; do
   d=${d%/}

@@ -78,6 +78,8 @@ struct locsim_config {
     char l1d_policy[32], l2_policy[32];      /* replacement overrides ("" = the string's letter) */
     uint32_t l1d_global_write;               /* L1D_GLOBAL_WRITE_* */
     bool flush_l1_cache;                     /* invalidate L1D between kernels */
+    bool flush_l2_cache;                     /* drop dirty L2 lines after each kernel (GPGPU-Sim's flush) */
+    bool perf_sim_memcpy;                    /* host<->device copies fill the L2 */
 
     /* ---- clocks (MHz) ---- */
     double clock_mhz[CLOCK_COUNT];
@@ -121,6 +123,9 @@ int config_load_string(sim_config *c, const char *text, const char *origin, char
 /* config_defaults + config_resolve + config_load_file. */
 int config_load(sim_config *c, const char *name_or_path, char *err, size_t errlen);
 
+/* The value of option `name` (with or without the leading '-'), written as in a
+ * config file, into buf; -1 if there is no such option. */
+int config_get(const sim_config *c, const char *name, char *buf, size_t n);
 /* Set one option; name with or without the leading '-'.  origin NULL = "command line". */
 int config_set(sim_config *c, const char *name, const char *value, const char *origin, char *err, size_t errlen);
 /* Apply "-option value" pairs (argv-style, no program name). */

@@ -1,0 +1,700 @@
+/* locsim ubench: microbenchmarks that keep a configuration honest.
+ *
+ * Each row runs one kernel of ubench/kernel.cu on the timing model, turns its
+ * %clock64 readings into cycles per operation (see the method there), works out
+ * what the loaded configuration says that figure must be (from the options'
+ * values, by their GPGPU-Sim names) and compares the two within a stated
+ * tolerance.  docs/fidelity.md ("Microbenchmarks") explains every formula.
+ *
+ * Verdicts: PASS / FAIL; NO-OPT when no option of the configuration sets the
+ * figure (the row shows what the model does instead, and is not counted as a
+ * pass).  The exit status is 1 when any row FAILs. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "locsim/locsim.h"
+#include "mem/addrmap.h"
+#include "sim/config.h"
+
+extern const char ubench_ptx[];
+extern const size_t ubench_ptx_len;
+
+#define MAX_OVERRIDES 128
+#define SPAN (48 - 16)     /* LONG - SHORT operations per loop trip (kernel.cu) */
+#define THR_WARPS 16       /* warps of the throughput kernels (one CTA, one SM) */
+
+typedef enum { V_PASS, V_FAIL, V_NOOPT } verdict;
+
+typedef struct {
+    char name[24];
+    char formula[200];      /* where the configured figure comes from */
+    double configured;     /* what the options say */
+    double lo, hi;         /* accepted range of the measured figure */
+    char tol[16];          /* the tolerance as printed */
+    double measured;
+    verdict v;
+} ub_row;
+
+typedef struct {
+    const sim_config *cfg;
+    locsim_device *dev;
+    locsim_module *mod;
+    locsim_dptr out, sink, buf;
+    size_t buf_bytes;
+    const char *only;
+    int failed, passed, noopt, errors;
+    uint32_t lanes;        /* warp_size / simd_width: cycles a warp holds a pipeline per issue */
+} ub_ctx;
+
+/* ---- option values by name ---- */
+
+static int opt_text(const ub_ctx *c, const char *name, char *buf, size_t n) {
+    return config_get(c->cfg, name, buf, n);
+}
+
+static double opt_num(const ub_ctx *c, const char *name) {
+    char buf[64];
+    if (opt_text(c, name, buf, sizeof buf)) {
+        fprintf(stderr, "locsim ubench: no option -%s\n", name);
+        exit(2);
+    }
+    return strtod(buf, NULL);
+}
+
+/* Entry i of a comma-separated list option; -1 when the option or entry is missing. */
+static double opt_list(const ub_ctx *c, const char *name, int i) {
+    char buf[256];
+    if (opt_text(c, name, buf, sizeof buf)) return -1;
+    char *p = buf;
+    for (int k = 0; k < i; k++) {
+        p = strchr(p, ',');
+        if (!p) return -1;
+        p++;
+    }
+    return strtod(p, NULL);
+}
+
+/* A key=value of the DRAM timing string (nbk=16:CCD=2:...). */
+static double dram_param(const ub_ctx *c, const char *key) {
+    char buf[256], pat[32];
+    opt_text(c, "gpgpu_dram_timing_opt", buf, sizeof buf);
+    snprintf(pat, sizeof pat, "%s=", key);
+    for (char *p = buf; (p = strstr(p, pat)); p++)
+        if (p == buf || p[-1] == ':') return strtod(p + strlen(pat), NULL);
+    return -1;
+}
+
+/* Clock domain d (0 core, 1 icnt, 2 L2, 3 DRAM) in MHz. */
+static double clock_mhz(const ub_ctx *c, int d) {
+    char buf[128];
+    opt_text(c, "gpgpu_clock_domains", buf, sizeof buf);
+    char *p = buf;
+    for (int k = 0; k < d && p; k++) {
+        p = strchr(p, ':');
+        if (p) p++;
+    }
+    return p ? strtod(p, NULL) : 0;
+}
+
+/* ---- running kernels ---- */
+
+static int wanted(const ub_ctx *c, const char *name) {
+    if (!c->only) return 1;
+    size_t n = strlen(c->only);
+    return strncmp(name, c->only, n) == 0;
+}
+
+/* Launch `kernel` (one CTA of `threads`) and return its (t_long - t_short): each
+ * clock reading is the earliest over the CTA's warps (kernel.cu). */
+static int run_once(ub_ctx *c, const char *kernel, uint32_t threads, void **args, uint32_t nargs, int64_t *diff) {
+    locsim_kernel *k;
+    locsim_dim3 grid = {1, 1, 1}, block = {threads, 1, 1};
+    uint32_t warps = (threads + 31) / 32;
+    int64_t t[3 * 32];
+    if (locsim_module_get_kernel(c->mod, kernel, &k) != LOCSIM_OK ||
+        locsim_launch(k, grid, block, 0, args, nargs) != LOCSIM_OK ||
+        locsim_memcpy_dtoh(c->dev, t, c->out, 3 * warps * sizeof *t) != LOCSIM_OK) {
+        fprintf(stderr, "locsim ubench: %s: %s\n", kernel, locsim_last_error(c->dev));
+        c->errors++;
+        return -1;
+    }
+    int64_t m[3];
+    for (int j = 0; j < 3; j++) {
+        m[j] = t[j];
+        for (uint32_t w = 1; w < warps; w++)
+            if (t[3 * w + j] < m[j]) m[j] = t[3 * w + j];
+    }
+    *diff = (m[2] - m[1]) - (m[1] - m[0]);
+    return 0;
+}
+
+/* Cycles per operation: run with *reps = r2, then r1 (r1 < r2), and divide the
+ * growth of (t_long - t_short) by the operations added per warp and by `per`
+ * (warps sharing the pipeline, for throughput). */
+static int measure(ub_ctx *c, const char *kernel, uint32_t threads, void **args, uint32_t nargs, int *reps, int r1,
+                   int r2, double per, double *out) {
+    int64_t d1, d2;
+    *reps = r2;
+    if (run_once(c, kernel, threads, args, nargs, &d2)) return -1;
+    *reps = r1;
+    if (run_once(c, kernel, threads, args, nargs, &d1)) return -1;
+    *out = (double)(d2 - d1) / ((double)(r2 - r1) * SPAN * per);
+    return 0;
+}
+
+static void print_header(void) {
+    printf("%-18s %-66s %10s %10s %10s  %s\n", "measurement", "configured as", "configured", "measured", "tolerance",
+           "result");
+}
+
+static void report(ub_ctx *c, ub_row *r) {
+    const char *vs = "PASS";
+    if (r->v == V_NOOPT) {
+        vs = "NO-OPT";
+        c->noopt++;
+    } else if (r->measured >= r->lo - 1e-9 && r->measured <= r->hi + 1e-9) {
+        c->passed++;
+    } else {
+        vs = "FAIL";
+        r->v = V_FAIL;
+        c->failed++;
+    }
+    char conf[16] = "-";
+    if (r->configured >= 0) snprintf(conf, sizeof conf, "%.2f", r->configured);
+    printf("%-18s %-66s %10s %10.2f %10s  %s\n", r->name, r->formula, conf, r->measured, r->tol, vs);
+    fflush(stdout);
+}
+
+/* Exact figures: every overhead cancels in the difference of differences, so
+ * the margin only absorbs floating-point rounding (a one-cycle error over the
+ * 64 operations of the runs' difference would show as 0.016: 0.05 is smaller
+ * than any real discrepancy of a whole cycle per operation). */
+static void tol_exact(ub_row *r, double want) {
+    r->configured = want;
+    r->lo = want - 0.05;
+    r->hi = want + 0.05;
+    snprintf(r->tol, sizeof r->tol, "+-0.05");
+}
+
+/* ---- arithmetic pipelines ---- */
+
+typedef enum { T_INT, T_F32, T_F64 } val_type;
+typedef enum { U_SP, U_SFU, U_DP } unit_kind;
+
+typedef struct {
+    const char *name;      /* kernel suffix */
+    val_type type;
+    const char *table;     /* int | fp | dp | sfu: -ptx_opcode_latency_<table> */
+    int group;             /* ADD MAX MUL MAD DIV (SHFL = 5) */
+    unit_kind unit;
+} alu_op;
+
+static const char *const group_names[] = {"ADD", "MAX", "MUL", "MAD", "DIV", "SHFL"};
+
+/* Which latency column and pipeline each operation takes.  With the
+ * -ptx_opcode_latency_sfu option (GPGPU-Sim 3.x's set_opcode_and_latency, issue
+ * 8): int and fp ops on the SP units; f64 add/max/mul/fma on the DP unit (the SFU
+ * when -gpgpu_num_dp_units is 0); div of any type on the SFU with its type's DIV
+ * column; transcendentals of any type (f64 rcp/sqrt too) on the SFU with the
+ * _sfu figures; shfl with the 6th int column.  Without that option (the model
+ * before it): div on SP (f64 on DP), transcendentals with the fp DIV column, f64
+ * ones with the dp DIV column on DP. */
+typedef struct {
+    const char *table;
+    int group;
+    unit_kind unit;
+} alu_class;
+
+static const alu_op alu_ops[] = {
+    {"iadd", T_INT, "int", 0, U_SP},  {"imax", T_INT, "int", 1, U_SP},  {"imul", T_INT, "int", 2, U_SP},
+    {"imad", T_INT, "int", 3, U_SP},  {"idiv", T_INT, "int", 4, U_SFU}, {"fadd", T_F32, "fp", 0, U_SP},
+    {"fmax", T_F32, "fp", 1, U_SP},   {"fmul", T_F32, "fp", 2, U_SP},   {"ffma", T_F32, "fp", 3, U_SP},
+    {"fdiv", T_F32, "fp", 4, U_SFU},  {"dadd", T_F64, "dp", 0, U_DP},   {"dmax", T_F64, "dp", 1, U_DP},
+    {"dmul", T_F64, "dp", 2, U_DP},   {"dfma", T_F64, "dp", 3, U_DP},   {"ddiv", T_F64, "dp", 4, U_SFU},
+    {"sin", T_F32, "sfu", 0, U_SFU},  {"rcp", T_F32, "sfu", 0, U_SFU},  {"sqrt", T_F32, "sfu", 0, U_SFU},
+    {"drcp", T_F64, "sfu", 0, U_SFU}, {"dsqrt", T_F64, "sfu", 0, U_SFU}, {"shfl", T_INT, "int", 5, U_SP},
+};
+
+/* The classification in force: the table above when the configuration has
+ * -ptx_opcode_latency_sfu, else the older one. */
+static alu_class alu_classify(const ub_ctx *c, const alu_op *op) {
+    char buf[32];
+    alu_class k = {op->table, op->group, op->unit};
+    if (config_get(c->cfg, "ptx_opcode_latency_sfu", buf, sizeof buf) == 0) return k;
+    if (op->group == 4) k.unit = op->type == T_F64 ? U_DP : U_SP;      /* div */
+    if (op->type == T_F64 && !strcmp(op->table, "sfu")) {              /* f64 rcp, sqrt */
+        k.table = "dp";
+        k.group = 4;
+        k.unit = U_DP;
+    }
+    return k;
+}
+
+/* Latency (what=0) or initiation interval (what=1) the options give op; -1 if
+ * none does.  *src says which option entry. */
+static double alu_option(const ub_ctx *c, const alu_op *op, int what, char *src, size_t n) {
+    const char *kind = what ? "initiation" : "latency";
+    char name[40];
+    alu_class k = alu_classify(c, op);
+    if (!strcmp(k.table, "sfu")) {
+        snprintf(name, sizeof name, "ptx_opcode_%s_sfu", kind);
+        double v = opt_list(c, name, 0);
+        if (v >= 0) {
+            snprintf(src, n, "-%s", name);
+            return v;
+        }
+        /* no SFU option in this configuration: the fp DIV column stands in */
+        snprintf(name, sizeof name, "ptx_opcode_%s_fp", kind);
+        snprintf(src, n, "-%s[DIV] (no _sfu option)", name);
+        return opt_list(c, name, 4);
+    }
+    snprintf(name, sizeof name, "ptx_opcode_%s_%s", kind, k.table);
+    snprintf(src, n, "-%s[%s]", name, group_names[k.group]);
+    return opt_list(c, name, k.group);
+}
+
+static uint32_t unit_count(const ub_ctx *c, unit_kind u, const char **name) {
+    if (u == U_DP && opt_num(c, "gpgpu_num_dp_units") > 0) {
+        *name = "dp";
+        return (uint32_t)opt_num(c, "gpgpu_num_dp_units");
+    }
+    if (u == U_SP) {
+        *name = "sp";
+        return (uint32_t)opt_num(c, "gpgpu_num_sp_units");
+    }
+    *name = "sfu";
+    return (uint32_t)opt_num(c, "gpgpu_num_sfu_units");
+}
+
+static void alu_args(const alu_op *op, ub_ctx *c, int *reps, void *a, void *b, void **args) {
+    static int ia = 3, ib = 1, ishfl = 0;
+    static float fa = 1.5f, fb = 1.0f;
+    static double da = 1.5, db = 1.0;
+    /* b is the neutral operand for the op (x*1, x/1, x+0 would also do): only timing matters */
+    if (op->type == T_INT) {
+        memcpy(a, &ia, sizeof ia);
+        memcpy(b, !strcmp(op->name, "shfl") ? &ishfl : &ib, sizeof ib);
+    } else if (op->type == T_F32) {
+        memcpy(a, &fa, sizeof fa);
+        memcpy(b, &fb, sizeof fb);
+    } else {
+        memcpy(a, &da, sizeof da);
+        memcpy(b, &db, sizeof db);
+    }
+    args[0] = &c->out;
+    args[1] = reps;
+    args[2] = a;
+    args[3] = b;
+    args[4] = &c->sink;
+}
+
+static void alu_latency(ub_ctx *c, const alu_op *op) {
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, "lat.%s", op->name);
+    if (!wanted(c, r.name)) return;
+    char src[80], kernel[32];
+    double lat = alu_option(c, op, 0, src, sizeof src);
+    int reps = 2;
+    double a[1], b[1];
+    void *args[5];
+    alu_args(op, c, &reps, a, b, args);
+    snprintf(kernel, sizeof kernel, "lat_%s", op->name);
+    if (measure(c, kernel, 32, args, 5, &reps, 1, 3, 1, &r.measured)) return;
+    if (lat < 0) {
+        snprintf(r.formula, sizeof r.formula, "no option sets it (%s)", src);
+        r.configured = -1;
+        snprintf(r.tol, sizeof r.tol, "-");
+        r.v = V_NOOPT;
+    } else {
+        /* A pipeline of simd_width lanes finishes a warp lanes-1 cycles later.
+         * With a single unit of the kind, the next operation of the chain also
+         * waits for the unit: its initiation interval (x lanes) bounds the chain. */
+        const char *uname;
+        char isrc[80];
+        double init = alu_option(c, op, 1, isrc, sizeof isrc) * c->lanes;
+        double want = lat + c->lanes - 1;
+        int unit_bound = unit_count(c, alu_classify(c, op).unit, &uname) == 1 && init > want;
+        if (unit_bound) {
+            snprintf(r.formula, sizeof r.formula, "%s%s (1 %s unit: initiation-bound)", isrc,
+                     c->lanes > 1 ? " x lanes" : "", uname);
+            want = init;
+        } else if (c->lanes > 1) {
+            snprintf(r.formula, sizeof r.formula, "%s + %u", src, c->lanes - 1);
+        } else {
+            snprintf(r.formula, sizeof r.formula, "%s", src);
+        }
+        tol_exact(&r, want);
+    }
+    report(c, &r);
+}
+
+static void alu_throughput(ub_ctx *c, const alu_op *op) {
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, "thr.%s", op->name);
+    if (!wanted(c, r.name)) return;
+    char src[80], kernel[32];
+    const char *uname;
+    double init = alu_option(c, op, 1, src, sizeof src);
+    uint32_t units = unit_count(c, alu_classify(c, op).unit, &uname);
+    double sched = opt_num(c, "gpgpu_num_sched_per_core");
+    int reps = 2;
+    double a[1], b[1];
+    void *args[5];
+    alu_args(op, c, &reps, a, b, args);
+    snprintf(kernel, sizeof kernel, "thr_%s", op->name);
+    if (measure(c, kernel, THR_WARPS * 32, args, 5, &reps, 2, 4, THR_WARPS, &r.measured)) return;
+    if (init < 0) {
+        snprintf(r.formula, sizeof r.formula, "no option sets it (%s)", src);
+        r.configured = -1;
+        snprintf(r.tol, sizeof r.tol, "-");
+        r.v = V_NOOPT;
+        report(c, &r);
+        return;
+    }
+    double want = init * c->lanes / units;
+    int issue_bound = 1.0 / sched > want;
+    if (issue_bound) want = 1.0 / sched;
+    snprintf(r.formula, sizeof r.formula, "%s%s / %u %s%s", src, c->lanes > 1 ? " x lanes" : "", units, uname,
+             issue_bound ? " (issue-bound)" : "");
+    r.configured = want;
+    r.lo = want * 0.98;
+    r.hi = want * 1.02;
+    snprintf(r.tol, sizeof r.tol, "+-2%%");
+    report(c, &r);
+}
+
+/* ---- shared memory ---- */
+
+/* Bank-conflict degree of chase_shared's pattern for n ways: the most distinct
+ * 4-byte words that one bank must deliver. */
+static uint32_t smem_degree(uint32_t ways, uint32_t banks) {
+    uint32_t per_bank[64] = {0}, degree = 1;
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t word = (l % ways) * 32 + l / ways; /* distinct for distinct lanes */
+        uint32_t b = word % banks;
+        if (++per_bank[b] > degree) degree = per_bank[b];
+    }
+    return degree;
+}
+
+static void smem_rows(ub_ctx *c) {
+    static const int ways[] = {1, 2, 4, 8, 16, 32};
+    uint32_t banks = (uint32_t)opt_num(c, "gpgpu_shmem_num_banks");
+    double lat = opt_num(c, "gpgpu_smem_latency");
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof ways / sizeof *ways; i++) {
+            ub_row r = {0};
+            snprintf(r.name, sizeof r.name, "%s.smem.%dway", pass ? "thr" : "lat", ways[i]);
+            if (!wanted(c, r.name)) continue;
+            int reps = 2, w = ways[i];
+            void *args[] = {&c->out, &reps, &w, &c->sink};
+            uint32_t degree = smem_degree((uint32_t)w, banks);
+            if (measure(c, pass ? "stream_shared" : "chase_shared", pass ? THR_WARPS * 32 : 32, args, 4, &reps, 1, 3,
+                        pass ? THR_WARPS : 1, &r.measured))
+                continue;
+            if (pass == 0) {
+                snprintf(r.formula, sizeof r.formula, "-gpgpu_smem_latency + %u-way conflict - 1 (%u banks)", degree,
+                         banks);
+                tol_exact(&r, lat + degree - 1);
+            } else {
+                snprintf(r.formula, sizeof r.formula, "%u-way conflict: LD/ST cycles per access (%u banks)", degree,
+                         banks);
+                r.configured = degree;
+                r.lo = degree * 0.98;
+                r.hi = degree * 1.02;
+                snprintf(r.tol, sizeof r.tol, "+-2%%");
+            }
+            report(c, &r);
+        }
+}
+
+/* ---- pointer chasing ---- */
+
+/* One thread chasing from `start`: runs with r2 trips per loop, then r1. */
+static int chase_run(ub_ctx *c, const char *kernel, uint64_t start, int r1, int r2, double *per_load) {
+    int reps = 0;
+    void *args[] = {&c->out, &reps, &start, &c->sink};
+    return measure(c, kernel, 1, args, 4, &reps, r1, r2, 1, per_load);
+}
+
+/* A cyclic chain through `n` addresses of the buffer (offsets off[]). */
+static int chain_write(ub_ctx *c, const uint64_t *off, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint64_t next = c->buf + off[(i + 1) % n];
+        if (locsim_memcpy_htod(c->dev, c->buf + off[i], &next, sizeof next) != LOCSIM_OK) return -1;
+    }
+    return 0;
+}
+
+static void l1_hit_row(ub_ctx *c) {
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, "lat.l1d.hit");
+    if (!wanted(c, r.name)) return;
+    /* 16 lines, one after the other: 2 KB, fits any L1D; pass 1 warms it */
+    uint64_t off[16];
+    uint32_t line = c->cfg->l1d.line_size ? c->cfg->l1d.line_size : 128;
+    for (int i = 0; i < 16; i++) off[i] = (uint64_t)i * line;
+    if (chain_write(c, off, 16) || chase_run(c, "chase_global", c->buf, 1, 3, &r.measured)) {
+        c->errors++;
+        return;
+    }
+    double l1 = opt_num(c, "gpgpu_l1_latency");
+    /* +1: the LD/ST unit sends the access to the L1D the cycle after the load issues */
+    snprintf(r.formula, sizeof r.formula, "-gpgpu_l1_latency + 1 (LD/ST unit)");
+    tol_exact(&r, l1 + 1);
+    report(c, &r);
+}
+
+static void const_hit_row(ub_ctx *c) {
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, "lat.const.hit");
+    if (!wanted(c, r.name)) return;
+    locsim_kernel *k;
+    locsim_dim3 one = {1, 1, 1};
+    void *args[] = {&c->out};
+    uint64_t base[2];
+    if (locsim_module_get_kernel(c->mod, "c_chain_base", &k) != LOCSIM_OK ||
+        locsim_launch(k, one, one, 0, args, 1) != LOCSIM_OK ||
+        locsim_memcpy_dtoh(c->dev, base, c->out, sizeof base) != LOCSIM_OK) {
+        c->errors++;
+        return;
+    }
+    /* 8 lines of the constant cache (its line size apart), cyclic */
+    uint32_t line = c->cfg->l1c.line_size ? c->cfg->l1c.line_size : 64;
+    uint32_t step = line / 8, n = 8;
+    uint64_t chain[256] = {0};
+    for (uint32_t i = 0; i < n; i++) chain[i * step] = base[0] + (uint64_t)((i + 1) % n) * step * 8;
+    if (locsim_memcpy_to_symbol(c->mod, "c_chain", chain, sizeof chain, 0) != LOCSIM_OK ||
+        chase_run(c, "chase_const", base[0], 1, 3, &r.measured)) {
+        c->errors++;
+        return;
+    }
+    double l1 = opt_num(c, "gpgpu_l1_latency");
+    snprintf(r.formula, sizeof r.formula, "-gpgpu_l1_latency + 1 (LD/ST unit)");
+    tol_exact(&r, l1 + 1);
+    report(c, &r);
+}
+
+/* The L2-hit path in core cycles: the L1D miss (l1 latency + 1 as for a hit),
+ * the crossbar both ways and the ROP queue in front of the L2.  Tolerance: each
+ * queue hop on the way (SM -> crossbar input, crossbar -> partition, ROP queue ->
+ * L2, L2 -> return queue, crossbar -> SM, fill -> data) may cost one cycle of the
+ * slower of the crossbar and L2 clocks: up to 8 of them. */
+static void l2_expect(const ub_ctx *c, ub_row *r) {
+    double l1 = opt_num(c, "gpgpu_l1_latency");
+    double core = clock_mhz(c, 0), icnt = clock_mhz(c, 1), l2 = clock_mhz(c, 2);
+    double icnt_lat = opt_num(c, "icnt_latency"), rop = opt_num(c, "gpgpu_l2_rop_latency");
+    double slow = icnt < l2 ? icnt : l2;
+    r->configured = l1 + 1 + 2 * icnt_lat * core / icnt + rop * core / l2;
+    r->lo = r->configured;
+    r->hi = r->configured + 8 * core / slow;
+    snprintf(r->tol, sizeof r->tol, "+0..+%.0f", r->hi - r->configured);
+}
+
+static void l2_hit_row(ub_ctx *c) {
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, "lat.l2.hit");
+    if (!wanted(c, r.name)) return;
+    /* A cycle of 512 lines (64 KB at 128 B): more than an LRU L1D of <= 256
+     * lines can keep, so every load misses it; the L2 keeps them all.  The first
+     * run (8 trips per loop: 2 x 8 x 64 loads) brings every line into the L2;
+     * after it every timed load misses the L1D and hits the L2. */
+    enum { N = 512, REPS = N / 64 };
+    static uint64_t off[N];
+    uint32_t line = c->cfg->l1d.line_size ? c->cfg->l1d.line_size : 128;
+    for (int i = 0; i < N; i++) off[i] = (uint64_t)i * line;
+    if (chain_write(c, off, N) || chase_run(c, "chase_global", c->buf, REPS / 2, REPS, &r.measured)) {
+        c->errors++;
+        return;
+    }
+    snprintf(r.formula, sizeof r.formula, "l1+1 + 2 x icnt_latency + rop_latency");
+    l2_expect(c, &r);
+    report(c, &r);
+}
+
+/* DRAM: one thread chases lines of one bank of channel 0 that nothing has
+ * touched before (every load misses the L1D and the L2), in an order that makes
+ * every access a row-buffer miss (each line in another row than the last) or
+ * mostly hits (the lines of a row one after the other; the first access to each
+ * row misses).  The expected figure adds, per load, the DRAM part (in DRAM
+ * cycles) and dram_latency to the L2-hit path. */
+enum { DRAM_R1 = 1, DRAM_R2 = 2, DRAM_LINES = 2 * 64 * (DRAM_R1 + DRAM_R2) };
+
+/* Per-load expected DRAM figure in core cycles for a row hit (miss = 0) or a
+ * row miss (miss = 1), on top of the L2-hit path. */
+static double dram_part(const ub_ctx *c, int miss) {
+    double core = clock_mhz(c, 0), l2 = clock_mhz(c, 2), dram = clock_mhz(c, 3);
+    /* bytes an L2 miss reads: its line; a sectored L2 reads only the sectors the
+     * request asks for: one (the 8-byte load's) from a sectored L1D, else the
+     * L1D's whole line */
+    const sim_config *g = c->cfg;
+    double line = !g->l2.sectored ? g->l2.line_size : g->l1d.sectored ? 32 : g->l1d.line_size;
+    double atom = opt_num(c, "gpgpu_dram_buswidth") * opt_num(c, "gpgpu_n_mem_per_ctrlr") *
+                  opt_num(c, "gpgpu_dram_burst_length");
+    double cols = line > atom ? ceil(line / atom) : 1;
+    double burst = opt_num(c, "gpgpu_dram_burst_length") / opt_num(c, "dram_data_command_freq_ratio");
+    if (burst < 1) burst = 1;
+    double d = dram_param(c, "CCD") * (cols - 1) + dram_param(c, "CL") + burst;
+    if (miss) d += dram_param(c, "RP") + dram_param(c, "RCD");
+    return opt_num(c, "dram_latency") * core / l2 + d * core / dram;
+}
+
+/* Read one word of every line of a region four times the L2's size, so that
+ * nothing the host wrote (the chain, if copies pass through the L2) stays in it.
+ * The region, from 8 MB into the buffer, holds none of the chains' lines. */
+static int flush_l2(ub_ctx *c) {
+    const sim_config *g = c->cfg;
+    uint64_t l2_bytes = (uint64_t)g->l2.nsets * g->l2.line_size * g->l2.assoc * config_num_l2_slices(g);
+    uint32_t line = g->l2.line_size ? g->l2.line_size : 128, words = line / 4;
+    uint64_t lines = 4 * l2_bytes / line;
+    if ((8u << 20) + lines * line > c->buf_bytes / 2) {
+        fprintf(stderr, "locsim ubench: the L2 (%" PRIu64 " bytes) is too large for the flush region\n", l2_bytes);
+        return -1;
+    }
+    locsim_dptr region = c->buf + (8u << 20);
+    locsim_kernel *k;
+    locsim_dim3 grid = {(uint32_t)((lines + 255) / 256), 1, 1}, block = {256, 1, 1};
+    void *args[] = {&region, &words, &c->sink};
+    if (locsim_module_get_kernel(c->mod, "flush_l2", &k) != LOCSIM_OK || locsim_launch(k, grid, block, 0, args, 3) != LOCSIM_OK) {
+        fprintf(stderr, "locsim ubench: flush_l2: %s\n", locsim_last_error(c->dev));
+        return -1;
+    }
+    return 0;
+}
+
+/* Launch the chase from chain position `start` with `reps` trips; d = t_long -
+ * t_short of pass 2, e = the same from the expected per-load figures. */
+static int dram_launch(ub_ctx *c, const uint64_t *off, const uint8_t *miss, int start, int reps, double base,
+                       int64_t *d, double *e) {
+    uint64_t p = c->buf + off[start];
+    void *args[] = {&c->out, &reps, &p, &c->sink};
+    if (run_once(c, "chase_global", 1, args, 4, d)) return -1;
+    /* pass 2: short loop = positions [64R, 80R), long loop = [80R, 128R) */
+    double es = 0, el = 0;
+    for (int i = 64 * reps; i < 80 * reps; i++) es += base + dram_part(c, miss[start + i]);
+    for (int i = 80 * reps; i < 128 * reps; i++) el += base + dram_part(c, miss[start + i]);
+    *e = el - es;
+    return 0;
+}
+
+static void dram_rows(ub_ctx *c) {
+    for (int hits = 0; hits < 2; hits++) {
+        ub_row r = {0};
+        snprintf(r.name, sizeof r.name, "lat.dram.%s", hits ? "rowhit" : "rowmiss");
+        if (!wanted(c, r.name)) continue;
+        addrmap_config ac;
+        addrmap m;
+        char err[256];
+        config_addrmap(c->cfg, &ac);
+        if (addrmap_init(&m, &ac, err, sizeof err)) {
+            fprintf(stderr, "locsim ubench: %s\n", err);
+            c->errors++;
+            return;
+        }
+        /* the buffer's lines in channel 0, bank 0, by row (rows in address order) */
+        static uint64_t found[DRAM_LINES * 4], off[DRAM_LINES];
+        static uint32_t row_of[DRAM_LINES * 4];
+        static uint8_t miss[DRAM_LINES];
+        uint32_t line = c->cfg->l2.line_size ? c->cfg->l2.line_size : 128, nfound = 0;
+        /* the second half of the buffer: the first half holds the L1/L2 chains */
+        for (uint64_t a = c->buf_bytes / 2; a < c->buf_bytes && nfound < DRAM_LINES * 4; a += line) {
+            addr_loc loc;
+            addrmap_decode(&m, c->buf + a, &loc);
+            if (loc.channel == 0 && loc.bank == 0) {
+                row_of[nfound] = loc.row;
+                found[nfound++] = a;
+            }
+        }
+        if (nfound < DRAM_LINES * 2) {
+            fprintf(stderr, "locsim ubench: %s: only %u lines of bank 0 in the buffer\n", r.name, nfound);
+            c->errors++;
+            return;
+        }
+        /* Row hits: found[0, DRAM_LINES) in order.  Row misses: alternately from
+         * two runs of lines far apart, after those (so no line of one chain is in
+         * the other): consecutive loads fall in different rows. */
+        uint32_t far = DRAM_LINES + (nfound - DRAM_LINES) / 2;
+        for (uint32_t i = 0; i < DRAM_LINES; i++) {
+            uint32_t k = hits ? i : i % 2 ? far + i / 2 : DRAM_LINES + i / 2;
+            off[i] = found[k];
+            uint32_t prev_row = i == 0 ? UINT32_MAX : row_of[hits ? k - 1 : i % 2 ? DRAM_LINES + (i - 1) / 2 : far + (i - 1) / 2];
+            miss[i] = row_of[k] != prev_row;
+        }
+        uint32_t nmiss = 0;
+        for (uint32_t i = 0; i < DRAM_LINES; i++) nmiss += miss[i];
+        if (chain_write(c, off, DRAM_LINES) || flush_l2(c)) {
+            c->errors++;
+            return;
+        }
+        ub_row l2 = {0};
+        l2_expect(c, &l2);
+        int64_t d1, d2;
+        double e1, e2;
+        if (dram_launch(c, off, miss, 0, DRAM_R2, l2.configured, &d2, &e2) ||
+            dram_launch(c, off, miss, 128 * DRAM_R2, DRAM_R1, l2.configured, &d1, &e1))
+            return;
+        double span = (double)(DRAM_R2 - DRAM_R1) * SPAN;
+        r.measured = (double)(d2 - d1) / span;
+        r.configured = (e2 - e1) / span;
+        snprintf(r.formula, sizeof r.formula, "L2 hit + dram_latency + %s (%u of %u row misses)",
+                 hits ? "CL+burst" : "RP+RCD+CL+burst", nmiss, DRAM_LINES);
+        r.lo = r.configured + (l2.lo - l2.configured);
+        r.hi = r.configured + (l2.hi - l2.configured) + 2 * clock_mhz(c, 0) / clock_mhz(c, 3);
+        snprintf(r.tol, sizeof r.tol, "+0..+%.0f", r.hi - r.configured);
+        report(c, &r);
+    }
+}
+
+int cmd_ubench(int argc, char **argv) {
+    const char *config = "fermi_gtx480";
+    ub_ctx c = {0};
+    int noverrides = 0;
+    char *overrides[MAX_OVERRIDES];
+    for (int i = 1; i < argc; i++) {
+        if ((!strcmp(argv[i], "--config") || !strcmp(argv[i], "--only")) && i + 1 < argc) {
+            if (argv[i][2] == 'c') config = argv[++i];
+            else c.only = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] != '-' && i + 1 < argc && noverrides + 2 <= MAX_OVERRIDES) {
+            overrides[noverrides++] = argv[i];
+            overrides[noverrides++] = argv[++i];
+        } else {
+            fprintf(stderr, "usage: locsim ubench [--config NAME|FILE] [--only PREFIX] [-option value ...]\n");
+            return 2;
+        }
+    }
+    locsim_config *cfg = NULL;
+    if (cli_load_config(config, noverrides, overrides, &cfg)) return 2;
+    c.cfg = cfg;
+    uint32_t simd = (uint32_t)opt_num(&c, "gpgpu_simd_width");
+    c.lanes = simd && simd < 32 ? 32 / simd : 1;
+    c.buf_bytes = 64u << 20;
+    if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &c.dev) != LOCSIM_OK ||
+        locsim_module_load_ptx(c.dev, ubench_ptx, ubench_ptx_len, "ubench/kernel.ptx", &c.mod) != LOCSIM_OK ||
+        locsim_malloc(c.dev, &c.out, 3 * 32 * sizeof(int64_t)) != LOCSIM_OK || locsim_malloc(c.dev, &c.sink, 8 * 1024) != LOCSIM_OK ||
+        locsim_malloc(c.dev, &c.buf, c.buf_bytes) != LOCSIM_OK) {
+        fprintf(stderr, "locsim ubench: %s\n", c.dev ? locsim_last_error(c.dev) : "cannot create a device");
+        if (c.dev) locsim_device_destroy(c.dev);
+        locsim_config_free(cfg);
+        return 2;
+    }
+    printf("locsim ubench: configuration %s\n\n", config);
+    print_header();
+    for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_latency(&c, &alu_ops[i]);
+    for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_throughput(&c, &alu_ops[i]);
+    smem_rows(&c);
+    l1_hit_row(&c);
+    const_hit_row(&c);
+    l2_hit_row(&c);
+    dram_rows(&c);
+    printf("\n%d passed, %d failed, %d not set by any option%s\n", c.passed, c.failed, c.noopt,
+           c.errors ? ", kernel errors" : "");
+    locsim_module_unload(c.mod);
+    locsim_device_destroy(c.dev);
+    locsim_config_free(cfg);
+    if (c.errors) return 2;
+    return c.failed ? 1 : 0;
+}
