@@ -26,9 +26,9 @@ static void config_refused(const char *const *ov, const char *expect) {
 static void test_config_time_checks(void **state) {
     (void)state;
     config_refused((const char *[]){"-gpgpu_cache:dl2", "N:64:64:8,L:B:m:W:L,A:32:4,4:0,32", NULL},
-                   "-gpgpu_cache:dl1 has 128-byte lines, larger than the 64-byte lines of -gpgpu_cache:dl2");
+                   "-gpgpu_cache:dl1: its 128-byte lines are longer than the L2's 64-byte lines");
     config_refused((const char *[]){"-gpgpu_cache:dl1", "S:32:256:4,L:L:m:N:H,A:32:8,8", NULL},
-                   "-gpgpu_cache:dl1 has 256-byte lines, larger than the 128-byte lines");
+                   "-gpgpu_cache:dl1: its 256-byte lines are longer than the L2's");
     config_refused((const char *[]){"-gpgpu_clock_domains", "700:700:700:0.001", NULL},
                    "the core clock (700 MHz) is 700000 times the DRAM clock (0.001 MHz)");
     config_refused((const char *[]){"-gpgpu_n_clusters", "1024", "-gpgpu_n_cores_per_cluster", "8", NULL},

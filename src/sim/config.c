@@ -482,25 +482,6 @@ static int check_buffers(const sim_config *c, char *err, size_t errlen) {
     return 0;
 }
 
-/* Combinations of cache geometries the memory system can represent: a request an
- * L1 sends to the L2 covers one L1 line (or some of its 32 B sectors), and an L2 slice
- * must hold it in one of its own lines, so no L1 line may be larger than the L2 line. */
-static int check_line_sizes(const sim_config *c, char *err, size_t errlen) {
-    static const struct { size_t off; const char *option; } l1s[] = {
-        {offsetof(sim_config, l1d), "gpgpu_cache:dl1"},
-        {offsetof(sim_config, l1c), "gpgpu_const_cache:l1"},
-    };
-    for (size_t i = 0; i < sizeof l1s / sizeof *l1s; i++) {
-        const cache_geometry *g = (const cache_geometry *)((const char *)c + l1s[i].off);
-        if (g->nsets == 0 || g->line_size <= c->l2.line_size) continue;
-        snprintf(err, errlen, "-%s has %u-byte lines, larger than the %u-byte lines of -gpgpu_cache:dl2; an L2 "
-                 "slice must hold a whole L1 line: make the L2 line at least %u bytes or the L1 line at most %u",
-                 l1s[i].option, g->line_size, c->l2.line_size, g->line_size, c->l2.line_size);
-        return -1;
-    }
-    return 0;
-}
-
 /* The GPU's size and clocks: the model ticks every edge of the fastest clock, so a
  * clock far slower than the others makes every access to its domain cost thousands
  * of fast-clock ticks (a 0.02 s run becomes hours).  No real GPU is near the limit. */
@@ -547,7 +528,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_simd_width %u does not divide the warp size %u", c->simd_width, c->warp_size);
         return -1;
     }
-    if (check_line_sizes(c, err, errlen) || check_gpu_size(c, err, errlen)) return -1;
+    if (check_gpu_size(c, err, errlen)) return -1;
     addrmap_config ac;
     addrmap am;
     char why[400];

@@ -33,7 +33,7 @@ run reliab --functional -device_memory_mb 64 -- malloc
 grep -q "total 64 MiB, free 64 -> 24 -> 64 MiB" "$WORK/reliab.out" || { show reliab; fail "malloc: figures"; }
 
 run reliab -gpgpu_max_cycle 20000 -- spin
-grep -q "simulation stopped at cycle 20000 by -gpgpu_max_cycle" "$WORK/reliab.err" || { show reliab; fail "max_cycle"; }
+grep -q "simulation stopped at cycle 200[0-9][0-9] by -gpgpu_max_cycle" "$WORK/reliab.err" || { show reliab; fail "max_cycle"; }
 
 # corrupted fatbin: the module fatbin's entries size (header bytes 8..15) made huge
 # (the runtime once read that far and died of SIGSEGV with nothing on stderr)

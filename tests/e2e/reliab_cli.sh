@@ -17,9 +17,9 @@ expect_error() {
   grep -qF -- "$want" "$W/err" || { cat "$W/err"; fail "$*: message lacks '$want'"; }
   ! grep -q gpu_sim_cycle "$W/out" || fail "$*: statistics printed"
 }
-expect_error "-gpgpu_cache:dl1 has 128-byte lines, larger than the 64-byte lines of -gpgpu_cache:dl2" \
+expect_error "-gpgpu_cache:dl1: its 128-byte lines are longer than the L2's 64-byte lines" \
   run vectoradd -gpgpu_cache:dl2 N:64:64:8,L:B:m:W:L,A:32:4,4:0,32
-expect_error "-gpgpu_cache:dl1 has 256-byte lines" run vectoradd -gpgpu_cache:dl1 S:32:256:4,L:L:m:N:H,A:32:8,8
+expect_error "-gpgpu_cache:dl1: its 256-byte lines are longer than the L2" run vectoradd -gpgpu_cache:dl1 S:32:256:4,L:L:m:N:H,A:32:8,8
 expect_error "is 700000 times the DRAM clock" run vectoradd -gpgpu_clock_domains 700:700:700:0.001
 expect_error "8192 SMs; locsim simulates at most 4096" run vectoradd -gpgpu_n_clusters 1024 -gpgpu_n_cores_per_cluster 8
 expect_error "cannot write the statistics to $W: Is a directory" run vectoradd --size 1 --json "$W"
