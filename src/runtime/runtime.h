@@ -58,6 +58,10 @@ struct locsim_device {
     FILE *printf_out;
     uint64_t mem_capacity;       /* bytes locsim_malloc may hand out (-device_memory_mb) */
     uint64_t mem_used;           /* bytes of live locsim_malloc allocations (256-byte granules) */
+    int memcheck;                /* locsim_set_memcheck */
+    int warned_oob;              /* the one-line out-of-bounds warning was printed */
+    uint32_t run_quantum;        /* functional warp quantum (0: default) */
+    uint64_t dtoh_digest;        /* locsim_dtoh_digest */
     const locsim_timing_ops *timing_ops;
     void *timing;
     char error[2048];
