@@ -35,7 +35,7 @@ static const command commands[] = {
                                  "          [--quick] [--report-only]\n"
                                  "                                the CCWS paper's evaluation on ccws_gtx285 (about 25 min on\n"
                                  "                                one core) -> docs/results/ccws.md"},
-    {"ubench", cmd_ubench, "ubench [--config NAME|FILE] [--only PREFIX] [-option value ...]\n"
+    {"ubench", cmd_ubench, "ubench [--config NAME|FILE] [--only PREFIX[,...]] [-option value ...]\n"
                            "                                microbenchmarks: each latency/throughput the configuration\n"
                            "                                sets, measured and checked (exit 1 on any FAIL)"},
     {"exec", cmd_exec, "exec [options] -- ./app args   run an unmodified CUDA program (libcudart replacement)"},
