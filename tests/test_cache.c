@@ -311,7 +311,8 @@ static void test_sectored_fetches_missing_sectors_only(void **state) {
     assert_int_equal(cache_access(c, &r01, 0, NULL), CACHE_MISS);
     assert_int_equal(cache_miss_queue_peek(c)->sector_mask, 0x2);
     assert_int_equal(cache_stats(c)->sector_misses, 1);
-    mem_req r1 = req(0x8020, MEM_GLOBAL_ACC_R, 0x2, 2);
+    /* A mask counts from the sector of its address: 0x8020 with mask 0x1 is sector 1. */
+    mem_req r1 = req(0x8020, MEM_GLOBAL_ACC_R, 0x1, 2);
     assert_int_equal(cache_access(c, &r1, 0, NULL), CACHE_HIT_RESERVED);
     assert_int_equal(serve_one(c, woken, 8), 2);
     assert_int_equal(woken[0].tag, 1);
@@ -474,6 +475,113 @@ static void test_random_stress_no_request_lost(void **state) {
     stress("S:2:128:4,L:T:m:W:L,A:2:2,1", 6);
 }
 
+/* ---- sector MSHRs (issue 8) ----
+ * A sectored cache counts MSHR capacity in sectors and merges per sector.
+ * "S:4:128:4,...,A:2:2,8": 2 sectors may be in flight, 2 requests per sector. */
+static void test_sector_mshrs_count_sectors(void **state) {
+    (void)state;
+    cache *c = make("S:4:128:4,L:L:m:N:L,A:2:2,8");
+    mem_req s0 = req(0x1000, MEM_GLOBAL_ACC_R, 0x1, 1), s1 = req(0x1020, MEM_GLOBAL_ACC_R, 0x1, 2);
+    mem_req s2 = req(0x1040, MEM_GLOBAL_ACC_R, 0x1, 3);
+    assert_int_equal(cache_access(c, &s0, 0, NULL), CACHE_MISS);   /* sector 0: 1 of 2 sectors */
+    assert_int_equal(cache_access(c, &s1, 0, NULL), CACHE_MISS);   /* sector 1, same line: 2 of 2 */
+    assert_int_equal(cache_mshr_used(c), 1);                       /* one line ... */
+    assert_int_equal(cache_mshr_sectors_used(c), 2);               /* ... two sectors */
+    cache_fail_reason why;
+    assert_int_equal(cache_access(c, &s2, 0, &why), CACHE_RESERVATION_FAIL);   /* a third sector: full */
+    assert_int_equal(why, CACHE_FAIL_MSHR_ENTRY);
+    /* merging is per sector: 2 requests wait on sector 0 (the miss + 1 merge), a
+     * third is refused, while sector 1 still takes one more */
+    mem_req m0 = req(0x1000, MEM_GLOBAL_ACC_R, 0x1, 4), m0b = req(0x1000, MEM_GLOBAL_ACC_R, 0x1, 5);
+    mem_req m1 = req(0x1020, MEM_GLOBAL_ACC_R, 0x1, 6);
+    assert_int_equal(cache_access(c, &m0, 0, NULL), CACHE_HIT_RESERVED);
+    assert_int_equal(cache_access(c, &m0b, 0, &why), CACHE_RESERVATION_FAIL);
+    assert_int_equal(why, CACHE_FAIL_MSHR_MERGE);
+    assert_int_equal(cache_access(c, &m1, 0, NULL), CACHE_HIT_RESERVED);
+    /* each fetch is one 32 B sector; the fill of sector 0 wakes its 2 requests only */
+    mem_req woken[8];
+    assert_int_equal(cache_miss_queue_peek(c)->size, 32);
+    assert_int_equal(serve_one(c, woken, 8), 2);
+    assert_int_equal(woken[0].tag, 1);
+    assert_int_equal(woken[1].tag, 4);
+    assert_int_equal(cache_mshr_sectors_used(c), 1);
+    assert_int_equal(cache_access(c, &s2, 0, NULL), CACHE_MISS);   /* a sector freed: room again */
+    cache_destroy(c);
+}
+
+/* A normal line answered in sector replies (a sectored L2 replies per sector)
+ * is valid, and wakes its waiters, only when its last sector is in. */
+static void test_normal_line_waits_for_every_sector(void **state) {
+    (void)state;
+    cache *c = make("N:4:128:4,L:L:m:N:L,S:4:8,8");
+    mem_req r = req(0x2000, MEM_GLOBAL_ACC_R, 0x1, 7);
+    assert_int_equal(cache_access(c, &r, 0, NULL), CACHE_MISS);
+    assert_int_equal(cache_miss_queue_peek(c)->sector_mask, 0xF);  /* the whole line is asked for */
+    cache_miss_queue_pop(c);
+    mem_req woken[8];
+    for (uint32_t k = 0; k < 4; k++) {
+        mem_req part = req(0x2000 + 32 * k, MEM_GLOBAL_ACC_R, 0x1, 0);   /* sector k's reply */
+        int n = cache_fill(c, &part, 0, woken, 8);
+        assert_int_equal(n, k < 3 ? 0 : 2);   /* the miss and the pending hit below */
+        assert_int_equal(cache_probe(c, 0x2000)->valid, k < 3 ? 0 : 0xF);
+        if (k == 1) {   /* sector 0 has arrived, but the line is still being filled */
+            mem_req again = req(0x2000, MEM_GLOBAL_ACC_R, 0x1, 8);
+            assert_int_equal(cache_access(c, &again, 0, NULL), CACHE_HIT_RESERVED);
+            assert_null(cache_miss_queue_peek(c));   /* nothing fetched twice */
+        }
+    }
+    assert_int_equal(woken[0].tag, 7);
+    assert_int_equal(woken[1].tag, 8);
+    cache_destroy(c);
+}
+
+/* -gpgpu_perf_sim_memcpy: a forced fill allocates and validates sectors without
+ * counting an access; a present line keeps its LRU position. */
+static void test_force_fill(void **state) {
+    (void)state;
+    cache *c = make("S:1:128:2,L:B:m:L:L,A:8:4,8");   /* one set, 2 ways */
+    assert_int_equal(cache_force_fill(c, 0x0000, 0x1), 0);
+    assert_int_equal(cache_force_fill(c, 0x0020, 0x2), 0);        /* same line, sector 1 */
+    assert_int_equal(cache_probe(c, 0x0000)->valid, 0x3);
+    assert_int_equal(cache_probe(c, 0x0000)->dirty, 0);
+    assert_int_equal(cache_total_accesses(c), 0);
+    mem_req r = req(0x0020, MEM_GLOBAL_ACC_R, 0x1, 1);              /* sector 1 of line 0 */
+    assert_int_equal(cache_access(c, &r, 0, NULL), CACHE_HIT);
+    mem_req r2 = req(0x0040, MEM_GLOBAL_ACC_R, 0x1, 1);             /* sector 2: a sector miss */
+    assert_int_equal(cache_access(c, &r2, 0, NULL), CACHE_MISS);
+    cache_destroy(c);
+    /* LRU order follows the copy: lines A, B copied, then A copied again (no
+     * recency change), then C: C replaces A, the least recently inserted. */
+    c = make("S:1:128:2,L:B:m:L:L,A:8:4,8");
+    cache_force_fill(c, 0x000, 0x1);
+    cache_force_fill(c, 0x080, 0x1);
+    cache_force_fill(c, 0x000, 0x2);
+    cache_force_fill(c, 0x100, 0x1);
+    assert_null(cache_probe(c, 0x000));
+    assert_non_null(cache_probe(c, 0x080));
+    assert_non_null(cache_probe(c, 0x100));
+    cache_destroy(c);
+    /* a normal cache validates the whole line */
+    c = make("N:1:128:2,L:B:m:W:L,A:8:4,8");
+    cache_force_fill(c, 0x000, 0x4);
+    assert_int_equal(cache_probe(c, 0x000)->valid, 0xF);
+    cache_destroy(c);
+}
+
+/* -gpgpu_flush_l2_cache: dirty lines are dropped (no write-back), clean lines stay. */
+static void test_flush_dirty(void **state) {
+    (void)state;
+    cache *c = make("N:4:128:2,L:B:m:W:L,A:8:4,8");
+    mem_req w = req(0x000, MEM_GLOBAL_ACC_W, 0x1, 1);
+    assert_int_equal(cache_access(c, &w, 0, NULL), CACHE_MISS);     /* write-allocate: dirty */
+    cache_force_fill(c, 0x080, 0x1);                                /* clean */
+    assert_int_equal(cache_flush_dirty(c), 1);
+    assert_null(cache_probe(c, 0x000));
+    assert_non_null(cache_probe(c, 0x080));
+    assert_null(cache_miss_queue_peek(c));                          /* no write-back sent */
+    cache_destroy(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_fermi_l1),
@@ -487,6 +595,10 @@ int main(void) {
         cmocka_unit_test(test_miss_queue_and_line_reservation_fails),
         cmocka_unit_test(test_allocate_on_fill),
         cmocka_unit_test(test_sectored_fetches_missing_sectors_only),
+        cmocka_unit_test(test_sector_mshrs_count_sectors),
+        cmocka_unit_test(test_normal_line_waits_for_every_sector),
+        cmocka_unit_test(test_force_fill),
+        cmocka_unit_test(test_flush_dirty),
         cmocka_unit_test(test_fermi_l1_write_policies),
         cmocka_unit_test(test_write_evict),
         cmocka_unit_test(test_write_back_allocate_and_writeback),

@@ -256,7 +256,14 @@ static void test_finalize_errors(void **state) {
     expect_finalize_error("-gpgpu_dram_timing_opt", "nbk=8",
                           "-gpgpu_mem_addr_mapping: address mapping 'dramid@8;00000000.00000000.00000000.00000000."
                           "0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS' has 4 bank bits (16 banks) but the DRAM has nbk=8");
-    expect_finalize_error("-icnt_in_buffer_limit", "4", "must hold one 136-byte packet (5 flits of 32 B)");
+    expect_finalize_error("-icnt_in_buffer_limit", "3", "must hold one 136-byte packet (4 flits of 40 B)");
+    /* a 64 B L2 line cannot answer a 128 B L1D line (issue 10's crash) */
+    expect_finalize_error("-gpgpu_cache:dl2", "N:64:64:8,L:B:m:W:L,A:32:4,4:0,32",
+                          "-gpgpu_cache:dl1: its 128-byte lines are longer than the L2's 64-byte lines");
+    expect_finalize_error("-gpgpu_cache:dl1", "S:32:256:4,L:L:m:N:H,A:32:8,8",
+                          "-gpgpu_cache:dl1: its 256-byte lines are longer than the L2's 128-byte lines");
+    /* a sectored L2 turns one request into 4 sector requests: its input queue must hold them */
+    expect_finalize_error("-gpgpu_dram_partition_queues", "2:64:64:64", "the icnt->L2 queue (2) must hold the 4 sector");
     expect_finalize_error("-gpgpu_simd_width", "12", "-gpgpu_simd_width 12 does not divide the warp size 32");
     expect_finalize_error("-gpgpu_n_sub_partition_per_mchannel", "3", "3 L2 slices per channel");
     expect_finalize_error("-gpgpu_dram_partition_queues", "8:8:8:2", "the L2->icnt queue (2) must hold the 4 requests");

@@ -480,9 +480,10 @@ static void const_hit_row(ub_ctx *c) {
         c->errors++;
         return;
     }
-    double l1 = opt_num(c, "gpgpu_l1_latency");
-    snprintf(r.formula, sizeof r.formula, "-gpgpu_l1_latency + 1 (LD/ST unit)");
-    tol_exact(&r, l1 + 1);
+    /* GPGPU-Sim's constant cache has no latency queue (-gpgpu_l1_latency is the
+     * L1D's): a hit is visible the cycle after the access */
+    snprintf(r.formula, sizeof r.formula, "1 (constant-cache hit) + 1 (LD/ST unit)");
+    tol_exact(&r, 2);
     report(c, &r);
 }
 
@@ -549,10 +550,16 @@ static double dram_part(const ub_ctx *c, int miss) {
     double line = !g->l2.sectored ? g->l2.line_size : g->l1d.sectored ? 32 : g->l1d.line_size;
     double atom = opt_num(c, "gpgpu_dram_buswidth") * opt_num(c, "gpgpu_n_mem_per_ctrlr") *
                   opt_num(c, "gpgpu_dram_burst_length");
-    double cols = line > atom ? ceil(line / atom) : 1;
+    /* column commands: a normal L2 reads its line in atoms; a sectored L2 makes
+     * one 32 B DRAM read per sector (each a column command of its own), and the
+     * load completes with the last.  They all go to one bank, so one bank group:
+     * tCCDL (when longer than tCCD) spaces them. */
+    double cols = g->l2.sectored ? line / 32 : line > atom ? ceil(line / atom) : 1;
     double burst = opt_num(c, "gpgpu_dram_burst_length") / opt_num(c, "dram_data_command_freq_ratio");
     if (burst < 1) burst = 1;
-    double d = dram_param(c, "CCD") * (cols - 1) + dram_param(c, "CL") + burst;
+    double ccd = dram_param(c, "CCD"), ccdl = dram_param(c, "CCDL");
+    double spacing = ccdl > ccd ? ccdl : ccd;
+    double d = spacing * (cols - 1) + dram_param(c, "CL") + burst;
     if (miss) d += dram_param(c, "RP") + dram_param(c, "RCD");
     return opt_num(c, "dram_latency") * core / l2 + d * core / dram;
 }

@@ -14,7 +14,10 @@
  *    request per cycle to the L1D / constant cache.  A reservation fail (no line,
  *    MSHR or miss-queue room) stalls the unit and the same request is retried the
  *    next cycle: nothing is dropped.  Loads complete when the last line's data is
- *    back (hits after l1_latency; misses one cycle after the fill).
+ *    back (L1D hits after l1_latency; constant-cache hits after const_latency;
+ *    misses one cycle after the fill).  An L1D miss leaves for the L2 no sooner
+ *    than l1_latency cycles after its access (GPGPU-Sim's L1 latency queue
+ *    delays hits and misses alike).
  *  - atomics, and global accesses when the L1D does not cache global data, bypass
  *    the L1: they wait in the bypass queue and go to the L2 (atomics execute there).
  *    Global stores through the L1 follow its write policy (write-evict /
@@ -126,6 +129,14 @@ int ldst_can_accept(const sm *s, uint32_t w, uint64_t now) {
            s->warps[w].mem_pending < s->c.load_slots_per_warp;
 }
 
+uint64_t ldst_next_work(const sm *s, uint64_t now) {
+    if ((s->ldst.busy && !s->ldst.blocked) || s->bypass.len || cache_miss_queue_length(s->l1c)) return now + 1;
+    const mem_req *r = s->l1d ? cache_miss_queue_peek(s->l1d) : NULL;
+    if (!r) return UINT64_MAX;
+    uint64_t t = r->issue_cycle + s->c.l1_latency;
+    return t > now + 1 ? t : now + 1;
+}
+
 int ldst_has_work(const sm *s) {
     return (s->ldst.busy && !s->ldst.blocked) || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
            cache_miss_queue_length(s->l1c);
@@ -151,10 +162,12 @@ static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     sm_cta_check_retire(s, cta_slot, now);
 }
 
-static void slot_answered(sm *s, uint64_t tag, uint64_t now) {
+/* n answers for slot `tag`: 1 per woken cache request; a bypass request is
+ * counted in sectors, since a sectored L2 answers each sector apart. */
+static void slot_answered(sm *s, uint64_t tag, uint32_t n, uint64_t now) {
     uint64_t i = tag & TAG_SLOT_MASK;
-    if (i >= s->nslots || !s->slots[i].used || !s->slots[i].outstanding) return; /* not ours: ignore */
-    s->slots[i].outstanding--;
+    if (i >= s->nslots || !s->slots[i].used || s->slots[i].outstanding < n) return; /* not ours: ignore */
+    s->slots[i].outstanding -= n;
     slot_maybe_done(s, (uint32_t)i, now);
 }
 
@@ -171,14 +184,14 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     if (lat > s->st.mem_latency_max) s->st.mem_latency_max = lat;
     uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
     if (target == TARGET_BYPASS) {
-        slot_answered(s, reply->tag, now);
+        slot_answered(s, reply->tag, mem_sector_count(reply->sector_mask), now);
         return;
     }
     cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : NULL;
     if (!c) return;
     int n = cache_fill(c, reply, now, s->woken, s->woken_cap);
     for (int i = 0; i < n; i++)
-        if (!mem_access_is_write(s->woken[i].type)) slot_answered(s, s->woken[i].tag, now);
+        if (!mem_access_is_write(s->woken[i].type)) slot_answered(s, s->woken[i].tag, 1, now);
 }
 
 /* ---- issue ---- */
@@ -356,13 +369,21 @@ static void bypass_pop(req_ring *r) {
     r->len--;
 }
 
+/* The L1D's oldest request for below, once its L1 latency has passed: as in
+ * GPGPU-Sim's L1 latency queue, a miss reaches the miss queue l1_latency cycles
+ * after the access, as a hit's data does. */
+static const mem_req *l1d_out_peek(const sm *s, uint64_t now) {
+    const mem_req *r = s->l1d ? cache_miss_queue_peek(s->l1d) : NULL;
+    return r && r->issue_cycle + s->c.l1_latency <= now ? r : NULL;
+}
+
 /* Move at most one request towards the interconnect, round-robin over the L1D,
  * the constant cache and the bypass queue. */
-static void send_one(sm *s) {
+static void send_one(sm *s, uint64_t now) {
     if (!s->send) return;
     for (uint32_t i = 0; i < 3; i++) {
         uint32_t src = (s->out_rr + i) % 3;
-        const mem_req *r = src == 0 ? (s->l1d ? cache_miss_queue_peek(s->l1d) : NULL)
+        const mem_req *r = src == 0 ? l1d_out_peek(s, now)
                          : src == 1 ? cache_miss_queue_peek(s->l1c)
                                     : bypass_peek(&s->bypass);
         if (!r) continue;
@@ -413,7 +434,7 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
         s->bypass.q[(s->bypass.head + s->bypass.len) % s->bypass.cap] = r;
         s->bypass.len++;
         s->st.bypass_requests++;
-        if (expects_data) m->outstanding++;
+        if (expects_data) m->outstanding += mem_sector_count(r.sector_mask);
         return 1;
     }
     cache *c = u->target == TARGET_L1D ? s->l1d : s->l1c;
@@ -421,7 +442,8 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
     cache_outcome o = cache_access(c, &r, now, &why);
     if (o == CACHE_RESERVATION_FAIL) return 0;
     if (expects_data) {
-        if (o == CACHE_HIT) m->data_ready = max_u64(m->data_ready, now + s->c.l1_latency);
+        if (o == CACHE_HIT)
+            m->data_ready = max_u64(m->data_ready, now + (c == s->l1d ? s->c.l1_latency : s->c.const_latency));
         else m->outstanding++;
     }
     if (u->target == TARGET_L1D) {
@@ -441,7 +463,7 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
  * cache counts the attempts it saw (L1D_total_cache_reservation_fails);
  * ldst_reservation_fail_cycles counts every cycle the unit was held. */
 void ldst_cycle(sm *s, uint64_t now) {
-    send_one(s);
+    send_one(s, now);
     ldst_unit *u = &s->ldst;
     if (!u->busy) return;
     if (u->blocked || !send_access(s, u, now)) {

@@ -434,8 +434,8 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
 /* The earliest cycle after now at which an issue could happen without an
  * outside event (a reply wakes the SM through sm_receive). */
 static uint64_t next_wake(const sm *s, uint64_t now) {
-    if (ldst_has_work(s)) return now + 1;
-    uint64_t t = NEVER;
+    uint64_t t = ldst_next_work(s, now);
+    if (t <= now + 1) return now + 1;
     for (uint32_t i = 0; i < s->c.num_sched; i++)
         if (s->live_mask & s->sched_mask[i]) t = min_u64(t, s->sched_next[i]);
     return t <= now ? now + 1 : t;

@@ -70,9 +70,10 @@ typedef struct {
     uint32_t init_int[SM_LAT_COUNT], init_fp[SM_LAT_COUNT], init_dp[SM_LAT_COUNT], init_sfu;
     uint32_t fetch_latency;        /* cycles from issue until the warp's next instruction is decoded */
     uint32_t branch_latency;       /* result latency of control instructions */
-    uint32_t l1_latency;           /* L1D / constant-cache hit: cycles until the data is visible */
+    uint32_t l1_latency;           /* L1D hit: cycles until the data is visible; misses leave after it */
     uint32_t smem_latency;         /* shared memory access (no conflicts) */
     uint32_t param_latency;        /* ld.param of kernel arguments */
+    uint32_t const_latency;        /* constant-cache hit (GPGPU-Sim: no latency queue, next cycle) */
     uint32_t smem_banks;           /* 32 */
     uint32_t smem_bank_width;      /* 4 bytes */
     uint32_t coalesce_line;        /* 128: bytes a coalesced request covers */

@@ -177,6 +177,8 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now);
 void ldst_cycle(sm *s, uint64_t now);
 /* Work the LD/ST side has for the next cycle (accesses or requests to send). */
 int ldst_has_work(const sm *s);
+/* Earliest cycle after now at which the unit has something to do (UINT64_MAX: none). */
+uint64_t ldst_next_work(const sm *s, uint64_t now);
 int32_t ldst_slot_alloc(sm *s, uint32_t w);
 void ldst_kernel_begin(sm *s);
 

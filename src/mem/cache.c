@@ -27,6 +27,7 @@ typedef struct {
     uint8_t requested;   /* sectors asked from below, not yet arrived */
     uint8_t arrived;     /* sectors that arrived for this entry */
     uint32_t nwaiters;
+    uint16_t merged[MEM_MAX_SECTORS];  /* sectored caches: waiters needing each sector */
 } mshr_entry;
 
 struct cache {
@@ -36,8 +37,15 @@ struct cache {
     void *pol_state;
     cache_line *lines;           /* nsets * assoc, set-major */
     mshr_entry *mshr;
-    mshr_waiter *waiters;        /* mshr_entries * mshr_max_merge */
-    uint32_t mshr_used;
+    mshr_waiter *waiters;        /* mshr_entries * max_waiters */
+    uint32_t mshr_used;          /* entries (lines) in use */
+    /* Sectored caches keep GPGPU-Sim's sector MSHRs: an entry per 32 B sector in
+     * flight (-gpgpu_cache's <entries> counts sectors) and <max merge> requests per
+     * sector.  Here one entry per line holds its sectors, so capacity is counted
+     * in sectors and merging per sector.  Normal caches: one entry per line,
+     * <max merge> requests per line. */
+    uint32_t mshr_sectors_used;
+    uint32_t max_waiters;        /* waiters one entry can hold */
     /* A hash of the used MSHR entries by line address (chains through
      * mshr_next, -1 ends), so that a lookup on every access does not scan all
      * entries.  At most one used entry per line, so the answer is the same. */
@@ -122,7 +130,7 @@ static void mshr_release(cache *c, int e) {
 }
 
 static mshr_waiter *waiters_of(cache *c, int e) {
-    return &c->waiters[(size_t)e * c->g.mshr_max_merge];
+    return &c->waiters[(size_t)e * c->max_waiters];
 }
 
 /* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
@@ -213,15 +221,43 @@ static cache_outcome count(cache *c, const mem_req *r, cache_outcome o, cache_fa
 
 /* ---- misses that fetch ---- */
 
+/* Can entry e (or a new entry when e < 0) take one more request needing `need`? */
+static bool merge_full(const cache *c, int e, uint8_t need) {
+    if (e < 0) return false;
+    const mshr_entry *m = &c->mshr[e];
+    if (!c->g.sectored) return m->nwaiters >= c->g.mshr_max_merge;
+    for (uint8_t s = need; s; s &= (uint8_t)(s - 1))
+        if (m->merged[__builtin_ctz(s)] >= c->g.mshr_max_merge) return true;
+    return false;
+}
+
+static void add_waiter(cache *c, int e, const mem_req *r, uint8_t need) {
+    mshr_entry *m = &c->mshr[e];
+    mshr_waiter *w = &waiters_of(c, e)[m->nwaiters++];
+    w->req = *r;
+    w->need = need;
+    if (c->g.sectored)
+        for (uint8_t s = need; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]++;
+}
+
+/* Sectors an entry covers: asked for and not arrived; for a normal cache also
+ * those arrived while the rest of the line is still on its way (the line is
+ * usable only once whole). */
+static uint8_t in_flight_of(const cache *c, int e) {
+    if (e < 0) return 0;
+    const mshr_entry *m = &c->mshr[e];
+    return c->g.sectored ? m->requested : (uint8_t)(m->requested | m->arrived);
+}
+
 /* The request needs sectors `need` of line la, of which `to_fetch` must be asked
  * from below (the rest are already in flight).  Checks every resource first. */
 static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
                                 uint8_t need, uint8_t to_fetch, uint64_t now, cache_fail_reason *why) {
     int e = mshr_find(c, la);
-    if (e >= 0 && c->mshr[e].nwaiters >= c->g.mshr_max_merge)
-        return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
-    if (e < 0 && c->mshr_used >= c->g.mshr_entries)
-        return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_ENTRY, why);
+    if (merge_full(c, e, need)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
+    bool no_entry = c->g.sectored ? c->mshr_sectors_used + mem_sector_count(to_fetch) > c->g.mshr_entries
+                                  : e < 0 && c->mshr_used >= c->g.mshr_entries;
+    if (no_entry) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_ENTRY, why);
     int victim = -1;
     if (way < 0 && c->g.alloc == CACHE_ALLOC_ON_MISS) {
         victim = choose_victim(c, set, r, now);
@@ -241,11 +277,9 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
     }
     if (l) l->pending |= to_fetch;
     if (e < 0) e = mshr_alloc(c, la);
-    mshr_entry *m = &c->mshr[e];
-    m->requested |= to_fetch;
-    mshr_waiter *w = &waiters_of(c, e)[m->nwaiters++];
-    w->req = *r;
-    w->need = need;
+    c->mshr[e].requested |= to_fetch;
+    if (c->g.sectored) c->mshr_sectors_used += mem_sector_count(to_fetch);
+    add_waiter(c, e, r, need);
     mem_req fetch = line_request(c, r, la, to_fetch,
                                  mem_access_is_write(r->type) ? MEM_GLOBAL_ACC_R : r->type);
     mq_push(c, &fetch);
@@ -255,18 +289,14 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
 static cache_outcome pending_hit(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
                                  uint8_t need, uint64_t now, cache_fail_reason *why) {
     int e = mshr_find(c, la);
-    if (e < 0 || c->mshr[e].nwaiters >= c->g.mshr_max_merge)
-        return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
-    mshr_waiter *w = &waiters_of(c, e)[c->mshr[e].nwaiters++];
-    w->req = *r;
-    w->need = need;
+    if (e < 0 || merge_full(c, e, need)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
+    add_waiter(c, e, r, need);
     if (way >= 0) touch(c, set, way, r, now);
     return count(c, r, CACHE_HIT_RESERVED, CACHE_FAIL_NONE, why);
 }
 
-static cache_outcome access_read(cache *c, const mem_req *r, uint64_t la, uint32_t set, uint64_t now,
-                                 cache_fail_reason *why) {
-    uint8_t want = r->sector_mask & c->full_mask;
+static cache_outcome access_read(cache *c, const mem_req *r, uint8_t want, uint64_t la, uint32_t set,
+                                 uint64_t now, cache_fail_reason *why) {
     int way = find_way(c, set, la);
     uint8_t have = way >= 0 ? line_ptr(c, set, (uint32_t)way)->valid : 0;
     uint8_t missing = want & (uint8_t)~have;
@@ -274,8 +304,7 @@ static cache_outcome access_read(cache *c, const mem_req *r, uint64_t la, uint32
         touch(c, set, way, r, now);
         return count(c, r, CACHE_HIT, CACHE_FAIL_NONE, why);
     }
-    int e = mshr_find(c, la);
-    uint8_t in_flight = e >= 0 ? c->mshr[e].requested : 0;
+    uint8_t in_flight = in_flight_of(c, mshr_find(c, la));
     uint8_t to_fetch = missing & (uint8_t)~in_flight;
     if (!to_fetch) return pending_hit(c, r, la, set, way, missing, now, why);
     if (!c->g.sectored) to_fetch = c->full_mask & (uint8_t)~have & (uint8_t)~in_flight;
@@ -320,8 +349,7 @@ static cache_outcome write_back_access(cache *c, const mem_req *r, uint64_t la, 
     case CACHE_WRITE_ALLOCATE:
         return write_allocate(c, r, la, set, want, true, false, now, why);
     case CACHE_FETCH_ON_WRITE: {
-        int e = mshr_find(c, la);
-        uint8_t in_flight = e >= 0 ? c->mshr[e].requested : 0;
+        uint8_t in_flight = in_flight_of(c, mshr_find(c, la));
         uint8_t need = c->full_mask;
         uint8_t to_fetch = need & (uint8_t)~in_flight;
         if (!to_fetch) return pending_hit(c, r, la, set, way, need, now, why);
@@ -372,9 +400,8 @@ static cache_outcome write_evict_access(cache *c, const mem_req *r, uint32_t set
     return forward_write(c, r, CACHE_HIT, why);
 }
 
-static cache_outcome access_write(cache *c, const mem_req *r, uint64_t la, uint32_t set, uint64_t now,
-                                  cache_fail_reason *why) {
-    uint8_t want = r->sector_mask & c->full_mask;
+static cache_outcome access_write(cache *c, const mem_req *r, uint8_t want, uint64_t la, uint32_t set,
+                                  uint64_t now, cache_fail_reason *why) {
     int way = find_way(c, set, la);
     uint8_t policy = mem_access_is_local(r->type) ? c->g.write_local : c->g.write_global;
     switch (policy) {
@@ -389,8 +416,14 @@ static cache_outcome access_write(cache *c, const mem_req *r, uint64_t la, uint3
 cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_reason *why) {
     uint64_t la = line_addr_of(c, r->addr);
     uint32_t set = set_index(c, la);
-    if (mem_access_is_write(r->type)) return access_write(c, r, la, set, now, why);
-    return access_read(c, r, la, set, now, why);
+    /* The sectors of this cache's line the request touches (see mem_line_mask).
+     * None: the request names sectors past this cache's line (a requester with
+     * longer lines, which config_finalize refuses); then the sector the address
+     * names is taken, never a line the cache does not have. */
+    uint8_t want = mem_line_mask(r, c->g.line_size);
+    if (!want) want = mem_sector_mask(r->addr, 1, c->g.line_size);
+    if (mem_access_is_write(r->type)) return access_write(c, r, want, la, set, now, why);
+    return access_read(c, r, want, la, set, now, why);
 }
 
 /* Place an arriving line in an allocate-on-fill cache (or re-place a line that was
@@ -409,17 +442,26 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
     if (e < 0) return -1;
     mshr_entry *m = &c->mshr[e];
     mshr_waiter *w = waiters_of(c, e);
-    uint8_t got = reply->sector_mask & m->requested;
+    uint8_t got = mem_line_mask(reply, c->g.line_size) & m->requested;
     m->requested &= (uint8_t)~got;
     m->arrived |= got;
     c->ctr.fills++;
+    if (c->g.sectored) {
+        c->mshr_sectors_used -= mem_sector_count(got);
+    } else if (m->requested) {
+        /* A normal line fetched in several sector replies (a sectored L2 answers
+         * per sector) becomes valid, and wakes its waiters, when the last one is
+         * in: GPGPU-Sim's sector MSHR in front of a line cache does the same. */
+        return 0;
+    }
+    uint8_t fresh = c->g.sectored ? got : m->arrived;
 
     int way = find_way(c, set, la);
     cache_line *l = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
-    if (!l && got) l = place_on_fill(c, set, la, m->nwaiters ? &w[0].req : reply, now);
+    if (!l && fresh) l = place_on_fill(c, set, la, m->nwaiters ? &w[0].req : reply, now);
     if (l) {
-        l->valid |= got;
-        l->pending &= (uint8_t)~got;
+        l->valid |= fresh;
+        l->pending &= (uint8_t)~fresh;
     }
 
     uint32_t n = 0, kept = 0;
@@ -429,9 +471,11 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
             kept++;
             continue;
         }
+        if (c->g.sectored)
+            for (uint8_t s = w[i].need; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]--;
         if (l && mem_access_is_write(w[i].req.type)) {   /* fetch-on-write completes */
-            l->valid |= w[i].req.sector_mask & c->full_mask;
-            l->dirty |= w[i].req.sector_mask & c->full_mask;
+            l->valid |= mem_line_mask(&w[i].req, c->g.line_size);
+            l->dirty |= mem_line_mask(&w[i].req, c->g.line_size);
         }
         woken[n++] = w[i].req;
     }
@@ -451,7 +495,13 @@ void cache_miss_queue_pop(cache *c) {
 }
 
 uint32_t cache_miss_queue_length(const cache *c) { return c->mq_len; }
-uint32_t cache_max_waiters(const cache *c) { return c->g.mshr_max_merge; }
+uint32_t cache_max_waiters(const cache *c) { return c->max_waiters; }
+
+uint32_t cache_fill_max_woken(const cache *c, uint8_t sectors) {
+    if (!c->g.sectored) return c->max_waiters;
+    uint32_t n = c->g.mshr_max_merge * mem_sector_count(sectors & c->full_mask);
+    return n < c->max_waiters ? n : c->max_waiters;
+}
 
 bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o) {
     if (o != CACHE_MISS && o != CACHE_HIT_RESERVED) return false;
@@ -460,6 +510,7 @@ bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o) {
     return policy == CACHE_WRITE_BACK && c->g.write_alloc == CACHE_FETCH_ON_WRITE;
 }
 uint32_t cache_mshr_used(const cache *c) { return c->mshr_used; }
+uint32_t cache_mshr_sectors_used(const cache *c) { return c->mshr_sectors_used; }
 
 uint32_t cache_set_of(const cache *c, uint64_t addr) { return set_index(c, line_addr_of(c, addr)); }
 
@@ -497,6 +548,51 @@ uint32_t cache_invalidate_all(cache *c) {
         }
     }
     return dropped_dirty;
+}
+
+uint32_t cache_flush_dirty(cache *c) {
+    uint32_t dropped = 0;
+    for (uint32_t s = 0; s < c->g.nsets; s++) {
+        for (uint32_t w = 0; w < c->g.assoc; w++) {
+            cache_line *l = line_ptr(c, s, w);
+            if (!l->allocated || l->pending || !l->dirty) continue;
+            dropped++;
+            if (c->pol->on_evict) c->pol->on_evict(c->pol_state, s, w, l);
+            memset(l, 0, sizeof *l);
+        }
+    }
+    return dropped;
+}
+
+int cache_force_fill(cache *c, uint64_t addr, uint8_t sectors) {
+    uint64_t la = line_addr_of(c, addr);
+    uint32_t set = set_index(c, la);
+    /* A normal cache holds whole lines: any sector makes the whole line valid. */
+    uint8_t mask = c->g.sectored ? (uint8_t)(sectors & c->full_mask) : c->full_mask;
+    int way = find_way(c, set, la);
+    if (way >= 0) {
+        cache_line *l = line_ptr(c, set, (uint32_t)way);
+        l->valid |= mask & (uint8_t)~l->pending;   /* no recency update, as GPGPU-Sim's tag fill */
+        return 0;
+    }
+    mem_req owner;
+    memset(&owner, 0, sizeof owner);
+    owner.addr = la << c->line_shift;
+    owner.sector_mask = mask;
+    owner.type = MEM_GLOBAL_ACC_W;
+    owner.sm = UINT16_MAX;
+    owner.warp = UINT16_MAX;
+    int victim = choose_victim(c, set, &owner, 0);
+    if (victim < 0) return -1;
+    cache_line *l = line_ptr(c, set, (uint32_t)victim);
+    if (l->allocated) {
+        /* Replaced without a write-back, as GPGPU-Sim's copy engine does. */
+        if (c->pol->on_evict) c->pol->on_evict(c->pol_state, set, (uint32_t)victim, l);
+        c->ctr.evictions++;
+    }
+    l = install(c, set, (uint32_t)victim, la, &owner, 0);
+    l->valid = mask;
+    return 0;
 }
 
 const cache_geometry *cache_geom(const cache *c) { return &c->g; }
@@ -547,7 +643,9 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->mq_cap = g->miss_queue_size + g->mshr_entries + 2;
     c->lines = calloc((size_t)g->nsets * g->assoc, sizeof *c->lines);
     c->mshr = calloc(g->mshr_entries, sizeof *c->mshr);
-    c->waiters = calloc((size_t)g->mshr_entries * g->mshr_max_merge, sizeof *c->waiters);
+    /* Each waiter needs at least one sector, and each sector takes max_merge. */
+    c->max_waiters = g->sectored ? g->mshr_max_merge * (g->line_size / MEM_SECTOR_SIZE) : g->mshr_max_merge;
+    c->waiters = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->waiters);
     c->mq = calloc(c->mq_cap, sizeof *c->mq);
     uint32_t hash_bits = log2_u32(2 * g->mshr_entries);   /* load factor <= 1/2 */
     c->mshr_hash_shift = 64 - hash_bits;

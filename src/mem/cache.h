@@ -19,6 +19,11 @@
  * Writes never wait in an MSHR except with fetch-on-write; they complete at the
  * access (HIT or MISS) once the write policy has done what it does.
  *
+ * Sectored caches ('S'): a miss fetches only the missing 32 B sectors; MSHR
+ * capacity counts sectors in flight and merging is per sector (GPGPU-Sim's
+ * sector MSHRs).  Normal caches ('N') fetch the rest of the line; when the line
+ * comes back in several sector replies it becomes valid with the last one.
+ *
  * Replacement is a plug-in (src/mem/policy/, one file per policy behind
  * cache_policy_ops, found by name): the cache never looks at a policy's name.
  * Everything is preallocated at creation: an access or fill never allocates.
@@ -172,13 +177,18 @@ uint32_t cache_miss_queue_length(const cache *c);
  * for that line (a caller bug). */
 int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uint32_t cap);
 uint32_t cache_max_waiters(const cache *c);
+/* At most how many requests a fill of `sectors` can wake (a sectored cache
+ * merges per sector, so a one-sector fill wakes at most <max merge>). */
+uint32_t cache_fill_max_woken(const cache *c, uint8_t sectors);
 /* True when access r, answered with o, waits in an MSHR for a fill: reads that
  * missed or hit a reserved line, and writes of a write-back fetch-on-write cache
  * that missed.  Every other write is complete when cache_access returns. */
 bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o);
 
-/* MSHR entries in use (lines in flight). */
+/* MSHR entries in use (lines in flight); for a sectored cache also the sectors
+ * in flight (what its <entries> limit counts). */
 uint32_t cache_mshr_used(const cache *c);
+uint32_t cache_mshr_sectors_used(const cache *c);
 
 /* The line holding addr, or NULL (no side effects: for tests and analyses). */
 const cache_line *cache_probe(const cache *c, uint64_t addr);
@@ -193,6 +203,19 @@ void cache_set_writeback_type(cache *c, mem_access_type type);
 /* Drop every line that has no fetch in flight (a kernel-boundary L1 invalidate);
  * dirty data is discarded.  Returns the number of dirty lines dropped. */
 uint32_t cache_invalidate_all(cache *c);
+
+/* -gpgpu_flush_l2_cache: drop every line holding dirty data (GPGPU-Sim's
+ * tag-array flush: clean lines stay, dirty data is discarded, no write-back
+ * traffic).  Returns the number of lines dropped. */
+uint32_t cache_flush_dirty(cache *c);
+
+/* -gpgpu_perf_sim_memcpy: the copy engine wrote `sectors` of addr's line
+ * through this cache.  The line is allocated if absent (the policy's victim,
+ * replaced without a write-back) and the sectors become valid and clean (a
+ * normal cache validates the whole line).  No counters but evictions change and
+ * a present line's recency is kept.  -1 if every way is reserved (the copy is
+ * then not cached). */
+int cache_force_fill(cache *c, uint64_t addr, uint8_t sectors);
 
 const cache_geometry *cache_geom(const cache *c);
 const cache_counters *cache_stats(const cache *c);

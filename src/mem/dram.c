@@ -69,6 +69,13 @@ struct dram {
     dram_counters ctr;
 };
 
+/* Bank group of a bank: by its higher bits (consecutive banks share a group),
+ * or with -dram_bnkgrp_indexing_policy 1 by its lower bits (consecutive banks
+ * in different groups: GPGPU-Sim's GTX480 choice, more tCCDL-free overlap). */
+static uint32_t group_of(const dram *d, uint32_t bank) {
+    return d->cfg.bnkgrp_lower_bits ? bank % d->cfg.t.nbkgrp : bank / d->banks_per_group;
+}
+
 /* ---- timing string ---- */
 
 typedef struct {
@@ -271,7 +278,7 @@ static void return_insert(dram *d, const mem_req *r, uint64_t done, uint64_t seq
 
 static bool column_ready(const dram *d, const dram_bank *bk, uint32_t bank, bool write) {
     uint64_t t = d->now;
-    if (t < bk->col_ok || t < d->col_ok_any || t < d->group_col_ok[bank / d->banks_per_group]) return false;
+    if (t < bk->col_ok || t < d->col_ok_any || t < d->group_col_ok[group_of(d, bank)]) return false;
     if (d->ret_len >= d->cfg.return_queue_size) return false;
     if (write) {
         uint64_t bus = d->bus_free + (d->last_burst_read ? 1 : 0);   /* one cycle read->write turnaround */
@@ -292,7 +299,7 @@ static void issue_column(dram *d, dram_bank *bk, uint32_t bank) {
     d->last_burst_read = !write;
     d->col_ok_any = now + t->tCCD;
     uint32_t ccdl = t->tCCDL > t->tCCD ? t->tCCDL : t->tCCD;
-    d->group_col_ok[bank / d->banks_per_group] = now + ccdl;
+    d->group_col_ok[group_of(d, bank)] = now + ccdl;
     if (write) {
         d->wr_data_end = data_end;
         d->had_write = true;

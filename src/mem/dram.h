@@ -56,6 +56,7 @@ typedef struct dram_config {
     uint32_t queue_size;         /* scheduler queue (-gpgpu_frfcfs_dram_sched_queue_size) */
     uint32_t return_queue_size;  /* finished requests not yet popped (-gpgpu_dram_return_queue_size) */
     char scheduler[32];          /* "fifo", "frfcfs", ... */
+    uint32_t bnkgrp_lower_bits;  /* -dram_bnkgrp_indexing_policy: 0 group = bank / (nbk / nbkgrp), 1 bank % nbkgrp */
 } dram_config;
 
 static inline uint32_t dram_atom_bytes(const dram_config *c) { return c->bus_width * c->chips * c->burst_length; }

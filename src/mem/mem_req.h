@@ -74,6 +74,17 @@ const char *mem_access_type_name(uint8_t type);
  * bytes that contains addr (bytes past the end of the line are ignored). */
 uint8_t mem_sector_mask(uint64_t addr, uint32_t size, uint32_t line_size);
 
+/* sector_mask counts from the sector that holds addr: bit i is the 32 B sector
+ * at (addr rounded down to 32 B) + 32 i.  Requests made for a line carry the
+ * line's address, so there it is the line's own sector mask; a cache with
+ * longer lines than the requester (a 64 B constant-cache line inside a 128 B
+ * L2 line) or a per-sector request sees it shifted into place by this. */
+static inline uint8_t mem_line_mask(const mem_req *r, uint32_t line_size) {
+    uint32_t shift = (uint32_t)(r->addr & (line_size - 1)) / MEM_SECTOR_SIZE;
+    uint32_t full = (1u << (line_size / MEM_SECTOR_SIZE)) - 1;
+    return (uint8_t)(((uint32_t)r->sector_mask << shift) & full);
+}
+
 /* Number of sectors set in a mask. */
 static inline uint32_t mem_sector_count(uint8_t mask) {
     return (uint32_t)__builtin_popcount(mask);

@@ -100,12 +100,12 @@ static void reply(partition *p, slice *s, const mem_req *r) {
 static void do_fill(partition *p, slice *s) {
     mem_req *f = tq_ready(&s->q[PART_Q_DRAM_L2], p->now);
     if (!f) return;
-    uint32_t max = cache_max_waiters(s->l2);
+    uint32_t max = cache_fill_max_woken(s->l2, f->sector_mask);
     if (tq_room(&s->q[PART_Q_L2_ICNT]) < max) {
         p->ctr.fill_stalls++;
         return;
     }
-    int n = cache_fill(s->l2, f, p->now, s->woken, max);
+    int n = cache_fill(s->l2, f, p->now, s->woken, cache_max_waiters(s->l2));
     for (int i = 0; i < n; i++)
         if (!mem_access_is_write(s->woken[i].type) || wants_ack(&s->woken[i])) reply(p, s, &s->woken[i]);
     part_pop(p, s, PART_Q_DRAM_L2);
@@ -199,8 +199,33 @@ void partition_dram_cycle(partition *p) {
 
 uint32_t partition_slices(const partition *p) { return p->nslices; }
 
+/* A sectored L2 is accessed one sector at a time (GPGPU-Sim's sub-partition
+ * breaks each request into 32 B sector requests on arrival): a request
+ * arriving for it takes as many input slots as sectors it touches, so the
+ * partition accepts only when a whole line's worth is free. */
+static uint32_t slots_needed(const partition *p) {
+    return p->cfg.l2.sectored ? p->cfg.l2.line_size / MEM_SECTOR_SIZE : 1;
+}
+
 bool partition_can_accept(const partition *p, uint32_t s) {
-    return s < p->nslices && !tq_full(&p->slices[s].q[PART_Q_ICNT_L2]);
+    return s < p->nslices && tq_room(&p->slices[s].q[PART_Q_ICNT_L2]) >= slots_needed(p);
+}
+
+/* Sector k's share of a split request: each sector is its own access, with the
+ * sector's address (so its reply finds the requester's line, whatever that
+ * line's size), read replies carry 32 B each, write data is shared out (a byte
+ * mask is not kept). */
+static mem_req sector_part(const mem_req *r, uint32_t sector, uint32_t nsect, uint32_t line_size) {
+    mem_req q = *r;
+    q.addr = (r->addr & ~(uint64_t)(line_size - 1)) + (uint64_t)sector * MEM_SECTOR_SIZE;
+    q.sector_mask = 1;
+    if (mem_access_is_write(r->type)) {
+        uint32_t share = (r->size + nsect - 1) / nsect;
+        q.size = (uint16_t)(share < MEM_SECTOR_SIZE ? share : MEM_SECTOR_SIZE);
+    } else {
+        q.size = MEM_SECTOR_SIZE;
+    }
+    return q;
 }
 
 int partition_push(partition *p, uint32_t s, const mem_req *r) {
@@ -208,7 +233,18 @@ int partition_push(partition *p, uint32_t s, const mem_req *r) {
         p->ctr.push_fails++;
         return -1;
     }
-    part_push(p, &p->slices[s], PART_Q_ICNT_L2, r, p->now + p->cfg.rop_latency);
+    uint64_t ready = p->now + p->cfg.rop_latency;
+    uint8_t mask = mem_line_mask(r, p->cfg.l2.line_size);
+    uint32_t nsect = mem_sector_count(mask);
+    if (!p->cfg.l2.sectored || nsect <= 1) {
+        part_push(p, &p->slices[s], PART_Q_ICNT_L2, r, ready);
+        return 0;
+    }
+    p->ctr.sector_splits++;
+    for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) {
+        mem_req q = sector_part(r, (uint32_t)__builtin_ctz(m), nsect, p->cfg.l2.line_size);
+        part_push(p, &p->slices[s], PART_Q_ICNT_L2, &q, ready);
+    }
     return 0;
 }
 
@@ -282,7 +318,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->l2 = cache_create(&cfg->l2, name, err, errlen);
         if (!s->l2) goto fail;
         cache_set_writeback_type(s->l2, MEM_L2_WRBK_ACC);
-        s->woken = calloc(cfg->l2.mshr_max_merge, sizeof *s->woken);
+        s->woken = calloc(cache_max_waiters(s->l2), sizeof *s->woken);
         if (!s->woken) goto oom;
         for (int q = 0; q < PART_Q_COUNT; q++)
             if (tq_init(&s->q[q], queue_capacity(cfg, q))) goto oom;

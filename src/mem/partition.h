@@ -16,6 +16,13 @@
  * get no answer.  Requests are never dropped: every full queue stalls the stage
  * before it, up to partition_push() refusing.
  *
+ * A sectored L2 (-gpgpu_cache:dl2 S:...) is accessed one 32 B sector at a
+ * time, as GPGPU-Sim breaks requests into sector requests at the partition: a
+ * request touching k sectors becomes k accesses (each with its ROP delay, its
+ * sector MSHR, its 32 B DRAM read on a miss and its own reply).  Requesters
+ * must accept one reply per sector (the L1 caches do: a line becomes valid
+ * with its last sector; the LD/ST unit counts bypass replies in sectors).
+ *
  * Clocks: partition_l2_cycle() at the L2 clock, partition_dram_cycle() at the
  * DRAM command clock; the ROP and dram_latency delays count L2 cycles.  Those
  * two delays are pipelines: their queues hold queue_size + latency requests, so
@@ -48,6 +55,7 @@ typedef struct partition_counters {
     uint64_t fill_stalls;         /* cycles a fill waited for reply-queue room */
     uint64_t dram_push_stalls;    /* cycles a request waited for room in the DRAM queue */
     uint64_t replies;
+    uint64_t sector_splits;       /* requests split into per-sector accesses (sectored L2) */
 } partition_counters;
 
 typedef struct partition partition;

@@ -120,6 +120,7 @@ locsim_status locsim_memcpy_htod(locsim_device *dev, locsim_dptr dst, const void
     if (!dev || (!src && bytes)) return LOCSIM_ERR_INVALID;
     if (!valid_range(dev, dst, bytes)) return bad_range(dev, "memcpy host to device", dst, bytes);
     devmem_write(dev->mem, dst, src, bytes);
+    runtime_memcpy_touch(dev, dst, bytes);
     return LOCSIM_OK;
 }
 
@@ -127,6 +128,7 @@ locsim_status locsim_memcpy_dtoh(locsim_device *dev, void *dst, locsim_dptr src,
     if (!dev || (!dst && bytes)) return LOCSIM_ERR_INVALID;
     if (!valid_range(dev, src, bytes)) return bad_range(dev, "memcpy device to host", src, bytes);
     devmem_read(dev->mem, src, dst, bytes);
+    runtime_memcpy_touch(dev, src, bytes);
     return LOCSIM_OK;
 }
 

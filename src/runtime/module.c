@@ -378,7 +378,10 @@ locsim_status locsim_memcpy_to_symbol(locsim_module *mod, const char *name, cons
                                       size_t offset) {
     locsim_dptr addr;
     locsim_status st = symbol_range(mod, name, bytes, offset, &addr);
-    if (st == LOCSIM_OK) devmem_write(mod->dev->mem, addr, src, bytes);
+    if (st == LOCSIM_OK) {
+        devmem_write(mod->dev->mem, addr, src, bytes);
+        runtime_memcpy_touch(mod->dev, addr, bytes);
+    }
     return st;
 }
 
@@ -386,7 +389,10 @@ locsim_status locsim_memcpy_from_symbol(locsim_module *mod, const char *name, vo
                                         size_t offset) {
     locsim_dptr addr;
     locsim_status st = symbol_range(mod, name, bytes, offset, &addr);
-    if (st == LOCSIM_OK) devmem_read(mod->dev->mem, addr, dst, bytes);
+    if (st == LOCSIM_OK) {
+        devmem_read(mod->dev->mem, addr, dst, bytes);
+        runtime_memcpy_touch(mod->dev, addr, bytes);
+    }
     return st;
 }
 

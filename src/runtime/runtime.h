@@ -41,7 +41,11 @@ struct locsim_module {
 typedef struct locsim_timing_ops {
     locsim_status (*launch)(void *timing, const exec_launch *L, locsim_device *dev);
     void (*destroy)(void *timing);
+    /* A host<->device copy touched [addr, addr + bytes) (GPGPU-Sim's copy engine
+     * writes it through the L2: -gpgpu_perf_sim_memcpy).  May be NULL. */
+    void (*memcpy_touch)(void *timing, uint64_t addr, uint64_t bytes);
 } locsim_timing_ops;
+
 
 struct locsim_device {
     locsim_mode mode;
@@ -56,6 +60,12 @@ struct locsim_device {
     void *timing;
     char error[2048];
 };
+
+/* Tell the timing model (if any) about a host<->device copy. */
+static inline void runtime_memcpy_touch(locsim_device *dev, uint64_t addr, uint64_t bytes) {
+    if (dev->timing_ops && dev->timing_ops->memcpy_touch && bytes)
+        dev->timing_ops->memcpy_touch(dev->timing, addr, bytes);
+}
 
 /* The cycle-level model (src/sim/) attaches itself to a timing-mode device: it
  * reads dev->cfg, sets dev->timing_ops/dev->timing and the device limits

@@ -442,6 +442,20 @@ static int check_policy(cache_geometry *g, const char *override, const char *opt
     return -1;
 }
 
+/* An L1 fill is answered by one L2 slice from one L2 line, so no L1 line may
+ * span several L2 lines (their halves could live in different slices). */
+static int check_cache_lines(const sim_config *c, char *err, size_t errlen) {
+    const struct { const cache_geometry *g; const char *opt; } l1[] = {
+        {&c->l1d, "-gpgpu_cache:dl1"}, {&c->l1c, "-gpgpu_const_cache:l1"}, {&c->l1i, "-gpgpu_cache:il1"}};
+    for (size_t i = 0; i < sizeof l1 / sizeof l1[0]; i++) {
+        if (!l1[i].g->nsets || l1[i].g->line_size <= c->l2.line_size) continue;
+        snprintf(err, errlen, "%s: its %u-byte lines are longer than the L2's %u-byte lines (-gpgpu_cache:dl2); "
+                 "an L1 line must fit in one L2 line", l1[i].opt, l1[i].g->line_size, c->l2.line_size);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_buffers(const sim_config *c, char *err, size_t errlen) {
     uint32_t line = c->l1d.line_size > c->l2.line_size ? c->l1d.line_size : c->l2.line_size;
     uint32_t bytes = line + MEM_PACKET_HEADER_BYTES;
@@ -449,6 +463,13 @@ static int check_buffers(const sim_config *c, char *err, size_t errlen) {
     if (c->icnt.in_buffer_flits < flits || c->icnt.out_buffer_flits < flits) {
         snprintf(err, errlen, "-icnt_in_buffer_limit and -icnt_out_buffer_limit must hold one %u-byte packet "
                  "(%u flits of %u B)", bytes, flits, c->icnt.flit_size);
+        return -1;
+    }
+    uint32_t l2_sectors = c->l2.line_size / MEM_SECTOR_SIZE;
+    if (c->l2.sectored && c->partition_queues[PART_Q_ICNT_L2] < l2_sectors) {
+        snprintf(err, errlen, "-gpgpu_dram_partition_queues: the icnt->L2 queue (%u) must hold the %u sector "
+                 "requests one request to a sectored L2 (-gpgpu_cache:dl2 S:) becomes",
+                 c->partition_queues[PART_Q_ICNT_L2], l2_sectors);
         return -1;
     }
     if (c->partition_queues[PART_Q_L2_ICNT] < c->l2.mshr_max_merge) {
@@ -480,6 +501,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_mem_addr_mapping: %s", why);
         return -1;
     }
+    if (check_cache_lines(c, err, errlen)) return -1;
     return check_buffers(c, err, errlen);
 }
 

@@ -77,6 +77,8 @@ struct locsim_config {
     char l1d_policy[32], l2_policy[32];      /* replacement overrides ("" = the string's letter) */
     uint32_t l1d_global_write;               /* L1D_GLOBAL_WRITE_* */
     bool flush_l1_cache;                     /* invalidate L1D between kernels */
+    bool flush_l2_cache;                     /* drop dirty L2 lines after each kernel (GPGPU-Sim's flush) */
+    bool perf_sim_memcpy;                    /* host<->device copies fill the L2 */
 
     /* ---- clocks (MHz) ---- */
     double clock_mhz[CLOCK_COUNT];

@@ -384,6 +384,9 @@ static void end_kernel(gpu *g) {
         sm_flush_stats(g->sms[s], g->ticks[CLK_CORE] ? g->ticks[CLK_CORE] - 1 : 0);
         sm_kernel_end(g->sms[s]);
     }
+    if (g->p.flush_l2 && g->parts)
+        for (uint32_t i = 0; i < g->nparts; i++)
+            for (uint32_t k = 0; k < g->slices_per_part; k++) cache_flush_dirty(partition_l2(g->parts[i], k));
     if (g->cta_state) g->cta_ops->destroy(g->cta_state);
     g->cta_state = NULL;
     g->L = NULL;
@@ -457,6 +460,20 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     if (st != LOCSIM_OK) reset_after_error(g);
     for (int d = 0; d < CLK_COUNT; d++) g->st.cycles[d] = g->ticks[d];
     return st;
+}
+
+void gpu_memcpy_touch(gpu *g, uint64_t addr, uint64_t bytes) {
+    if (!g->p.perf_memcpy || !g->parts) return;
+    /* GPGPU-Sim steps through the copy 32 bytes at a time from its first byte
+     * and names the sector each step's address falls in. */
+    for (uint64_t off = 0; off < bytes; off += MEM_SECTOR_SIZE) {
+        uint64_t a = addr + off;
+        addr_loc loc;
+        addrmap_decode(&g->am, a, &loc);
+        if (loc.slice >= g->nslices) continue;
+        cache *l2 = partition_l2(g->parts[loc.slice / g->slices_per_part], loc.slice % g->slices_per_part);
+        cache_force_fill(l2, a, mem_sector_mask(a, 1, cache_geom(l2)->line_size));
+    }
 }
 
 /* ---- inspection ---- */

@@ -54,6 +54,8 @@ typedef struct {
     addrmap_config amap;
     const cta_sched_ops *cta_sched;
     const char *cta_args;
+    bool flush_l2;                 /* -gpgpu_flush_l2_cache */
+    bool perf_memcpy;              /* -gpgpu_perf_sim_memcpy */
     uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the run (0: no limit) */
     const void *cfg;
 } gpu_params;
@@ -75,6 +77,12 @@ void gpu_destroy(gpu *g);
 /* Run one kernel to completion.  On a kernel fault or deadlock returns its status
  * with a message in err. */
 locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen);
+
+/* -gpgpu_perf_sim_memcpy: a host<->device copy of [addr, addr + bytes) went
+ * through the L2 (GPGPU-Sim's copy engine): each 32 B chunk, in copy order,
+ * makes its sector valid in the slice the address maps to.  Takes no simulated
+ * time.  No effect when the option is off. */
+void gpu_memcpy_touch(gpu *g, uint64_t addr, uint64_t bytes);
 
 /* ---- inspection (statistics, tests) ---- */
 const gpu_params *gpu_get_params(const gpu *g);

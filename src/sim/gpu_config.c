@@ -63,7 +63,10 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->branch_latency = c->lat_int[SM_LAT_ADD];
     s->l1_latency = c->l1_latency;
     s->smem_latency = c->smem_latency;
-    s->param_latency = c->l1_latency;
+    /* GPGPU-Sim sends ld.param and constant loads through the constant cache,
+     * which has no latency queue (-gpgpu_l1_latency is the L1D's alone). */
+    s->param_latency = 1;
+    s->const_latency = 1;
     s->smem_banks = c->shmem_num_banks;
     s->smem_bank_width = 4;
     s->coalesce_line = 128;
@@ -108,6 +111,8 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
         return -1;
     }
     p->max_cycle = c->max_cycle;
+    p->flush_l2 = c->flush_l2_cache;
+    p->perf_memcpy = c->perf_sim_memcpy;
     p->max_insn = c->max_insn;
     p->cfg = c;
     return 0;

@@ -68,7 +68,13 @@ static void timing_destroy(void *ctx) {
     free(t);
 }
 
-static const locsim_timing_ops timing_ops = {.launch = timing_launch, .destroy = timing_destroy};
+static void timing_memcpy_touch(void *ctx, uint64_t addr, uint64_t bytes) {
+    timing_state *t = ctx;
+    gpu_memcpy_touch(t->g, addr, bytes);
+}
+
+static const locsim_timing_ops timing_ops = {
+    .launch = timing_launch, .destroy = timing_destroy, .memcpy_touch = timing_memcpy_touch};
 
 locsim_status timing_attach(locsim_device *dev) {
     timing_state *t = calloc(1, sizeof *t);
