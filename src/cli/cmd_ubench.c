@@ -663,10 +663,12 @@ static void dram_rows(ub_ctx *c) {
         r.configured = (e2 - e1) / span;
         snprintf(r.formula, sizeof r.formula, "L2 hit + dram_latency + %s (%u of %u row misses)",
                  hits ? "CL+burst" : "RP+RCD+CL+burst", nmiss, DRAM_LINES);
-        /* the L2 path's tolerance plus one more crossing into the DRAM clock */
-        double dram_cyc = clock_mhz(c, 0) / clock_mhz(c, 3);
-        r.lo = r.configured + (l2.lo - l2.configured) - (dram_cyc > 1 ? dram_cyc - 1 : 0);
-        r.hi = r.configured + (l2.hi - l2.configured) + (dram_cyc > 1 ? dram_cyc : 1);
+        /* the L2 path's tolerance plus two more crossings (L2 -> DRAM -> L2), each
+         * up to one cycle of the slower of the L2 and DRAM clocks either way */
+        double l2c = clock_mhz(c, 2), dc = clock_mhz(c, 3);
+        double x = 2 * clock_mhz(c, 0) / (l2c < dc ? l2c : dc);
+        r.lo = r.configured + (l2.lo - l2.configured) - x;
+        r.hi = r.configured + (l2.hi - l2.configured) + x;
         snprintf(r.tol, sizeof r.tol, "-%.0f..+%.0f", r.configured - r.lo, r.hi - r.configured);
         report(c, &r);
     }
