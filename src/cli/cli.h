@@ -7,8 +7,9 @@ int cmd_run(int argc, char **argv);
 int cmd_run_all(int argc, char **argv);
 int cmd_exec(int argc, char **argv);   /* cmd_exec.c: run an unmodified CUDA program */
 int cmd_compare(int argc, char **argv); /* cmd_compare.c: IPC / L1D table across warp schedulers */
-int cmd_ccws_eval(int argc, char **argv);
-int cmd_ubench(int argc, char **argv);    /* cmd_ubench.c: microbenchmarks against the configuration */ /* cmd_ccws_eval.c: the CCWS paper's evaluation -> docs/results/ccws.md */
+int cmd_sweep(int argc, char **argv);   /* cmd_sweep.c: locsim sweep (src/harness/) */
+int cmd_report(int argc, char **argv);  /* cmd_sweep.c: locsim report (src/harness/) */
+int cmd_ubench(int argc, char **argv);    /* cmd_ubench.c: microbenchmarks against the configuration */
 
 /* cmd_run.c helpers shared with cmd_compare.c */
 #include "locsim/locsim.h"

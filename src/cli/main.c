@@ -31,10 +31,12 @@ static const command commands[] = {
     {"compare", cmd_compare, "compare <workload...|all> [--config NAME] [--sched lrr,gto,two_level] [--size S]\n"
                              "          [--seed N] [-option value ...]\n"
                              "                                IPC and L1D miss rate per workload and warp scheduler"},
-    {"ccws-eval", cmd_ccws_eval, "ccws-eval [--out FILE] [--notes FILE] [--results FILE] [--workloads a,b,...]\n"
-                                 "          [--quick] [--report-only]\n"
-                                 "                                the CCWS paper's evaluation on ccws_gtx285 (about 25 min on\n"
-                                 "                                one core) -> docs/results/ccws.md"},
+    {"sweep", cmd_sweep, "sweep SPEC [--jobs N] [--db FILE] [--retry-failed] [--dry-run]\n"
+                         "          [--slurm [--partition P] [--time T] [--array-max N]] [--collect]\n"
+                         "                                run what a sweep spec's results database lacks\n"
+                         "                                (docs/harness.md)"},
+    {"report", cmd_report, "report SPEC [--db FILE] [--out DIR]\n"
+                           "                                the spec's tables and charts: Markdown + HTML"},
     {"ubench", cmd_ubench, "ubench [--config NAME|FILE] [--only PREFIX[,...]] [-option value ...]\n"
                            "                                microbenchmarks: each latency/throughput the configuration\n"
                            "                                sets, measured and checked (exit 1 on any FAIL)"},

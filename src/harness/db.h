@@ -1,0 +1,64 @@
+/* The results database (SQLite, WAL mode, one writer: the sweep process).
+ *
+ *   runs(id, key UNIQUE, spec, workload, size, seed, config, variant, command,
+ *        status, message, wall_s, cpu_s, version, finished_utc)
+ *   kernels(run, kernel, name)            kernel = launch index
+ *   stat_names(id, name)
+ *   stats(run, kernel, stat, value)       kernel = -1: the whole run ("total")
+ *   view stat_values(key, workload, size, seed, config, variant, status, kernel, kernel_name, name, value):
+ *        the long table with names, for queries by hand
+ *
+ * A run and all its statistics are written in one transaction, so a run is in
+ * the database completely or not at all, whenever the process dies.  A file
+ * that is not a locsim results database (or has another schema version), is
+ * read-only, corrupt or locked gets an error and is never written. */
+#ifndef LOCSIM_HARNESS_DB_H
+#define LOCSIM_HARNESS_DB_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#define DB_SCHEMA_VERSION 1
+#define DB_TOTAL_KERNEL (-1)
+
+typedef struct {
+    sqlite3 *db;
+    const char *path;
+} results_db;
+
+/* What a finished run left, ready to be stored. */
+typedef struct {
+    int kernel;          /* DB_TOTAL_KERNEL or the launch index */
+    char *name;
+    double value;
+} run_stat;
+
+typedef struct {
+    char key[65];
+    const char *spec, *workload, *config, *variant, *command, *version;
+    uint32_t size;
+    uint64_t seed;
+    const char *status;  /* "ok", "check-failed", "error", "timeout" */
+    char *message;       /* may be NULL */
+    double wall_s, cpu_s;
+    run_stat *stats;
+    int nstats, capstats;
+    char **kernel_names; /* by launch index */
+    int nkernels;
+} run_record;
+
+/* Open (creating it when create and absent).  -1 with the reason in err. */
+int db_open(results_db *d, const char *path, int create, int readonly, char *err, size_t errlen);
+void db_close(results_db *d);
+/* The status of run `key` (copied to status, "" if absent): 1 found, 0 absent, -1 error. */
+int db_run_status(results_db *d, const char *key, char *status, size_t n);
+/* Store a run (replacing an earlier record of the same key). */
+int db_store(results_db *d, const run_record *r, char *err, size_t errlen);
+/* Copy runs of another database (a Slurm shard) that this one lacks; returns runs copied or -1. */
+int db_merge(results_db *d, const char *other, int *copied, char *err, size_t errlen);
+
+/* Record helpers */
+void run_record_add_stat(run_record *r, int kernel, const char *name, double value);
+void run_record_free(run_record *r);
+
+#endif

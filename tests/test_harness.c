@@ -1,0 +1,198 @@
+/* The evaluation harness: SHA-256 against FIPS 180-4's examples, sweep specs
+ * (good ones expand to the right runs; bad ones are rejected with file:line and
+ * what was expected, before anything runs), and the results database. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/db.h"
+#include "harness/sha256.h"
+#include "harness/spec.h"
+#include "harness/sweep.h"
+
+static void hash_str(const char *s, char out[65]) {
+    sha256_ctx c;
+    sha256_init(&c);
+    sha256_update(&c, s, strlen(s));
+    sha256_hex(&c, out);
+}
+
+/* The digests are FIPS 180-4's worked examples (and the empty message's well-known digest). */
+static void test_sha256(void **state) {
+    (void)state;
+    char h[65];
+    hash_str("abc", h);
+    assert_string_equal(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    hash_str("", h);
+    assert_string_equal(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    hash_str("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", h);
+    assert_string_equal(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    /* the same message fed in pieces */
+    sha256_ctx c;
+    sha256_init(&c);
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    for (const char *p = m; *p; p++) sha256_update(&c, p, 1);
+    sha256_hex(&c, h);
+    assert_string_equal(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static char spec_path[64];
+
+static spec *load_text(const char *text, char *err, size_t errlen) {
+    snprintf(spec_path, sizeof spec_path, "/tmp/locsim-test-spec-%d.yaml", (int)getpid());
+    FILE *f = fopen(spec_path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    spec *s = spec_load(spec_path, err, errlen);
+    unlink(spec_path);
+    return s;
+}
+
+static const char GOOD[] =
+    "configs: [ccws_gtx285]\n"
+    "seeds: [1, 2]\n"
+    "classes: {HCS: highly, CI: insensitive}\n"
+    "workloads:\n"
+    "  - {name: kmeans, size: [1, 2], class: HCS}\n"
+    "  - {name: backprop, size: default, class: CI, seeds: [7]}\n"
+    "variants:\n"
+    "  gto: {label: GTO, options: {-gpgpu_scheduler: gto}}\n"
+    "grids:\n"
+    "  swl: {values: [32, 4, 2], options: {-gpgpu_scheduler: \"warp_limiting:gto:{}\"}, same: {32: gto}}\n"
+    "  vta: {values: [4, 16], options: {-gpgpu_scheduler: ccws, -ccws_vta_entries: \"{}\"},\n"
+    "        options_for: {4: {-ccws_vta_assoc: 4}}}\n"
+    "exclude:\n"
+    "  - {class: CI, variant: [swl, vta]}\n"
+    "  - {workload: kmeans, variant: vta}\n"
+    "  - {workload: kmeans, size: 2, variant: swl_2}\n";
+
+static void test_spec_good(void **state) {
+    (void)state;
+    char err[1024] = "";
+    spec *s = load_text(GOOD, err, sizeof err);
+    if (!s) print_error("%s\n", err);
+    assert_non_null(s);
+    assert_int_equal(s->nworkloads, 2);
+    assert_int_equal(s->nvariants, 6);   /* gto, swl_32, swl_4, swl_2, vta_4, vta_16 */
+    /* options_for adds its options after the grid's: vta_4 = ccws, 4 entries, 4-way; vta_16 keeps the default */
+    const spec_variant *v4 = spec_find_variant(s, "vta_4"), *v16 = spec_find_variant(s, "vta_16");
+    assert_int_equal(v4->nopts, 3);
+    assert_string_equal(v4->opts[1].value, "4");
+    assert_string_equal(v4->opts[2].name, "-ccws_vta_assoc");
+    assert_string_equal(v4->opts[2].value, "4");
+    assert_int_equal(v16->nopts, 2);
+    const spec_variant *v = spec_find_variant(s, "swl_4");
+    assert_non_null(v);
+    assert_string_equal(v->opts[0].value, "warp_limiting:gto:4");
+    assert_string_equal(spec_find_variant(s, "swl_32")->opts[0].value, "gto");  /* same: {32: gto} */
+    assert_int_equal(s->workloads[1].sizes[0], 128);   /* backprop's default size */
+    sweep_plan p;
+    assert_int_equal(sweep_make_plan(s, &p, err, sizeof err), 0);
+    /* kmeans: 2 sizes x 2 seeds x 4 variants, minus swl_2 at size 2 (2 seeds) = 14;
+     * backprop: 1 size x 1 seed x gto only (swl excluded for CI) = 1 */
+    assert_int_equal(p.nruns, 15);
+    /* swl_32 has gto's options: the same key, so one run */
+    const planned_run *a = sweep_find(&p, &s->workloads[0], 1, 1, &s->configs[0], spec_find_variant(s, "gto"));
+    const planned_run *b = sweep_find(&p, &s->workloads[0], 1, 1, &s->configs[0], spec_find_variant(s, "swl_32"));
+    const planned_run *c = sweep_find(&p, &s->workloads[0], 1, 2, &s->configs[0], spec_find_variant(s, "gto"));
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_string_equal(a->key, b->key);
+    assert_string_not_equal(a->key, c->key);  /* another seed */
+    assert_null(sweep_find(&p, &s->workloads[1], 128, 7, &s->configs[0], spec_find_variant(s, "swl_4")));
+    sweep_free_plan(&p);
+    spec_free(s);
+}
+
+/* Each bad spec and the words its error must hold (file:line first). */
+static void expect_error(const char *text, int line, const char *words) {
+    char err[1024] = "", want[128];
+    spec *s = load_text(text, err, sizeof err);
+    if (s) print_error("accepted: %s\n", text);
+    assert_null(s);
+    snprintf(want, sizeof want, "%s:%d:", spec_path, line);
+    if (!strstr(err, want) || !strstr(err, words)) print_error("error '%s' lacks '%s' or '%s'\n", err, want, words);
+    assert_non_null(strstr(err, want));
+    assert_non_null(strstr(err, words));
+}
+
+static void test_spec_bad(void **state) {
+    (void)state;
+    expect_error("configs: [ccws_gtx285]\nworkload: []\n", 2, "unknown key 'workload' in the spec");
+    expect_error("configs: [ccws_gtx285]\nworkloads:\n  - {name: nosuch}\n", 3, "unknown workload 'nosuch'");
+    expect_error("configs: [nosuchcfg]\nworkloads: [{name: bfs}]\n", 1, "unknown config 'nosuchcfg'");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-no_such_option: 1}}\n",
+                 4, "no_such_option");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-gpgpu_scheduler: nope}}\n",
+                 4, "nope");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs, size: -3}]\n", 2, "size: expected an unsigned integer");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs, colour: red}]\n", 2, "unknown key 'colour' in a workload");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nexclude:\n  - {variant: nosuch}\n", 4,
+                 "no variant or grid matches 'nosuch'");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}, {name: bfs}]\n", 2, "used twice");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}\n", 3, "YAML");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs, class: X}]\nclasses: {Y: why}\n", 2,
+                 "class 'X' is not under classes:");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{exec: [/bin/true]}]\n", 2, "needs an id:");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\ngrids:\n  g: {values: [1, 2], options: {-ccws_k_throttle: \"{}\"},\n"
+                 "      same: {2: nosuch}}\n", 5, "grid g: same: 2: no variant 'nosuch'");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\ngrids:\n  g: {values: [1, 2], options: {-ccws_k_throttle: \"{}\"},\n"
+                 "      same: {3: g_1}}\n", 5, "grid g: same: '3' is not one of its values");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-gpgpu_scheduler: \"warp_limiting:gto:0\"}}\n",
+                 4, "scheduler warp_limiting expects");
+}
+
+/* A database that is not ours, from another schema version, or corrupt is refused and left as it was. */
+static void test_db_refuses(void **state) {
+    (void)state;
+    char path[64], err[512];
+    snprintf(path, sizeof path, "/tmp/locsim-test-db-%d.db", (int)getpid());
+    results_db d;
+    FILE *f = fopen(path, "w");
+    fputs("not a database, but a text file that must survive\n", f);
+    fclose(f);
+    assert_int_equal(db_open(&d, path, 1, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a readable SQLite database"));
+    f = fopen(path, "r");
+    char line[128];
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "not a database, but a text file that must survive\n");
+    unlink(path);
+
+    /* a fresh database, then its schema version changed behind our back */
+    assert_int_equal(db_open(&d, path, 1, 0, err, sizeof err), 0);
+    assert_int_equal(sqlite3_exec(d.db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'", 0, 0, 0), 0);
+    db_close(&d);
+    assert_int_equal(db_open(&d, path, 1, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "schema version 99"));
+    /* absent and not to be created */
+    unlink(path);
+    assert_int_equal(db_open(&d, path, 0, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no such results database"));
+    assert_int_not_equal(access(path, F_OK), 0);
+    char wal[80];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    unlink(wal);
+    snprintf(wal, sizeof wal, "%s-shm", path);
+    unlink(wal);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_spec_good),
+        cmocka_unit_test(test_spec_bad),
+        cmocka_unit_test(test_db_refuses),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
