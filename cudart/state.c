@@ -62,6 +62,7 @@ locsim_device *cr_device(void) {
     if (st != LOCSIM_OK)
         cr_die("cannot create the simulated GPU (config %s, %s mode): %s", cr.config_name,
                cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional", locsim_status_name(st));
+    if (locsim_config_memcheck(cr.cfg)) locsim_set_memcheck(cr.dev, 1); /* -memcheck 1 / --memcheck */
     cr_devinfo_init(&cr.info, cr.dev);
     cr_load_modules();
     return cr.dev;

@@ -24,6 +24,7 @@ typedef struct {
 static inline xt xt_open(const char *ptx, const char *name) {
     xt t = {0, 0};
     assert_int_equal(locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &t.dev), LOCSIM_OK);
+    locsim_set_memcheck(t.dev, 1); /* the project's tests run with memcheck on */
     locsim_status st = locsim_module_load_ptx(t.dev, ptx, strlen(ptx), name, &t.mod);
     if (st != LOCSIM_OK) fprintf(stderr, "load of %s failed: %s\n", name, locsim_last_error(t.dev));
     assert_int_equal(st, LOCSIM_OK);

@@ -110,7 +110,7 @@ static void test_declaration_errors(void **state)
 {
     (void)state;
     body_fails(".reg .b32 %x;\n.reg .b32 %x;", 10, 11, "'%x' redeclared in the same scope");
-    body_fails(".reg .b32 %z<100000>;", 9, 14, "register range too large: 100000 (limit 65536)");
+    body_fails(".reg .b32 %z<300000>;", 9, 14, "register range too large: 300000 (limit 262144)");
     body_fails(".reg .v4 .f32 %v;", 9, 6, "unsupported: vector registers");
     body_fails("L1: ret;\nL1: ret;", 10, 1, "label 'L1' redefined (first defined at line 9)");
     body_fails(".local .u32 x = 5;", 9, 15, ".local variables cannot be initialized");
@@ -152,7 +152,13 @@ static void test_module_errors(void **state)
     parse_fails(PTX_HEADER ".global .b8 big[4294967296] = {1};\n", 4, 31, "initializer too large");
     parse_fails(PTX_HEADER ".local .u32 l;\n", 4, 1, "unsupported: module-scope .local variable");
     parse_fails(PTX_HEADER ".global .align 3 .u32 x;\n", 4, 16, "alignment must be a power of two");
-    parse_fails(PTX_HEADER ".entry k(.reg .u32 r) { ret; }\n", 4, 10, "unsupported: .reg parameters");
+    parse_fails(PTX_HEADER ".entry k(.reg .u32 r) { ret; }\n", 4, 10, "kernel parameters must be .param, not .reg");
+    /* .func .reg formals are scalars (ptxas: .reg arrays/vectors are not parameters) */
+    parse_fails(PTX_HEADER ".func f(.reg .u32 r[2]) { ret; }\n", 4, 19, "a .reg parameter cannot be an array");
+    parse_fails(PTX_HEADER ".func f(.reg .pred p) { ret; }\n", 4, 14, ".pred is only allowed for registers");
+    /* ptxas: "State space incorrect for instruction 'st'" */
+    parse_fails(PTX_HEADER ".const .b32 c;\n.entry k() { st.const.u32 [c], 1; ret; }\n", 5, 14,
+                "'st' cannot write the read-only .const space");
     parse_fails(PTX_HEADER ".entry k() { ret; }\n.entry k() { ret; }\n", 5, 8, "redefinition of function 'k'");
     parse_fails(PTX_HEADER ".func f(.param .b32 a);\n.func f(.param .b64 a) { ret; }\n", 5, 7,
                 "declaration of 'f' conflicts with the one at line 4");

@@ -54,6 +54,7 @@ static int setup(void **state) {
     static fixture f;
     memset(&f, 0, sizeof f);
     if (locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &f.dev) != LOCSIM_OK) return -1;
+    locsim_set_memcheck(f.dev, 1);
     if (locsim_module_load_ptx(f.dev, scale_ptx, strlen(scale_ptx), "scale.ptx", &f.mod) != LOCSIM_OK) {
         fprintf(stderr, "load failed: %s\n", locsim_last_error(f.dev));
         return -1;

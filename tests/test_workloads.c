@@ -18,6 +18,7 @@ static void run_workload(void **state) {
         for (int z = 0; z < 2; z++) {
             locsim_device *dev = NULL;
             assert_int_equal(locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev), LOCSIM_OK);
+            locsim_set_memcheck(dev, 1); /* our own workloads make no out-of-bounds access */
             char detail[512] = "";
             uint32_t size = e->wl->test_sizes[z];
             wl_result r = workload_run(e, dev, size, seeds[s], detail, sizeof detail);

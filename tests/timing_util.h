@@ -28,6 +28,7 @@ static inline void tdev_open(tdev *t, const char *name, const char *const *overr
     assert_int_equal(st, LOCSIM_OK);
     st = locsim_device_create(t->cfg, LOCSIM_MODE_TIMING, &t->dev);
     assert_int_equal(st, LOCSIM_OK);
+    locsim_set_memcheck(t->dev, 1); /* the project's tests run with memcheck on */
 }
 
 static inline void tdev_close(tdev *t) {

@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
-FLAGS=(-ptx -O3 -arch=compute_75 -Iworkloads/common)
+# compute_75 unless the workload's directory has an `arch` file naming another
+# (workloads/gemm_async: compute_80, for cp.async)
+FLAGS=(-ptx -O3 -Iworkloads/common)
+arch_of() { if [ -f "$1/arch" ]; then cat "$1/arch"; else echo compute_75; fi; }
 check=0; [ "${1:-}" = "--check" ] && { check=1; shift; }
 dirs=("$@"); [ ${#dirs[@]} -eq 0 ] && dirs=(workloads/*/ ubench/)
 status=0
@@ -15,11 +18,11 @@ for d in "${dirs[@]}"; do
   [ -f "$d/kernel.cu" ] || continue
   if [ $check -eq 1 ]; then
     tmp=$(mktemp --suffix=.ptx)
-    "$NVCC" "${FLAGS[@]}" "$d/kernel.cu" -o "$tmp"
+    "$NVCC" "${FLAGS[@]}" -arch="$(arch_of "$d")" "$d/kernel.cu" -o "$tmp"
     if ! cmp -s "$tmp" "$d/kernel.ptx"; then echo "STALE: $d/kernel.ptx does not match $d/kernel.cu"; status=1; fi
     rm -f "$tmp"
   else
-    "$NVCC" "${FLAGS[@]}" "$d/kernel.cu" -o "$d/kernel.ptx"
+    "$NVCC" "${FLAGS[@]}" -arch="$(arch_of "$d")" "$d/kernel.cu" -o "$d/kernel.ptx"
     echo "generated $d/kernel.ptx"
   fi
 done

@@ -106,8 +106,28 @@ typedef struct {
     uint64_t thread_insns;     /* gpu_sim_insn: thread instructions executed */
     uint64_t warp_insns;       /* warp instructions issued */
     uint64_t cycles;           /* gpu_sim_cycle (timing mode; 0 in functional mode) */
+    uint64_t oob_accesses;     /* memcheck_oob_accesses: lane accesses outside every live
+                                  allocation that landed in mapped device memory (and
+                                  ran, as on a GPU); 0 with memcheck on */
 } locsim_counters;
 void locsim_get_counters(const locsim_device *dev, locsim_counters *out);
+
+/* Out-of-bounds global accesses (docs/memcheck.md).  Off (the default): as on a GPU,
+ * an access inside mapped device memory (the 2 MiB granules holding a live
+ * allocation) succeeds and is counted in oob_accesses, with a one-line warning on
+ * stderr the first time; one outside it fails the kernel (LOCSIM_ERR_KERNEL_FAULT,
+ * cudaErrorIllegalAddress).  On: the first access outside a live allocation stops
+ * the kernel with a compute-sanitizer-style report. */
+void locsim_set_memcheck(locsim_device *dev, int on);
+/* 1 if the configuration asks for memcheck (-memcheck 1); 0 for NULL. */
+int locsim_config_memcheck(const locsim_config *cfg);
+/* Functional mode runs each warp of a CTA for up to this many instructions before
+ * the next warp (0: the default, 65536).  Results never depend on it for
+ * race-free programs; tests use it to check exactly that. */
+void locsim_set_run_quantum(locsim_device *dev, uint32_t insns);
+/* FNV-1a 64 digest of every byte copied device -> host so far: two runs whose
+ * digests agree showed the host the same results (determinism tests). */
+uint64_t locsim_dtoh_digest(const locsim_device *dev);
 
 /* Where device printf output goes (default stdout). */
 void locsim_set_printf_stream(locsim_device *dev, void *FILE_ptr);

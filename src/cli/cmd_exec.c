@@ -34,6 +34,8 @@ static void exec_usage(FILE *out) {
             "  at exit (or written to FILE with --json); the exit status is the program's.\n"
             "  --config NAME|FILE   GPU configuration (default: fermi_gtx480)\n"
             "  --functional         functional simulation only (no timing model)\n"
+            "  --memcheck           stop at the first out-of-bounds access with a compute-sanitizer-style\n"
+            "                       report (= -memcheck 1; default: run as a GPU does, count them)\n"
             "  -option value        override one configuration option (see locsim --help-options)\n"
             "  --json FILE          write the statistics to FILE as JSON\n");
 }
@@ -76,6 +78,10 @@ static int parse_exec_options(int argc, char **argv, exec_options *o) {
         }
         if (!strcmp(a, "--functional")) {
             o->functional = 1;
+            continue;
+        }
+        if (!strcmp(a, "--memcheck")) { /* = -memcheck 1 */
+            if (append_option_word(&o->options, "-memcheck") || append_option_word(&o->options, "1")) return -1;
             continue;
         }
         if (i + 1 >= argc) {

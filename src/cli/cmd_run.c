@@ -17,6 +17,7 @@ typedef struct {
     uint32_t size;        /* 0 = the workload's default */
     uint64_t seed;
     int functional;
+    int memcheck;         /* --memcheck: stop at the first out-of-bounds access */
     const char *config;   /* --config name or file (timing mode) */
     const char *json;     /* --json FILE */
     int all_stats;        /* --stats: print every statistic */
@@ -47,6 +48,8 @@ static int parse_run_options(int argc, char **argv, run_options *o, int want_wor
         uint64_t v;
         if (!strcmp(a, "--functional")) {
             o->functional = 1;
+        } else if (!strcmp(a, "--memcheck")) {
+            o->memcheck = 1;
         } else if (!strcmp(a, "--stats")) {
             o->all_stats = 1;
         } else if (!strcmp(a, "--config") || !strcmp(a, "--json")) {
@@ -144,6 +147,7 @@ static int run_with(const workload_entry *e, const run_options *o, run_outcome *
         locsim_config_free(cfg);
         return -1;
     }
+    if (o->memcheck) locsim_set_memcheck(dev, 1);
     double t0 = cli_now_seconds();
     out->result = workload_run(e, dev, o->size, o->seed, out->detail, sizeof out->detail);
     out->seconds = cli_now_seconds() - t0;
@@ -221,6 +225,7 @@ int cmd_run(int argc, char **argv) {
     printf("kernels         %" PRIu64 "\n", r.counters.kernels);
     printf("gpu_sim_insn    %" PRIu64 "\n", r.counters.thread_insns);
     printf("warp_insn       %" PRIu64 "\n", r.counters.warp_insns);
+    printf("memcheck_oob_accesses %" PRIu64 "\n", r.counters.oob_accesses);
     printf("host_seconds    %.3f\n", r.seconds);
     printf("sim_rate        %.1f M thread-insn/s\n", r.seconds > 0 ? r.counters.thread_insns / r.seconds / 1e6 : 0.0);
     if (r.core_mhz > 0 && r.seconds > 0 && r.counters.cycles) {

@@ -196,8 +196,11 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
     sm_insn_timing(&s->c, W->next, &W->nt);
     W->is_load = (uint8_t)is_global_or_local_load(W->next);
     /* A call or return switches register frames: the scoreboard is indexed by
-     * the frame's register numbers, so let it drain first. */
-    W->drain = W->next->op == PTX_OP_CALL || W->next->op == PTX_OP_RET;
+     * the frame's register numbers, so let it drain first.  cp.async.wait_group /
+     * wait_all wait the same way for the warp's cp.async copies to return (every
+     * memory access of the warp in flight: wait_group N > 0 waits for all). */
+    W->drain = W->next->op == PTX_OP_CALL || W->next->op == PTX_OP_RET || W->next->op == PTX_OP_CP_ASYNC_WAIT ||
+               W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL;
     sm_warp_recheck(s, w);
 }
 

@@ -138,6 +138,7 @@ int exec_call(exec_ctx *x) {
     unsigned nargs = site->nargs < callee->nparams ? site->nargs : callee->nparams;
     for (unsigned i = 0; i < nargs; i++) {
         const ptx_param *p = &callee->params[i];
+        if (p->is_reg) continue; /* set below, once the callee's registers exist */
         if (p->offset + p->size > callee->frame_size) return exec_unsupported(x);
         FOR_EACH_LANE(l, x->active) {
             uint8_t *dst = exec_thread_local(x->cta, w, l) + base + p->offset;
@@ -157,6 +158,19 @@ int exec_call(exec_ctx *x) {
     fr->site = site;
     memset(w->regs + w->regs_used, 0, (size_t)callee->nregs * LANES * sizeof *w->regs);
     memset(w->preds + w->preds_used, 0, callee->npreds * sizeof *w->preds);
+    /* .reg formals: the argument goes straight into the callee's register */
+    for (unsigned i = 0; i < nargs; i++) {
+        const ptx_param *p = &callee->params[i];
+        if (!p->is_reg) continue;
+        if (p->reg >= callee->nregs) return exec_unsupported(x);
+        uint64_t *row = w->regs + w->regs_used + (size_t)p->reg * LANES;
+        FOR_EACH_LANE(l, x->active) {
+            uint64_t v = 0;
+            if (call_value_read(x, &site->args[i], x->regs, x->fr->local_base, l, &v, p->size))
+                return exec_unsupported(x);
+            row[l] = v & width_mask(p->size * 8);
+        }
+    }
     w->regs_used += (size_t)callee->nregs * LANES;
     w->preds_used += callee->npreds;
     w->stack[w->sp++] = (simt_entry){0, callee->ninsn, x->active};
@@ -175,9 +189,11 @@ int exec_frame_finish(exec_ctx *x, uint32_t lanes) {
     uint64_t *caller_regs = w->regs + caller->reg_base;
     for (unsigned i = 0; i < nrets; i++) {
         const ptx_param *r = &callee->rets[i];
-        if (r->offset + r->size > callee->frame_size) return exec_unsupported(x);
+        if (r->is_reg ? r->reg >= callee->nregs : r->offset + r->size > callee->frame_size)
+            return exec_unsupported(x);
         FOR_EACH_LANE(l, lanes) {
-            const uint8_t *src = exec_thread_local(x->cta, w, l) + fr->local_base + r->offset;
+            const uint8_t *src = r->is_reg ? (const uint8_t *)(w->regs + fr->reg_base + (size_t)r->reg * LANES + l)
+                                           : exec_thread_local(x->cta, w, l) + fr->local_base + r->offset;
             if (call_value_write(x, &site->rets[i], caller_regs, caller->local_base, l, src, r->size))
                 return exec_unsupported(x);
         }

@@ -91,6 +91,7 @@ void exec_cta_destroy(exec_cta *cta) {
             free(w->frames);
             free(w->regs);
             free(w->preds);
+            free(w->copies);
         }
     }
     free(cta->warps);
@@ -197,7 +198,7 @@ locsim_status exec_cta_run(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp
         for (uint32_t i = 0; i < cta->nwarps && !cta->faulted; i++) {
             exec_warp *w = &cta->warps[i];
             if (w->state != WARP_RUNNING) continue;
-            exec_run_warp(cta, w, NULL, RUN_QUANTUM);
+            exec_run_warp(cta, w, NULL, cta->L->run_quantum ? cta->L->run_quantum : RUN_QUANTUM);
             ran = 1;
         }
         if (cta->faulted || !cta->live_warps) break;

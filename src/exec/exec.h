@@ -42,6 +42,10 @@ typedef struct {
     uint32_t smid_count;          /* %nsmid */
     FILE *printf_out;             /* device printf destination */
     uint64_t watchdog_insns;      /* per-CTA warp-instruction limit (0 = none): hang guard */
+    int memcheck;                 /* fault on any global access outside a live allocation */
+    uint64_t *oob_accesses;       /* memcheck off: accesses outside allocations that hit
+                                     mapped memory are counted here (may be NULL) */
+    uint32_t run_quantum;         /* exec_cta_run: instructions per warp turn (0: default) */
 } exec_launch;
 
 typedef struct exec_cta exec_cta;  /* opaque: defined in src/exec/ */

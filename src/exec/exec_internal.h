@@ -73,6 +73,18 @@ typedef struct {
 
 typedef enum { WARP_RUNNING = 0, WARP_AT_BARRIER, WARP_DONE } warp_state;
 
+/* One cp.async instruction's copies still in flight (cp_async.c): per lane, where
+ * from and to (host pointers, checked at issue), how many source bytes, and the
+ * cp.async-group the copy belongs to (the lane's commit count at issue). */
+typedef struct {
+    uint32_t mask;              /* lanes whose copy has not landed yet */
+    uint8_t size;               /* cp-size: 4, 8 or 16 */
+    uint8_t src_bytes[EXEC_WARP_SIZE];
+    uint32_t group[EXEC_WARP_SIZE];
+    uint8_t *dst[EXEC_WARP_SIZE];
+    const uint8_t *src[EXEC_WARP_SIZE];
+} exec_async_copy;
+
 typedef struct {
     uint32_t index;        /* warp number in the CTA */
     uint32_t valid;        /* lanes that are threads of the CTA */
@@ -92,6 +104,9 @@ typedef struct {
     size_t regs_used, regs_cap;   /* in slots (uint64_t) */
     uint32_t *preds;
     size_t preds_used, preds_cap;
+    exec_async_copy *copies;   /* cp.async copies in flight, in issue order */
+    uint32_t ncopies, copies_cap;
+    uint32_t committed[LANES]; /* cp.async-groups committed by each lane */
 } exec_warp;
 
 typedef struct {
@@ -225,6 +240,9 @@ int exec_mov(exec_ctx *x);       /* mov, cvta, isspacep, logic on predicates */
 int exec_memory(exec_ctx *x);    /* ld, ldu, st */
 int exec_atomic(exec_ctx *x);    /* atom, red */
 int exec_warp_op(exec_ctx *x);   /* shfl, vote, match, redux, activemask, bar.warp.sync */
+int exec_cp_async(exec_ctx *x);  /* cp.async, commit_group, wait_group, wait_all */
+/* Land every pending cp.async copy of lanes (they exit: their copies complete). */
+void exec_cp_async_drain(exec_warp *w, uint32_t lanes);
 
 /* ---- memory helpers (memory.c) ---- */
 typedef enum { ACC_READ, ACC_WRITE, ACC_ATOMIC } exec_access;
@@ -274,6 +292,8 @@ static inline uint8_t *exec_mem_fast(exec_ctx *x, ptx_space space, uint64_t addr
 
 /* Per-lane effective address of operand i (an ADDR operand) in its own space. */
 uint64_t exec_addr_of(exec_ctx *x, const ptx_operand *o, uint32_t lane);
+/* The same for an operand whose space is not the instruction's (cp.async's source). */
+uint64_t exec_addr_in(exec_ctx *x, const ptx_operand *o, ptx_space space, uint32_t lane);
 /* Read a NUL-terminated string at a generic address (printf); -1 + fault if bad. */
 int exec_read_string(exec_ctx *x, uint64_t gaddr, uint32_t lane, char *buf, size_t bufsz);
 /* Generic address -> space and offset. */

@@ -9,6 +9,15 @@
  *   generic        windows of devmem.h select shared / local (and the executor's
  *                  parameter window); anything else is global
  *
+ * Address arithmetic (PTX "addresses as operands"): [reg+imm] is computed in the
+ * width of the address register, so a 32-bit register wraps modulo 2^32 and the
+ * result is zero-extended; a 64-bit register wraps modulo 2^64.  Addresses in the
+ * shared, local and parameter spaces are 32 bits wide (the hardware's shared /
+ * local address registers are 32 bits), so whatever the form ([reg], [reg+imm],
+ * [var], [var+imm], a 64-bit register holding a space offset) the offset in those
+ * spaces is taken modulo 2^32.  Global, const and generic addresses are 64 bits.
+ * ld, st, atom, red, cp.async and prefetch all go through addr_form_of.
+ *
  * Every access is checked for bounds and natural alignment (the access size, i.e.
  * vector width x element size); a bad one is a kernel fault worded like
  * compute-sanitizer's.
@@ -54,14 +63,23 @@ static uint8_t *global_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned
     exec_cta *cta = x->cta;
     devmem *mem = cta->L->mem;
     const devmem_alloc_info *a = devmem_find(mem, addr);
-    if (!a || size > a->size - (addr - a->base))
-        return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
+    int inside = a && size <= a->size - (addr - a->base);
+    if (!inside) {
+        /* memcheck: stop at the first.  Otherwise the hardware's behaviour: mapped
+         * memory is read and written, anything else is an illegal address. */
+        if (cta->L->memcheck) return exec_fault_memory(x, space, acc, size, addr, lane, "out of bounds"), NULL;
+        if (!devmem_mapped(mem, addr, size))
+            return exec_fault_memory(x, space, acc, size, addr, lane,
+                                     "out of bounds and not in mapped device memory (cudaErrorIllegalAddress)"),
+                   NULL;
+        if (cta->L->oob_accesses) (*cta->L->oob_accesses)++;
+    }
     uint8_t *p = devmem_ptr(mem, addr);
     if (!p) {
         exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for device pages");
         return NULL;
     }
-    remember(cta, a, addr, p);
+    if (inside) remember(cta, a, addr, p); /* the fast path serves in-bounds accesses only */
     return p;
 }
 
@@ -100,10 +118,19 @@ typedef struct {
     ptx_space space;
     uint64_t base;
     const uint64_t *row;
+    uint64_t mask;      /* the address is (base + row[lane]) & mask: 32 or 64 bits wide */
 } addr_form;
 
+static inline uint64_t af_addr(const addr_form *a, uint32_t lane) {
+    return (a->base + (a->row ? a->row[lane] : 0)) & a->mask;
+}
+
+static int space_is_32bit(ptx_space s) {
+    return s == PTX_SPACE_SHARED || s == PTX_SPACE_LOCAL || s == PTX_SPACE_PARAM;
+}
+
 static addr_form addr_form_of(exec_ctx *x, const ptx_operand *o, ptx_space insn_space) {
-    addr_form a = {insn_space, (uint64_t)o->imm, NULL};
+    addr_form a = {insn_space, (uint64_t)o->imm, NULL, ~0ull};
     switch ((ptx_addr_base)o->addr_base) {
     case PTX_ABASE_FRAME: /* a .local or .param variable of the current frame */
         a.space = PTX_SPACE_LOCAL;
@@ -116,15 +143,23 @@ static addr_form addr_form_of(exec_ctx *x, const ptx_operand *o, ptx_space insn_
         /* ld.param through a register: kernel parameter offsets in a kernel, frame
          * offsets (local) inside a .func */
         if (insn_space == PTX_SPACE_PARAM && !x->f->is_entry) a.space = PTX_SPACE_LOCAL;
+        /* a 32-bit address register: the sum wraps modulo 2^32, then zero-extends */
+        if (reg_bits(x, o->reg) <= 32) a.mask = 0xffffffffull;
         break;
     default: break;
     }
+    if (space_is_32bit(a.space)) a.mask = 0xffffffffull;
     return a;
 }
 
 uint64_t exec_addr_of(exec_ctx *x, const ptx_operand *o, uint32_t lane) {
     addr_form a = addr_form_of(x, o, (ptx_space)x->in->space);
-    return a.base + (a.row ? a.row[lane] : 0);
+    return af_addr(&a, lane);
+}
+
+uint64_t exec_addr_in(exec_ctx *x, const ptx_operand *o, ptx_space space, uint32_t lane) {
+    addr_form a = addr_form_of(x, o, space);
+    return af_addr(&a, lane);
 }
 
 static inline uint64_t read_le(const uint8_t *p, unsigned n) {
@@ -228,13 +263,13 @@ static int load(exec_ctx *x) {
     addr_form af = addr_form_of(x, &in->opnd[1], (ptx_space)in->space);
     begin_access(x, size, 0, 0);
     if (af.space == PTX_SPACE_PARAM && !af.row && n == 1 && regs[0] != PTX_REG_SINK)
-        return load_kparam(x, af.base, esize, regs[0], sgn);
+        return load_kparam(x, af.base & af.mask, esize, regs[0], sgn);
     uint64_t vals[4][LANES];
     if (n == 1) { /* scalar: the common case, one switch on the size outside the loop */
         switch (esize) {
         case 4:
             FOR_EACH_LANE(l, x->active) {
-                const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), 4, ACC_READ, l);
+                const uint8_t *p = lane_ptr(x, af.space, af_addr(&af, l), 4, ACC_READ, l);
                 if (!p) return -1;
                 uint32_t v;
                 memcpy(&v, p, 4);
@@ -243,14 +278,14 @@ static int load(exec_ctx *x) {
             break;
         case 8:
             FOR_EACH_LANE(l, x->active) {
-                const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), 8, ACC_READ, l);
+                const uint8_t *p = lane_ptr(x, af.space, af_addr(&af, l), 8, ACC_READ, l);
                 if (!p) return -1;
                 memcpy(&vals[0][l], p, 8);
             }
             break;
         default:
             FOR_EACH_LANE(l, x->active) {
-                const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), esize, ACC_READ, l);
+                const uint8_t *p = lane_ptr(x, af.space, af_addr(&af, l), esize, ACC_READ, l);
                 if (!p) return -1;
                 vals[0][l] = read_le(p, esize);
             }
@@ -258,7 +293,7 @@ static int load(exec_ctx *x) {
         }
     } else {
         FOR_EACH_LANE(l, x->active) {
-            const uint8_t *p = lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), size, ACC_READ, l);
+            const uint8_t *p = lane_ptr(x, af.space, af_addr(&af, l), size, ACC_READ, l);
             if (!p) return -1;
             for (unsigned k = 0; k < n; k++) vals[k][l] = read_le(p + k * esize, esize);
         }
@@ -306,7 +341,7 @@ static int store(exec_ctx *x) {
     begin_access(x, size, 1, 0);
     if (n == 1 && esize == 4) {
         FOR_EACH_LANE(l, x->active) {
-            uint8_t *p = (uint8_t *)lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), 4, ACC_WRITE, l);
+            uint8_t *p = (uint8_t *)lane_ptr(x, af.space, af_addr(&af, l), 4, ACC_WRITE, l);
             if (!p) return -1;
             uint32_t v = (uint32_t)rows[0][l];
             memcpy(p, &v, 4);
@@ -314,7 +349,7 @@ static int store(exec_ctx *x) {
         return 0;
     }
     FOR_EACH_LANE(l, x->active) {
-        uint8_t *p = (uint8_t *)lane_ptr(x, af.space, af.base + (af.row ? af.row[l] : 0), size, ACC_WRITE, l);
+        uint8_t *p = (uint8_t *)lane_ptr(x, af.space, af_addr(&af, l), size, ACC_WRITE, l);
         if (!p) return -1;
         for (unsigned k = 0; k < n; k++) write_le(p + k * esize, rows[k][l], esize);
     }

@@ -23,6 +23,7 @@ int exec_stack_push(exec_cta *cta, exec_warp *w, uint32_t pc, uint32_t reconv, u
 
 void exec_lanes_exit(exec_cta *cta, exec_warp *w, uint32_t lanes) {
     (void)cta;
+    if (w->ncopies) exec_cp_async_drain(w, lanes); /* a thread's copies land before it is gone */
     w->exited |= lanes;
     for (uint32_t i = 0; i < w->sp; i++) w->stack[i].mask &= ~lanes;
     for (uint32_t i = 0; i < w->nframes; i++) w->frames[i].ret_mask &= ~lanes;
@@ -186,6 +187,8 @@ static int execute(exec_ctx *x) {
     case PTX_OP_ATOM: case PTX_OP_RED: return exec_atomic(x);
     case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
         return exec_warp_op(x);
+    case PTX_OP_CP_ASYNC: case PTX_OP_CP_ASYNC_COMMIT: case PTX_OP_CP_ASYNC_WAIT: case PTX_OP_CP_ASYNC_WAIT_ALL:
+        return exec_cp_async(x);
     /* No functional effect: memory is sequentially consistent here, prefetches and
      * sleeps only matter to the timing model. */
     case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:

@@ -80,7 +80,7 @@ static void put_frame(out *o, const ptx_function *f, int64_t off)
         const ptx_param *ps = r ? f->params : f->rets;
         uint32_t n = r ? f->nparams : f->nrets;
         for (uint32_t i = 0; !f->is_entry && i < n; i++) {
-            if (off >= ps[i].offset && off < (int64_t)ps[i].offset + ps[i].size) {
+            if (!ps[i].is_reg && off >= ps[i].offset && off < (int64_t)ps[i].offset + ps[i].size) {
                 put(o, "%s", ps[i].name);
                 if (off != ps[i].offset)
                     put(o, "+%lld", (long long)(off - ps[i].offset));
@@ -297,7 +297,7 @@ static void put_call(out *o, const ptx_module *m, const ptx_function *f, const p
     const ptx_call *c = f && in->call < f->ncalls ? &f->calls[in->call] : NULL;
     if (c && c->nrets) {
         put(o, " (");
-        for (unsigned i = 0; i < c->nrets && i < 2; i++) {
+        for (unsigned i = 0; i < c->nrets && i < PTX_CALL_MAX_RETS; i++) {
             if (i)
                 put(o, ", ");
             put_operand(o, m, f, &c->rets[i], PTX_T_NONE);

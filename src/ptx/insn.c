@@ -210,7 +210,7 @@ static const op_mods op_mod_table[PTX_OP_COUNT] = {
 /* PTX opcodes we know but do not implement: named as unsupported, not unknown. */
 static const char *const unsupported_opcodes[] = {
     "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "wmma", "mma", "ldmatrix",
-    "stmatrix", "movmatrix", "cp", "mbarrier", "mapa", "getctarank", "elect", "szext", "bmsk",
+    "stmatrix", "movmatrix", "mbarrier", "mapa", "getctarank", "elect", "szext", "bmsk",
     "fns", "applypriority", "discard", "createpolicy", "griddepcontrol", "stacksave",
     "stackrestore", "alloca", "multimem", "tensormap", "setmaxnreg", "vabsdiff",
     "vadd", "vsub", "vmad", "vmin", "vmax", "vshl", "vshr", "vset", "vabsdiff2", "vabsdiff4",
@@ -231,6 +231,7 @@ typedef struct {
     uint32_t flags;
     uint32_t shfl, vote, match, testp, prmt, vec, dir, shfmode, scope, level;
     token first;             /* the opcode token, for messages */
+    uint32_t cp;             /* cp.async modifiers seen (CP_* bits) */
 } mods;
 
 /* ---- raw operands ------------------------------------------------------ */
@@ -290,6 +291,8 @@ static int lookup_opcode(const token *t, uint32_t *flags)
         *flags = PTX_F_CARRYIN;
         return PTX_OP_MAD;
     }
+    if (name_eq(t, "cp")) /* cp.async...: the modifiers say which (cp_async_modifier) */
+        return PTX_OP_CP_ASYNC;
     return -1;
 }
 
@@ -432,8 +435,21 @@ static void parse_raw_vec(parser *P, raw_opnd *r)
         next_token(P);
     } while (accept_punct(P, ','));
     expect_punct(P, '}', "'}' or ',' in vector operand");
-    if (r->nelem != 2 && r->nelem != 4)
-        parse_fail_tok(P, &r->t, "vector operand must have 2 or 4 elements, found %u", r->nelem);
+    /* { %r2 } is accepted by ptxas where a scalar data operand goes (ld/st) */
+    if (r->nelem != 1 && r->nelem != 2 && r->nelem != 4)
+        parse_fail_tok(P, &r->t, "vector operand must have 1, 2 or 4 elements, found %u", r->nelem);
+}
+
+/* A one-element vector { x } used as a scalar data operand (ptxas takes it for
+ * ld/st): rewrite it as the plain operand x. */
+static void unwrap_single_vec(raw_opnd *r)
+{
+    if (r->kind != RO_VEC || r->nelem != 1)
+        return;
+    r->t = r->elem[0];
+    r->neg = r->elem_neg[0];
+    r->kind = r->t.kind == TK_IDENT ? RO_NAME : RO_NUM;
+    r->nelem = 0;
 }
 
 static void parse_raw_operand(parser *P, raw_opnd *r)
@@ -682,6 +698,14 @@ static void resolve_src(parser *P, ictx *c, const raw_opnd *r, ptx_type ty, int 
         parse_fail_tok(P, t, "unexpected vector operand for '%s'", c->opname);
     uint32_t elem;
     sym *s = sym_lookup(P, t->text, t->len, &elem);
+    if (!s && name_eq(t, "WARP_SZ")) {
+        /* PTX's predefined constant: the warp size, an integer immediate */
+        if (!(allow & ALLOW_IMM) || ptx_type_is_float(ty) || r->neg || r->comp >= 0)
+            parse_fail_tok(P, t, "WARP_SZ is an integer constant, not allowed for this operand of '%s'", c->opname);
+        o->kind = PTX_OPND_IMM;
+        o->imm = 32;
+        return;
+    }
     if (!s) {
         int si = lookup_sreg(t);
         if (si < 0)
@@ -777,6 +801,11 @@ static void resolve_addr(parser *P, ictx *c, const raw_opnd *r, ptx_space space,
     }
     case SYM_VAR: {
         const ptx_var *v = &P->m->vars[s->index];
+        /* A generic access naming a .shared variable (ptxas accepts it; not .const)
+         * is a shared access: the generic address of the variable always lands in
+         * the shared window, so the instruction becomes its .shared form. */
+        if (space == PTX_SPACE_NONE && v->space == PTX_SPACE_SHARED)
+            c->in.space = (uint8_t)(space = PTX_SPACE_SHARED);
         if (!(v->space == space || (space == PTX_SPACE_NONE && v->space == PTX_SPACE_GLOBAL))) {
             static const char *const nm[] = {"generic", "reg", "global", "shared", "local", "const", "param"};
             if (space == PTX_SPACE_NONE)
@@ -1361,7 +1390,7 @@ static void decode_mov(parser *P, ictx *c)
             parse_fail_tok(P, &c->md.first, "vector mov needs a .b16/.b32/.b64/.b128 type");
         const raw_opnd *v = d->kind == RO_VEC ? d : a;
         unsigned esize = ptx_type_size(t) / v->nelem;
-        if (esize < 1 || (v->nelem == 4 && t == PTX_T_B16))
+        if (v->nelem < 2 || esize < 1 || (v->nelem == 4 && t == PTX_T_B16))
             parse_fail_tok(P, &v->t, "vector of %u elements does not fit .%s", v->nelem, ptx_type_name(t));
         ptx_type et = esize == 8 ? PTX_T_B64 : esize == 4 ? PTX_T_B32 : esize == 2 ? PTX_T_B16 : PTX_T_B8;
         if (d->kind == RO_VEC) {
@@ -1456,7 +1485,11 @@ static void decode_memory(parser *P, ictx *c)
             parse_fail_tok(P, &c->md.first, "'ldu' reads .global (or generic) memory, not .%s", space_name(sp));
         if (in->vec > 1 && ptx_type_size(t) * in->vec > 16)
             parse_fail_tok(P, &c->md.first, "vector access wider than 16 bytes");
+        if (is_st && sp == PTX_SPACE_CONST) /* ptxas: "State space incorrect for instruction 'st'" */
+            parse_fail_tok(P, &c->md.first, "'st' cannot write the read-only .const space");
         want_operands(P, c, 2, 2);
+        if (in->vec <= 1)
+            unwrap_single_vec(&c->raw[is_st ? 1 : 0]);
         const raw_opnd *v = is_st ? &c->raw[1] : &c->raw[0];
         const raw_opnd *a = is_st ? &c->raw[0] : &c->raw[1];
         ptx_operand *vo = is_st ? &in->opnd[1] : &in->opnd[0];
@@ -1672,6 +1705,123 @@ static void decode_call(parser *P, ictx *c)
 }
 
 /* bar / barrier: .sync a{, b} | .arrive a, b | .red.op.type d, a{, b}, {!}c | bar.warp.sync m */
+/* ---- cp.async (sm_80) ----------------------------------------------------
+ *   cp.async.{ca,cg}.shared{::cta}.global{.L2::cache_hint}{.L2::NNB} [d], [s], cp-size{, src-size | ignore-src}{, policy}
+ *   cp.async.commit_group;   cp.async.wait_group N;   cp.async.wait_all;
+ * IR: opnd[0] = shared ADDR, opnd[1] = global ADDR, opnd[2] = cp-size (IMM 4/8/16),
+ * opnd[3] (optional) = src-size (REG/IMM, bytes read; the rest is zero-filled) or
+ * ignore-src (PRED: true = read nothing, fill zeros).  mode = 1 for .cg.  The cache
+ * policy operand of .L2::cache_hint is a hint and is dropped.  wait_group: opnd[0]
+ * = N (IMM). */
+enum {
+    CP_ASYNC = 1u << 0, CP_CA = 1u << 1, CP_CG = 1u << 2, CP_SHARED = 1u << 3, CP_GLOBAL = 1u << 4,
+    CP_HINT = 1u << 5, CP_PREFETCH = 1u << 6, CP_GROUP_OP = 1u << 7
+};
+
+static void cp_async_modifier(parser *P, ictx *c, const token *t)
+{
+    uint32_t *cp = &c->md.cp, bit = 0;
+    if (!(*cp & CP_ASYNC)) {
+        if (!tok_is(t, ".async"))
+            parse_fail_tok(P, t, "unsupported: 'cp%.*s' (only cp.async is implemented)", NAMEFMT(t));
+        *cp |= CP_ASYNC;
+        return;
+    }
+    if (*cp & CP_GROUP_OP)
+        parse_fail_tok(P, t, "unexpected modifier '%.*s' after '%s'", NAMEFMT(t), c->opname);
+    if (tok_is(t, ".commit_group") || tok_is(t, ".wait_group") || tok_is(t, ".wait_all")) {
+        if (*cp != CP_ASYNC)
+            parse_fail_tok(P, t, "'%.*s' cannot follow copy modifiers", NAMEFMT(t));
+        c->in.op = tok_is(t, ".commit_group") ? PTX_OP_CP_ASYNC_COMMIT
+                   : tok_is(t, ".wait_group") ? PTX_OP_CP_ASYNC_WAIT
+                                              : PTX_OP_CP_ASYNC_WAIT_ALL;
+        c->opname = ptx_opcode_name((ptx_opcode)c->in.op);
+        *cp |= CP_GROUP_OP;
+        return;
+    }
+    if (tok_is(t, ".bulk") || tok_is(t, ".mbarrier"))
+        parse_fail_tok(P, t, "unsupported: 'cp.async%.*s'", NAMEFMT(t));
+    if (tok_is(t, ".ca") || tok_is(t, ".cg"))
+        bit = (*cp & (CP_CA | CP_CG)) ? CP_CA | CP_CG : tok_is(t, ".ca") ? CP_CA : CP_CG;
+    else if (tok_is(t, ".shared") || tok_is(t, ".shared::cta"))
+        bit = CP_SHARED;
+    else if (tok_is(t, ".global"))
+        bit = CP_GLOBAL;
+    else if (tok_is(t, ".L2::cache_hint"))
+        bit = CP_HINT;
+    else if (tok_is(t, ".L2::64B") || tok_is(t, ".L2::128B") || tok_is(t, ".L2::256B"))
+        bit = CP_PREFETCH;
+    else
+        parse_fail_tok(P, t, "unsupported modifier '%.*s' for 'cp.async'", NAMEFMT(t));
+    if (*cp & bit)
+        parse_fail_tok(P, t, "'cp.async' has more than one '%.*s'-kind modifier", NAMEFMT(t));
+    *cp |= bit;
+}
+
+static int raw_is_pred(parser *P, const raw_opnd *r)
+{
+    uint32_t elem;
+    if (r->kind != RO_NAME)
+        return 0;
+    sym *s = sym_lookup(P, r->t.text, r->t.len, &elem);
+    return s && (s->kind == SYM_PREG || s->kind == SYM_PRANGE);
+}
+
+static void decode_cp_async(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    uint32_t cp = c->md.cp;
+    if (!(cp & CP_ASYNC))
+        parse_fail_tok(P, &c->md.first, "unsupported: 'cp' (only cp.async is implemented)");
+    in->ndst = 0;
+    if (in->op == PTX_OP_CP_ASYNC_COMMIT || in->op == PTX_OP_CP_ASYNC_WAIT_ALL) {
+        want_operands(P, c, 0, 0);
+        in->nopnd = 0;
+        return;
+    }
+    if (in->op == PTX_OP_CP_ASYNC_WAIT) {
+        want_operands(P, c, 1, 1);
+        if (c->raw[0].kind != RO_NUM)
+            parse_fail_tok(P, &c->raw[0].t, "'cp.async.wait_group' takes an integer constant");
+        resolve_src(P, c, &c->raw[0], PTX_T_U32, ALLOW_IMM, &in->opnd[0]);
+        in->nopnd = 1;
+        return;
+    }
+    if (!(cp & (CP_CA | CP_CG)) || !(cp & CP_SHARED) || !(cp & CP_GLOBAL))
+        parse_fail_tok(P, &c->md.first, "'cp.async' needs .ca or .cg, .shared and .global");
+    uint32_t hint = (cp & CP_HINT) ? 1 : 0;
+    want_operands(P, c, 3 + hint, 4 + hint);
+    if (c->raw[2].kind != RO_NUM)
+        parse_fail_tok(P, &c->raw[2].t, "'cp.async' copy size must be an integer constant (4, 8 or 16)");
+    resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+    uint64_t size = (uint64_t)in->opnd[2].imm;
+    if (size != 4 && size != 8 && size != 16)
+        parse_fail_tok(P, &c->raw[2].t, "'cp.async' copy size must be 4, 8 or 16, found %llu", (unsigned long long)size);
+    if ((cp & CP_CG) && size != 16)
+        parse_fail_tok(P, &c->raw[2].t, "'cp.async.cg' copies 16 bytes, found %llu", (unsigned long long)size);
+    in->space = PTX_SPACE_SHARED;
+    in->mode = (uint8_t)((cp & CP_CG) ? 1 : 0);
+    resolve_addr(P, c, &c->raw[0], PTX_SPACE_SHARED, 1, size, &in->opnd[0]);
+    resolve_addr(P, c, &c->raw[1], PTX_SPACE_GLOBAL, 0, size, &in->opnd[1]);
+    in->nopnd = 3;
+    if (c->nraw == 4 + hint) {
+        const raw_opnd *r = &c->raw[3];
+        if (raw_is_pred(P, r)) {
+            resolve_src(P, c, r, PTX_T_PRED, 0, &in->opnd[3]);
+        } else {
+            resolve_src(P, c, r, PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+            if (in->opnd[3].kind == PTX_OPND_IMM && (uint64_t)in->opnd[3].imm > size)
+                parse_fail_tok(P, &r->t, "'cp.async' source size %llu exceeds the copy size %llu",
+                               (unsigned long long)in->opnd[3].imm, (unsigned long long)size);
+        }
+        in->nopnd = 4;
+    }
+    if (hint) { /* cache policy: a 64-bit register, checked and dropped */
+        ptx_operand pol;
+        resolve_src(P, c, &c->raw[c->nraw - 1], PTX_T_B64, 0, &pol);
+    }
+}
+
 static void decode_barrier(parser *P, ictx *c)
 {
     ptx_insn *in = &c->in;
@@ -1919,7 +2069,10 @@ void parse_instruction(parser *P)
     while (P->tok.kind == TK_DOTNAME) {
         if (++nmods > PTX_MAX_MODS)
             parse_fail_tok(P, &P->tok, "too many modifiers on '%s'", c.opname);
-        apply_modifier(P, &c, &P->tok);
+        if (opc == PTX_OP_CP_ASYNC)
+            cp_async_modifier(P, &c, &P->tok);
+        else
+            apply_modifier(P, &c, &P->tok);
         next_token(P);
     }
     in->rnd = (uint8_t)c.md.rnd;
@@ -1961,6 +2114,9 @@ void parse_instruction(parser *P)
             break;
         case PTX_OP_BAR: case PTX_OP_BARRIER:
             decode_barrier(P, &c);
+            break;
+        case PTX_OP_CP_ASYNC:
+            decode_cp_async(P, &c);
             break;
         case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
             decode_warp(P, &c);

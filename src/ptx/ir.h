@@ -244,11 +244,12 @@ typedef struct {
 /* A call site: call[.uni] (ret_0, ...), func, (arg_0, ...);
  * Arguments and return slots are frame offsets in the CALLER's frame (the call-site
  * .param variables) -- or registers/immediates where PTX allows them. */
+#define PTX_CALL_MAX_RETS 8  /* return values of one call (real PTX has up to 4) */
 typedef struct {
     uint32_t func;          /* callee: index into module->funcs */
     uint8_t nargs, nrets;
     ptx_operand args[16];   /* ADDR with ABASE_FRAME (param var), REG or IMM */
-    ptx_operand rets[2];
+    ptx_operand rets[PTX_CALL_MAX_RETS];
     uint32_t line;
 } ptx_call;
 
@@ -260,6 +261,9 @@ typedef struct {
     uint32_t align;
     uint32_t offset;        /* entry: offset in kernel param buffer; func: frame offset */
     uint8_t is_ptr;         /* .ptr attribute seen */
+    uint8_t is_reg;         /* .func .reg formal (old-style ABI, and the only way to
+                               return more than one value): lives in register reg */
+    uint32_t reg;           /* is_reg: value register index in the callee */
 } ptx_param;
 
 typedef struct ptx_function {

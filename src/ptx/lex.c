@@ -290,8 +290,8 @@ static int lex_name(lexer *lx, token *t, int dotted)
             break;
     }
     size_t n = lx->pos - start;
-    if (n > LEX_MAX_TOKEN)
-        return lex_fail(lx, t->line, t->col, "name too long (max %d characters)", LEX_MAX_TOKEN);
+    if (n > LEX_MAX_NAME)
+        return lex_fail(lx, t->line, t->col, "name too long (max %d characters)", LEX_MAX_NAME);
     t->kind = dotted ? TK_DOTNAME : TK_IDENT;
     t->text = lx->src + start;
     t->len = (uint32_t)n;

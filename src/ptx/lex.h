@@ -16,9 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Longest identifier, dot-name or number we accept (PTX has no limit; real
- * names are well under 200 characters: mangled C++ names are the longest). */
+/* Longest number we accept. */
 #define LEX_MAX_TOKEN 1024
+/* Longest identifier or dot-name.  PTX has no limit and ptxas takes at least
+ * 5,000 characters; mangled C++ template names reach 1,500 (CUTLASS), so this is
+ * only a bound against absurd input. */
+#define LEX_MAX_NAME 65536
 /* Longest string literal (.file names, .pragma text). */
 #define LEX_MAX_STRING 4096
 

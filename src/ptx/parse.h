@@ -24,14 +24,15 @@
 #define PTX_MAX_VARS         (1u << 20)/* variables per module */
 #define PTX_MAX_INSNS        (1u << 22)/* instructions per function */
 #define PTX_MAX_REGS         (1u << 18)/* value (or predicate) registers per function */
-#define PTX_MAX_REG_RANGE    (1u << 16)/* %r<N>: N per declaration */
+#define PTX_MAX_REG_RANGE    PTX_MAX_REGS /* %r<N>: N per declaration (real files
+                                          declare %r<70000>; ptxas takes 10^6) */
 #define PTX_MAX_MODULE_REGS  (1u << 20)/* named registers in the whole module (each has
                                           a name string: bounds memory for tiny inputs
                                           declaring huge ranges in many functions) */
 #define PTX_MAX_DEPTH        64        /* nesting of { } blocks */
 #define PTX_MAX_KPARAMS      4096      /* kernel parameters */
 #define PTX_MAX_FPARAMS      16        /* .func formals (ptx_call.args is 16 wide) */
-#define PTX_MAX_FRETS        2         /* .func return parameters (ptx_call.rets) */
+#define PTX_MAX_FRETS        PTX_CALL_MAX_RETS /* .func return parameters (ptx_call.rets) */
 #define PTX_MAX_VAR_BYTES    (1ull << 40) /* declared size of one variable */
 #define PTX_MAX_INIT_BYTES   (16u << 20)  /* initialized bytes of one variable */
 #define PTX_MAX_INIT_TOTAL   (64u << 20)  /* initialized bytes of the whole module */
@@ -107,7 +108,7 @@ typedef struct {
 struct scratch_param {
     const char *name;          /* arena */
     uint32_t len;
-    uint8_t type, is_ptr, is_ret;
+    uint8_t type, is_ptr, is_ret, is_reg;
     uint64_t size;
     uint32_t align;
     uint32_t line, col;

@@ -1130,18 +1130,25 @@ static void parse_var_decl(parser *P, int is_extern)
 static void parse_formal(parser *P, int is_entry, int is_ret)
 {
     char buf[96];
-    if (tok_is(&P->tok, ".reg"))
-        parse_fail_tok(P, &P->tok, "unsupported: .reg parameters (only .param)");
-    if (!tok_is(&P->tok, ".param"))
+    /* .reg formals: a .func only (ptxas needs them for more than one return value) */
+    int is_reg = tok_is(&P->tok, ".reg");
+    if (is_reg && is_entry)
+        parse_fail_tok(P, &P->tok, "kernel parameters must be .param, not .reg");
+    if (!is_reg && !tok_is(&P->tok, ".param"))
         parse_fail_tok(P, &P->tok, "expected '.param', found %s", tok_text(&P->tok, buf, sizeof buf));
+    token space_tok = P->tok;
     next_token(P);
     decl_spec d;
     parse_decl_spec(P, &d, is_entry);
+    if (is_reg && (d.type == PTX_T_PRED || ptx_type_size(d.type) == 0 || ptx_type_size(d.type) > 8 || d.vecn > 1))
+        parse_fail_tok(P, &space_tok, "unsupported: .reg parameter of this type (scalar integer, bit or float only)");
     token name = expect_ident(P, "a parameter name");
     var_shape vs;
     parse_dims(P, &d, &vs);
     if (vs.unsized)
         parse_fail_tok(P, &name, "parameter '%.*s' must have a size", name.len > 64 ? 64 : (int)name.len, name.text);
+    if (is_reg && vs.size != ptx_type_size(d.type))
+        parse_fail_tok(P, &name, "a .reg parameter cannot be an array");
     uint32_t limit = is_entry ? PTX_MAX_KPARAMS : PTX_MAX_FPARAMS + PTX_MAX_FRETS;
     P->sparams = xrealloc_array(P, P->sparams, &P->sparams_cap, P->nsparams + 1,
                                 sizeof(struct scratch_param), limit, "parameters");
@@ -1151,6 +1158,7 @@ static void parse_formal(parser *P, int is_entry, int is_ret)
     sp->type = (uint8_t)d.type;
     sp->is_ptr = (uint8_t)d.is_ptr;
     sp->is_ret = (uint8_t)is_ret;
+    sp->is_reg = (uint8_t)is_reg;
     sp->size = vs.size;
     sp->align = d.align ? d.align : (uint32_t)(vs.elem_size * d.vecn);
     if (sp->align == 0)
@@ -1259,6 +1267,7 @@ static void install_params(parser *P, ptx_function *f)
             p->size = (uint32_t)sp->size;
             p->align = sp->align;
             p->is_ptr = sp->is_ptr;
+            p->is_reg = sp->is_reg;
             off = align_up(off, sp->align);
             p->offset = (uint32_t)off;
             off += sp->size;
@@ -1426,7 +1435,15 @@ static void parse_function(parser *P, int is_extern, int is_visible)
                 if (sym_find(P, ps[i].name, (uint32_t)strlen(ps[i].name), 0) &&
                     sym_find(P, ps[i].name, (uint32_t)strlen(ps[i].name), 0)->depth == P->depth)
                     parse_fail(P, f->line, 1, "parameter '%s' declared twice", ps[i].name);
-                sym *s = sym_add(P, ps[i].name, (uint32_t)strlen(ps[i].name), SYM_PARAM);
+                uint32_t nlen = (uint32_t)strlen(ps[i].name);
+                if (ps[i].is_reg) { /* a register of the callee, set by the call */
+                    ps[i].reg = alloc_regs(P, &P->tok, 0, 1, (ptx_type)ps[i].type, ps[i].name, nlen, 0);
+                    sym *s = sym_add(P, ps[i].name, nlen, SYM_VREG);
+                    s->index = ps[i].reg;
+                    s->type = ps[i].type;
+                    continue;
+                }
+                sym *s = sym_add(P, ps[i].name, nlen, SYM_PARAM);
                 s->offset = ps[i].offset;
                 s->size = ps[i].size;
                 s->type = ps[i].type;

@@ -103,7 +103,7 @@ static int check_insn(vctx *v, const ptx_insn *in)
         if (c->func >= v->m->nfuncs)
             return bad(v, "callee out of range");
         const ptx_function *callee = &v->m->funcs[c->func];
-        if (c->nargs != callee->nparams || (c->nrets && c->nrets != callee->nrets) || c->nargs > 16 || c->nrets > 2)
+        if (c->nargs != callee->nparams || (c->nrets && c->nrets != callee->nrets) || c->nargs > 16 || c->nrets > PTX_CALL_MAX_RETS)
             return bad(v, "call arity does not match '%s'", callee->name);
         for (unsigned i = 0; i < c->nargs; i++)
             if (check_operand(v, &c->args[i]) < 0)

@@ -52,6 +52,7 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
     dev->num_sms = DEFAULT_NUM_SMS;
     dev->max_smem_per_cta = DEFAULT_MAX_SMEM;
     dev->printf_out = stdout;
+    dev->dtoh_digest = 0xcbf29ce484222325ull; /* FNV-1a offset basis */
     if (mode == LOCSIM_MODE_TIMING) {
         locsim_status st = timing_attach ? timing_attach(dev) : LOCSIM_ERR_CONFIG;
         if (st != LOCSIM_OK) {
@@ -75,6 +76,14 @@ void locsim_device_destroy(locsim_device *dev) {
 
 void locsim_set_printf_stream(locsim_device *dev, void *stream) {
     if (dev) dev->printf_out = stream ? (FILE *)stream : stdout;
+}
+
+void locsim_set_memcheck(locsim_device *dev, int on) {
+    if (dev) dev->memcheck = on != 0;
+}
+
+void locsim_set_run_quantum(locsim_device *dev, uint32_t insns) {
+    if (dev) dev->run_quantum = insns;
 }
 
 void locsim_get_counters(const locsim_device *dev, locsim_counters *out) {
@@ -129,8 +138,15 @@ locsim_status locsim_memcpy_dtoh(locsim_device *dev, void *dst, locsim_dptr src,
     if (!valid_range(dev, src, bytes)) return bad_range(dev, "memcpy device to host", src, bytes);
     devmem_read(dev->mem, src, dst, bytes);
     runtime_memcpy_touch(dev, src, bytes);
+    /* FNV-1a over every byte the host reads back: what a program observes */
+    const uint8_t *b = dst;
+    uint64_t h = dev->dtoh_digest;
+    for (size_t i = 0; i < bytes; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    dev->dtoh_digest = h;
     return LOCSIM_OK;
 }
+
+uint64_t locsim_dtoh_digest(const locsim_device *dev) { return dev ? dev->dtoh_digest : 0; }
 
 locsim_status locsim_memcpy_dtod(locsim_device *dev, locsim_dptr dst, locsim_dptr src, size_t bytes) {
     if (!dev) return LOCSIM_ERR_INVALID;

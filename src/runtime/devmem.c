@@ -133,6 +133,28 @@ const devmem_alloc_info *devmem_find(devmem *m, uint64_t addr) {
     return &m->allocs[i];
 }
 
+/* Does the granule starting at g overlap a live allocation?  The allocation with
+ * the highest base below the granule's end is the only candidate: allocations are
+ * sorted and disjoint, so every earlier one ends before it starts. */
+static int granule_mapped(const devmem *m, uint64_t g) {
+    uint64_t end = g + DEVMEM_MAP_GRANULE;
+    uint32_t lo = 0, hi = m->nallocs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->allocs[mid].base < end) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 && m->allocs[lo - 1].base + m->allocs[lo - 1].size > g;
+}
+
+int devmem_mapped(devmem *m, uint64_t addr, uint64_t size) {
+    if (size == 0 || !in_global_range(addr) || size > DEVMEM_GLOBAL_LIMIT - addr) return 0;
+    uint64_t first = addr & ~(DEVMEM_MAP_GRANULE - 1), last = (addr + size - 1) & ~(DEVMEM_MAP_GRANULE - 1);
+    for (uint64_t g = first; g <= last; g += DEVMEM_MAP_GRANULE)
+        if (!granule_mapped(m, g)) return 0;
+    return 1;
+}
+
 int devmem_check(devmem *m, uint64_t addr, uint64_t size) {
     const devmem_alloc_info *a = devmem_find(m, addr);
     if (!a) return 0;

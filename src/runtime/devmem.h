@@ -41,6 +41,13 @@ int devmem_free(devmem *m, uint64_t addr);
 /* 1 if [addr, addr+size) lies inside one live allocation, else 0.  Fast for the
  * common case (repeated hits on the same allocation). */
 int devmem_check(devmem *m, uint64_t addr, uint64_t size);
+/* Mapped device memory: GPUs map device memory in large pages and sub-allocate
+ * small cudaMallocs inside them, so an address a little outside an allocation is
+ * still backed.  Here the mapping granule is 2 MiB (the large page CUDA uses): an
+ * address is mapped when its 2 MiB granule holds a byte of some live allocation.
+ * 1 if every byte of [addr, addr+size) is mapped. */
+#define DEVMEM_MAP_GRANULE (2ull << 20)
+int devmem_mapped(devmem *m, uint64_t addr, uint64_t size);
 /* The allocation containing addr, or NULL. */
 const devmem_alloc_info *devmem_find(devmem *m, uint64_t addr);
 

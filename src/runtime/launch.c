@@ -1,4 +1,5 @@
 /* Kernel launch: validate the configuration, pack parameters, run the CTAs. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,9 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
     L->smid_count = dev->num_sms;
     L->printf_out = dev->printf_out;
     L->watchdog_insns = RUNTIME_DEFAULT_WATCHDOG;
+    L->memcheck = dev->memcheck;
+    L->oob_accesses = &dev->counters.oob_accesses;
+    L->run_quantum = dev->run_quantum;
     return LOCSIM_OK;
 }
 
@@ -117,9 +121,17 @@ locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 bloc
     exec_launch L;
     locsim_status st = runtime_prepare_launch(k, grid, block, dyn_smem_bytes, args, nargs, params, &L);
     if (st == LOCSIM_OK) {
+        uint64_t oob0 = dev->counters.oob_accesses;
         dev->counters.kernels++;
         if (dev->timing_ops) st = dev->timing_ops->launch(dev->timing, &L, dev);
         else st = run_functional(dev, &L);
+        if (dev->counters.oob_accesses > oob0 && !dev->warned_oob) {
+            dev->warned_oob = 1;
+            fprintf(stderr,
+                    "locsim: warning: kernel '%s' made %llu out-of-bounds global access(es) inside mapped device "
+                    "memory (they ran, as on a GPU; -memcheck 1 stops at the first with a report)\n",
+                    k->fn->name, (unsigned long long)(dev->counters.oob_accesses - oob0));
+        }
     }
     free(params);
     return st;

@@ -56,6 +56,10 @@ struct locsim_device {
     uint32_t num_sms;            /* %nsmid; from the config in timing mode */
     uint32_t max_smem_per_cta;   /* launch limit */
     FILE *printf_out;
+    int memcheck;                /* locsim_set_memcheck */
+    int warned_oob;              /* the one-line out-of-bounds warning was printed */
+    uint32_t run_quantum;        /* functional warp quantum (0: default) */
+    uint64_t dtoh_digest;        /* locsim_dtoh_digest */
     const locsim_timing_ops *timing_ops;
     void *timing;
     char error[2048];

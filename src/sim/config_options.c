@@ -213,6 +213,11 @@ static const option_def options[] = {
     BOOL("l1d_access_analysis", l1d_access_analysis, "0",
          "(locsim) record every SM's L1D access stream; report Belady-optimal misses (L1D_BEL_*) and the "
          "intra-thread / inter-thread / inter-warp hit breakdown (L1D_hits_*)"),
+    SECTION("Checking"),
+    BOOL("memcheck", memcheck, "0",
+         "(locsim) 1: stop at the first global access outside a live allocation with a compute-sanitizer-style "
+         "report; 0: behave as a GPU (accesses in mapped memory run and are counted in memcheck_oob_accesses, "
+         "others fail with cudaErrorIllegalAddress)"),
 };
 
 const option_def *config_option_table(size_t *count) {

@@ -54,3 +54,5 @@ locsim_status locsim_config_load(const char *name_or_path, int noverrides, char 
 }
 
 void locsim_config_free(locsim_config *cfg) { free(cfg); }
+
+int locsim_config_memcheck(const locsim_config *cfg) { return cfg && cfg->memcheck; }

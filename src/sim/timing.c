@@ -111,5 +111,6 @@ locsim_status timing_attach(locsim_device *dev) {
     dev->timing = t;
     dev->num_sms = p.num_sms;
     dev->max_smem_per_cta = p.sm.smem_size;
+    dev->memcheck = cfg->memcheck;
     return LOCSIM_OK;
 }

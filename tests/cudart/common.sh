@@ -25,11 +25,12 @@ trap 'rm -rf "$WORK"' EXIT
 
 fail() { echo "FAIL: $*"; exit 1; }
 
-# build OUT SOURCE [nvcc flags...]: an ordinary CUDA program, as users build them.
+# build OUT SOURCE [nvcc flags...]: an ordinary CUDA program, as users build them
+# (for $ARCH, default compute_75).
 build() {
   local out=$1 src=$2
   shift 2
-  "$NVCC" -cudart shared -arch=compute_75 -I"$SRC/workloads/common" -I"$SRC/tests/cudart" \
+  "$NVCC" -cudart shared -arch="${ARCH:-compute_75}" -I"$SRC/workloads/common" -I"$SRC/tests/cudart" \
     -o "$WORK/$out" "$src" "$@" >"$WORK/$out.build.log" 2>&1 || { cat "$WORK/$out.build.log"; fail "nvcc could not build $src"; }
 }
 

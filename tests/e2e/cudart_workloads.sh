@@ -32,7 +32,7 @@ check() {  # check NAME MODE: the last run printed PASS and exited 0
   fi
 }
 for name in $names; do
-  build "$name" "$SRC/workloads/$name/kernel.cu" -O3
+  ARCH=$(cat "$SRC/workloads/$name/arch" 2>/dev/null || echo compute_75) build "$name" "$SRC/workloads/$name/kernel.cu" -O3
   run "$name" --functional
   check "$name" functional
   # shellcheck disable=SC2046  # the arguments are words
