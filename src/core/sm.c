@@ -125,6 +125,12 @@ uint64_t sm_wake_at(const sm *s) { return s->wake_at; }
 
 bool sm_idle(const sm *s) { return s->resident == 0 && !ldst_has_work(s); }
 
+uint32_t sm_warps_at_barrier(const sm *s) {
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) n += s->warps[w].cta && s->warps[w].live && s->warps[w].at_barrier;
+    return n;
+}
+
 /* ---- the scoreboard ---- */
 
 /* The latest ready time of the registers instruction `in` reads or writes;

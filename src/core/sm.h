@@ -171,6 +171,9 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now);
 /* CTAs resident, and whether anything is still in flight. */
 uint32_t sm_resident_ctas(const sm *s);
 bool sm_idle(const sm *s);
+/* Live warps waiting at a barrier (to tell a program's barrier deadlock from a
+ * simulator resource deadlock). */
+uint32_t sm_warps_at_barrier(const sm *s);
 /* A kernel fault recorded by the SM (NULL if none). */
 const exec_fault *sm_fault(const sm *s);
 

@@ -56,6 +56,8 @@ struct locsim_device {
     uint32_t num_sms;            /* %nsmid; from the config in timing mode */
     uint32_t max_smem_per_cta;   /* launch limit */
     FILE *printf_out;
+    uint64_t mem_capacity;       /* bytes locsim_malloc may hand out (-device_memory_mb) */
+    uint64_t mem_used;           /* bytes of live locsim_malloc allocations (256-byte granules) */
     int memcheck;                /* locsim_set_memcheck */
     int warned_oob;              /* the one-line out-of-bounds warning was printed */
     uint32_t run_quantum;        /* functional warp quantum (0: default) */

@@ -51,6 +51,7 @@ struct locsim_config {
     /* ---- run limits ---- */
     uint64_t max_insn;                 /* thread instructions, 0 = no limit */
     uint64_t max_cycle;                /* core cycles, 0 = no limit */
+    uint64_t device_memory_mb;         /* capacity of device memory (locsim_malloc) */
 
     /* ---- SM ---- */
     uint32_t n_clusters, n_cores_per_cluster;

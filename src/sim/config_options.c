@@ -123,6 +123,9 @@ static const option_def options[] = {
     SECTION("Run limits"),
     U64("gpgpu_max_insn", max_insn, "0", 0, UINT64_MAX, "stop after this many thread instructions (0: no limit)"),
     U64("gpgpu_max_cycle", max_cycle, "0", 0, UINT64_MAX, "stop after this many core cycles (0: no limit)"),
+    U64("device_memory_mb", device_memory_mb, "4096", 1, 1048576,
+        "device memory in MiB: allocations beyond it fail (cudaErrorMemoryAllocation); what cudaMemGetInfo and "
+        "totalGlobalMem report (not a GPGPU-Sim option; 4 GiB as cudart reported before)"),
 
     SECTION("Streaming multiprocessors"),
     UINT("gpgpu_n_clusters", n_clusters, "15", 1, 1024, "number of SM clusters"),

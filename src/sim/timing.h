@@ -32,8 +32,6 @@ typedef struct {
     gpu *g;
     const sim_config *cfg;
     sim_config *owned_cfg;           /* when the device was created without one */
-    double start_s, last_progress_s; /* host time: progress line and simulation rate only */
-    int progress_shown;
     double host_seconds;             /* spent in kernels, cumulative (STAT_HOST) */
     stats *stats;                    /* per-kernel and total statistics */
     timing_stat_ids ids;
