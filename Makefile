@@ -6,7 +6,7 @@ TEST_BUILD ?= build-test
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build run test fuzz fuzz-config bench clean ptx
+.PHONY: all deps build run test fuzz fuzz-config fuzz-fatbin bench clean ptx
 
 all: build
 
@@ -43,6 +43,15 @@ fuzz-config:
 	mkdir -p $(FUZZ_BUILD)/corpus-config
 	./$(FUZZ_BUILD)/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    $(FUZZ_BUILD)/corpus-config configs
+
+# Fuzz cudart's fatbinary / ELF reader, seeded with real nvcc 13 .nv_fatbin sections.
+fuzz-fatbin:
+	@bash tools/install-deps.sh --fuzz
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCSIM_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_fatbin
+	mkdir -p $(FUZZ_BUILD)/corpus-fatbin
+	./$(FUZZ_BUILD)/fuzz/fuzz_fatbin -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    $(FUZZ_BUILD)/corpus-fatbin fuzz/corpus-fatbin
 
 bench: build
 	./$(BUILD)/bench/bench_functional

@@ -486,6 +486,10 @@ void cr_unlock(void);
 locsim_device *cr_device(void);
 /* Fatal error in the program's use of the runtime: print "locsim: ..." and exit(1). */
 void cr_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Signals (state.c): partial statistics on SIGINT/SIGTERM/SIGHUP, then death by it. */
+void cr_install_signal_handlers(void);
+void cr_set_in_kernel(int timing);
+void cr_die_by_signal(int sig) __attribute__((noreturn));
 /* Print "locsim: ..." to stderr (diagnostics, never the program's stdout). */
 void cr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The program's name for messages. */

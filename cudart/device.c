@@ -45,7 +45,8 @@ void cr_devinfo_init(cr_devinfo *info, const locsim_device *dev) {
     info->mem_clock_khz = (int)(c->clock_mhz[CLOCK_DRAM] * 1000.0);
     info->mem_bus_width = (int)(c->n_mem * c->dram.bus_width * c->dram.chips * 8);
     info->l2_bytes = (int)(cache_size_bytes(&c->l2) * config_num_l2_slices(c));
-    info->global_mem = (size_t)4 << 30;  /* sparse memory: only the address space bounds it */
+    size_t free_bytes;
+    locsim_mem_get_info(dev, &free_bytes, &info->global_mem);  /* -device_memory_mb */
     info->const_mem = 64 * 1024;
     info->cc_major = 7;
     info->cc_minor = 5;

@@ -137,26 +137,77 @@ static char *dup_text(const uint8_t *src, size_t n, size_t *len) {
     return s;
 }
 
+/* Largest PTX text we decompress: the biggest real programs' PTX is tens of MB. */
+#define PTX_MAX_BYTES (256u << 20)
+
+/* Decompress one zstd frame with a buffer that grows with the output actually
+ * produced: the sizes the frame and the entry header declare are hints only, so a
+ * corrupted size costs nothing (a header claiming 4 GB once made us allocate 4 GB). */
+static uint8_t *zstd_stream(const fatbin_entry *e, size_t frame, size_t hint, size_t *got, char *err, size_t errlen) {
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    size_t cap = hint < 4096 ? 4096 : hint;
+    if (cap > 64 * (size_t)frame + 65536) cap = 64 * (size_t)frame + 65536;
+    if (cap > PTX_MAX_BYTES) cap = PTX_MAX_BYTES;
+    uint8_t *buf = malloc(cap);
+    if (!ds || !buf) {
+        fail(err, errlen, "out of memory decompressing PTX");
+        goto bad;
+    }
+    ZSTD_initDStream(ds);
+    ZSTD_inBuffer in = {e->payload, frame, 0};
+    ZSTD_outBuffer out = {buf, cap, 0};
+    for (;;) {
+        size_t r = ZSTD_decompressStream(ds, &out, &in);
+        if (ZSTD_isError(r)) {
+            fail(err, errlen, "compressed PTX (sm_%u): zstd says %s", e->sm, ZSTD_getErrorName(r));
+            goto bad;
+        }
+        if (r == 0) break;  /* frame complete */
+        if (out.pos < out.size && in.pos == in.size) {
+            fail(err, errlen, "compressed PTX (sm_%u): the zstd frame is truncated", e->sm);
+            goto bad;
+        }
+        if (out.pos == out.size) {
+            if (cap == PTX_MAX_BYTES) {
+                fail(err, errlen, "compressed PTX (sm_%u) decompresses to more than %u MiB", e->sm,
+                     PTX_MAX_BYTES >> 20);
+                goto bad;
+            }
+            cap = cap > PTX_MAX_BYTES / 2 ? PTX_MAX_BYTES : cap * 2;
+            uint8_t *grown = realloc(buf, cap);
+            if (!grown) {
+                fail(err, errlen, "out of memory decompressing PTX");
+                goto bad;
+            }
+            buf = out.dst = grown;
+            out.size = cap;
+        }
+    }
+    ZSTD_freeDStream(ds);
+    *got = out.pos;
+    return buf;
+bad:
+    ZSTD_freeDStream(ds);
+    free(buf);
+    return NULL;
+}
+
 static char *decompress_zstd(const fatbin_entry *e, size_t *len, char *err, size_t errlen) {
     size_t frame = ZSTD_findFrameCompressedSize(e->payload, e->payload_size);
     if (ZSTD_isError(frame)) {
         fail(err, errlen, "compressed PTX (sm_%u): not a valid zstd frame (%s)", e->sm, ZSTD_getErrorName(frame));
         return NULL;
     }
-    unsigned long long expect = ZSTD_getFrameContentSize(e->payload, frame);
-    if (expect == ZSTD_CONTENTSIZE_UNKNOWN || expect == ZSTD_CONTENTSIZE_ERROR) expect = e->uncompressed_size;
-    if (expect == 0 || expect > (1ull << 32)) {
-        fail(err, errlen, "compressed PTX (sm_%u): implausible uncompressed size %llu", e->sm, expect);
-        return NULL;
-    }
-    uint8_t *buf = malloc((size_t)expect);
-    if (!buf) {
-        fail(err, errlen, "out of memory decompressing %llu bytes of PTX", expect);
-        return NULL;
-    }
-    size_t got = ZSTD_decompress(buf, (size_t)expect, e->payload, frame);
-    if (ZSTD_isError(got)) {
-        fail(err, errlen, "compressed PTX (sm_%u): zstd says %s", e->sm, ZSTD_getErrorName(got));
+    unsigned long long declared = ZSTD_getFrameContentSize(e->payload, frame);
+    int known = declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR;
+    if (!known) declared = e->uncompressed_size;
+    size_t got = 0;
+    uint8_t *buf = zstd_stream(e, frame, declared < PTX_MAX_BYTES ? (size_t)declared : PTX_MAX_BYTES, &got, err,
+                               errlen);
+    if (!buf) return NULL;
+    if (known && got != declared) {
+        fail(err, errlen, "compressed PTX (sm_%u): the zstd frame declares %llu bytes but holds %zu", e->sm,
+             declared, got);
         free(buf);
         return NULL;
     }

@@ -5,11 +5,11 @@
  *   locsim-fatbin --list ./app     one line per fatbin entry
  *   locsim-fatbin ./app            the PTX the runtime would load, for each fatbin
  */
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfsec.h"
 #include "fatbin.h"
 
 static unsigned char *read_file(const char *path, size_t *size) {
@@ -29,33 +29,6 @@ static unsigned char *read_file(const char *path, size_t *size) {
     }
     fclose(f);
     return buf;
-}
-
-/* Find section `name` of a 64-bit ELF image; 0 on success. */
-static int find_section(const unsigned char *img, size_t size, const char *name, size_t *off, size_t *len) {
-    Elf64_Ehdr eh;
-    if (size < sizeof eh || memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64) return -1;
-    memcpy(&eh, img, sizeof eh);
-    if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
-        (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum || eh.e_shstrndx >= eh.e_shnum)
-        return -1;
-    Elf64_Shdr strtab;
-    memcpy(&strtab, img + eh.e_shoff + (size_t)eh.e_shstrndx * sizeof strtab, sizeof strtab);
-    if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset) return -1;
-    for (unsigned i = 0; i < eh.e_shnum; i++) {
-        Elf64_Shdr sh;
-        memcpy(&sh, img + eh.e_shoff + (size_t)i * sizeof sh, sizeof sh);
-        if (sh.sh_name >= strtab.sh_size) continue;
-        const char *sname = (const char *)img + strtab.sh_offset + sh.sh_name;
-        size_t maxlen = strtab.sh_size - sh.sh_name;
-        if (strnlen(sname, maxlen) == strlen(name) && strncmp(sname, name, maxlen) == 0) {
-            if (sh.sh_type == SHT_NOBITS || sh.sh_offset > size || sh.sh_size > size - sh.sh_offset) return -1;
-            *off = sh.sh_offset;
-            *len = sh.sh_size;
-            return 0;
-        }
-    }
-    return -1;
 }
 
 static const char *kind_name(uint16_t kind) {
@@ -121,11 +94,11 @@ int main(int argc, char **argv) {
     static const char *const sections[] = {".nv_fatbin", "__nv_relfatbin"};
     int status = 0, index = 0, found = 0;
     for (size_t s = 0; s < sizeof sections / sizeof *sections && status == 0; s++) {
-        size_t off, len;
-        if (find_section(img, size, sections[s], &off, &len) != 0) continue;
+        elf_section sec;
+        if (elf_find_section(img, size, sections[s], &sec) != 0) continue;
         found = 1;
         if (list) printf("section %s\n", sections[s]);
-        status = dump_section(path, img + off, len, &index, list);
+        status = dump_section(path, img + sec.offset, sec.size, &index, list);
     }
     if (!found) {
         fprintf(stderr, "locsim-fatbin: %s: not a 64-bit ELF with a .nv_fatbin section\n", path);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cudart.h"
+#include "sim/progress.h"
 #include "runtime/runtime.h"
 
 /* Configurations pushed and not yet popped, per host thread (threads launch
@@ -96,6 +97,7 @@ static cudaError_t translate_args(locsim_kernel *k, void **args, void **out, uin
 /* What a kernel fault does to the context: sticky, as on a GPU. */
 static cudaError_t fault_error(locsim_status st) {
     if (st == LOCSIM_ERR_DEADLOCK) return cudaErrorLaunchFailure;
+    if (st == LOCSIM_ERR_ASSERT) return cudaErrorAssert;
     if (st == LOCSIM_ERR_KERNEL_FAULT) return cudaErrorIllegalAddress;
     return cudaErrorLaunchFailure;
 }
@@ -108,12 +110,21 @@ static cudaError_t run_kernel(cr_function *f, locsim_kernel *k, dim3 grid, dim3 
     locsim_counters before, after;
     locsim_get_counters(cr.dev, &before);
     cr_regions_to_device();
+    cr_set_in_kernel(cr.mode == LOCSIM_MODE_TIMING);
     locsim_status st = locsim_launch(k, (locsim_dim3){grid.x, grid.y, grid.z}, (locsim_dim3){block.x, block.y, block.z},
                                      (uint32_t)smem, argv, k->fn->nparams);
+    cr_set_in_kernel(0);
     cr_regions_to_host();
     locsim_get_counters(cr.dev, &after);
     cr_stats_record(f->name, &before, &after);
+    if (st == LOCSIM_ERR_INTERRUPTED) cr_die_by_signal(progress_stop_signal());
     if (st == LOCSIM_OK) return cudaSuccess;
+    if (st == LOCSIM_ERR_UNSUPPORTED) {
+        /* loaded lazily (register.c): this kernel uses something locsim lacks; the
+         * others run, and the program sees the error of this launch only */
+        cr_warn("launch of %s refused: %s", f->name, locsim_last_error(cr.dev));
+        return cudaErrorInvalidPtx;
+    }
     if (st == LOCSIM_ERR_LAUNCH || st == LOCSIM_ERR_INVALID) {
         cr_warn("launch of %s refused: %s", f->name, locsim_last_error(cr.dev));
         return st == LOCSIM_ERR_LAUNCH ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue;
@@ -159,6 +170,30 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void 
                                   cudaStream_t stream) {
     (void)stream;
     return launch(func, grid, block, args, smem);
+}
+
+/* Cooperative launch: grid.sync() needs every CTA of the grid resident at once and a
+ * grid-wide barrier, which locsim does not model.  Refuse it as a GPU without
+ * cooperative-launch support does (cudaDevAttrCooperativeLaunch is 0 here). */
+static cudaError_t cooperative_launch(const void *func) {
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    cr_function *f = cr_find_function(func);
+    cr_warn("cudaLaunchCooperativeKernel(%s): cooperative launch (grid-wide synchronisation, grid.sync()) is not "
+            "supported by locsim: returning cudaErrorNotSupported", f ? f->name : "unknown kernel");
+    return cr_leave(cudaErrorNotSupported);
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                                        cudaStream_t stream) {
+    (void)grid, (void)block, (void)args, (void)smem, (void)stream;
+    return cooperative_launch(func);
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                                             cudaStream_t stream) {
+    (void)grid, (void)block, (void)args, (void)smem, (void)stream;
+    return cooperative_launch(func);
 }
 
 /* Launch attributes change nothing in this model except those whose semantics it

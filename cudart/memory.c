@@ -409,10 +409,9 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     if (!free_bytes || !total_bytes) return cr_leave(cudaErrorInvalidValue);
-    /* Device memory is sparse and only bounded by the address space; report the
-     * configured size as free so programs that size their data by it behave. */
-    *total_bytes = cr.info.global_mem;
-    *free_bytes = cr.info.global_mem;
+    /* The configured capacity (-device_memory_mb) and what cudaMalloc has not taken
+     * (device memory is sparse: untouched pages still cost the host nothing). */
+    locsim_mem_get_info(cr.dev, free_bytes, total_bytes);
     return cr_leave(cudaSuccess);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cudart.h"
+#include "elfsec.h"
 #include "fatbin.h"
 
 /* Grow a registration array by one element. */
@@ -43,7 +44,13 @@ static void extract_ptx(cr_fatbin *fb) {
     char err[512];
     const void *blob = fatbin_from_wrapper(fb->wrapper, &fb->wrapper_version, err, sizeof err);
     fatbin_info info;
-    if (!blob || fatbin_parse(blob, SIZE_MAX, &info, err, sizeof err) != 0)
+    /* The fatbin lies in the program's .nv_fatbin section: never read past its end
+     * (a corrupted size field would otherwise walk off into unmapped memory). */
+    size_t avail = blob ? elf_extent_of(blob) : 0;
+    if (blob && avail == 0)
+        cr_die("%s: malformed device code (fatbin %d): the fatbinary wrapper points at %p, outside every "
+               "loaded object", cr_program_name(), fb->index, blob);
+    if (!blob || fatbin_parse(blob, avail, &info, err, sizeof err) != 0)
         cr_die("%s: malformed device code (fatbin %d): %s", cr_program_name(), fb->index, err);
     fb->ncubins = fatbin_count_kind(&info, FATBIN_KIND_CUBIN);
     int pick = fatbin_pick_ptx(&info);
@@ -87,7 +94,9 @@ static void load_module(cr_fatbin *fb) {
     if (!fb->ptx || fb->mod) return;
     char name[512];
     snprintf(name, sizeof name, "%s[compute_%u ptx]", cr_program_name(), fb->ptx_sm);
-    locsim_status st = locsim_module_load_ptx(cr.dev, fb->ptx, fb->ptx_len, name, &fb->mod);
+    /* lazily: a kernel using something unsupported fails at its launch, not here */
+    locsim_status st = locsim_module_load_ptx_ex(cr.dev, fb->ptx, fb->ptx_len, name, LOCSIM_LOAD_LAZY_UNSUPPORTED,
+                                                 &fb->mod);
     if (st != LOCSIM_OK)
         cr_die("cannot load the PTX embedded in %s: %s\n"
                "locsim: (the PTX can be extracted with: locsim-fatbin %s)",
@@ -100,8 +109,10 @@ void __cudaRegisterFatBinaryEnd(void **handle) {
     cr_fatbin *fb = fatbin_of_handle(handle);
     if (!fb) cr_die("__cudaRegisterFatBinaryEnd: unknown fatbinary handle %p", (void *)handle);
     if (!fb->ptx && (fb->nfuncs > 0 || fb->nvars > 0) && fb->wrapper_version == 2)
-        cr_die("%s was built with relocatable device code (-rdc=true / -dc), which locsim does not support "
-               "yet: its kernels are only complete after device linking; rebuild without -rdc",
+        cr_die("%s was built with relocatable device code (-rdc=true / -dc): locsim supports neither "
+               "relocatable device code (its kernels are only complete after device linking, which locsim does "
+               "not do) nor dynamic parallelism (kernels launching kernels, which needs -rdc); rebuild without "
+               "-rdc if the program does not launch kernels from the device",
                cr_program_name());
     if (!fb->ptx && (fb->nfuncs > 0 || fb->nvars > 0))
         cr_die("%s contains no PTX for its kernels; rebuild with PTX, e.g. -arch=compute_75 or "

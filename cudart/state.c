@@ -1,6 +1,7 @@
 /* Global state of the runtime replacement: the lock, the device, error codes. */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "config.h"
 #include "cudart.h"
+#include "sim/progress.h"
 
 cr_state cr;
 
@@ -61,9 +63,10 @@ locsim_device *cr_device(void) {
     locsim_status st = locsim_device_create(cr.cfg, cr.mode, &cr.dev);
     if (st != LOCSIM_OK)
         cr_die("cannot create the simulated GPU (config %s, %s mode): %s", cr.config_name,
-               cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional", locsim_status_name(st));
+               cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional", locsim_last_error(NULL));
     if (locsim_config_memcheck(cr.cfg)) locsim_set_memcheck(cr.dev, 1); /* -memcheck 1 / --memcheck */
     cr_devinfo_init(&cr.info, cr.dev);
+    cr_install_signal_handlers();
     cr_load_modules();
     return cr.dev;
 }
@@ -95,6 +98,8 @@ cudaError_t cr_from_status(locsim_status s) {
     case LOCSIM_ERR_DEADLOCK: return cudaErrorLaunchFailure;
     case LOCSIM_ERR_CONFIG: return cudaErrorInvalidValue;
     case LOCSIM_ERR_IO: return cudaErrorUnknown;
+    case LOCSIM_ERR_INTERRUPTED: return cudaErrorLaunchFailure;
+    case LOCSIM_ERR_ASSERT: return cudaErrorAssert;
     }
     return cudaErrorUnknown;
 }
@@ -184,6 +189,59 @@ cudaError_t cudaPeekAtLastError(void) {
     cudaError_t e = cr.sticky_error != cudaSuccess ? cr.sticky_error : last_error;
     cr_unlock();
     return e;
+}
+
+/* ---- SIGINT / SIGTERM / SIGHUP: partial statistics, then die of the signal ----
+ * Inside a timing-mode kernel the handler only asks the simulator to stop (it does
+ * so within 2^14 cycles, progress.h) and run_kernel reports; anywhere else (host
+ * code, a functional-mode kernel, a second signal) the handler reports at once.
+ * Reporting from a handler uses stdio: a program interrupted inside its own stderr
+ * output or malloc could deadlock there, which is the price of seeing the partial
+ * statistics; `kill -9` always works. */
+static volatile sig_atomic_t in_timing_kernel;
+
+void cr_die_by_signal(int sig) {
+    static volatile sig_atomic_t dying;
+    if (!dying) {
+        dying = 1;
+        fflush(stdout);
+        fprintf(stderr, "locsim: %s stopped by signal %d (%s): statistics so far\n", cr_program_name(), sig,
+                strsignal(sig));
+        if (!cr.unloading) {
+            cr.unloading = 1;  /* the exit-time report is this one */
+            cr_stats_report();
+        }
+    }
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
+static void on_stop_signal(int sig) {
+    if (in_timing_kernel && !progress_stop_signal()) {
+        progress_request_stop(sig);
+        return;
+    }
+    cr_die_by_signal(sig);
+}
+
+void cr_set_in_kernel(int timing) { in_timing_kernel = timing; }
+
+/* Install the handlers where the program left the default action (a program with
+ * its own handlers, or run with the signal ignored, keeps them). */
+void cr_install_signal_handlers(void) {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;
+        struct sigaction sa = {.sa_handler = on_stop_signal};
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 void cr_unsupported(const char *name) {

@@ -2,11 +2,14 @@
  * order kernels were first launched) and in total.  They go to stderr, or as JSON to
  * the file named by LOCSIM_JSON, so the program's own stdout is left as it would be
  * on a GPU. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudart.h"
+#include "config.h"
+#include "sim/run_inputs.h"
 #include "sim/timing.h"
 
 typedef struct {
@@ -149,8 +152,16 @@ static void report_json(FILE *f) {
     /* Timing mode: every statistic of every launch, as `locsim run --json` writes them. */
     timing_state *ts = cr.dev ? timing_of(cr.dev) : NULL;
     if (ts) {
+        /* "inputs": what determined the statistics (sim/run_inputs.h) */
+        int nwords = 0;
+        char why[256];
+        char **words = cr_split_words(getenv("LOCSIM_OPTIONS") ? getenv("LOCSIM_OPTIONS") : "", &nwords, why,
+                                      sizeof why);
+        run_inputs in = {.program = cr_program_name(), .config = cr.config_name, .noptions = words ? nwords : 0,
+                         .options = words};
         fprintf(f, ",\n  \"timing\": ");
-        timing_report_json(ts, f);
+        timing_report_json_inputs(ts, f, &in);
+        cr_free_words(words);
     }
     fprintf(f, "\n}\n");
 }
@@ -160,12 +171,16 @@ void cr_stats_report(void) {
     if (json && *json) {
         FILE *f = fopen(json, "w");
         if (!f) {
-            cr_warn("cannot write statistics to %s (LOCSIM_JSON); printing them here", json);
+            cr_warn("cannot write statistics to %s (LOCSIM_JSON): %s; printing them here", json, strerror(errno));
         } else {
             report_json(f);
-            if (fclose(f) == 0) return;
-            cr_warn("error writing statistics to %s (LOCSIM_JSON)", json);
-            return;
+            errno = 0;
+            int bad = fflush(f) != 0 || ferror(f);
+            int why = errno;
+            if (fclose(f) != 0 && !bad) bad = 1, why = errno;
+            if (!bad) return;
+            cr_warn("error writing statistics to %s (LOCSIM_JSON): %s; printing them here", json,
+                    why ? strerror(why) : "write error");
         }
     }
     fflush(stdout);

@@ -172,7 +172,7 @@ static void test_file_errors(void **state) {
     expect_error("-gpgpu_shmem_limited_broadcast yes\n",
                  "test.cfg:1: -gpgpu_shmem_limited_broadcast: expected 0 or 1, got 'yes'");
     expect_error("-ptx_opcode_latency_int 4,13,4,5\n",
-                 "test.cfg:1: -ptx_opcode_latency_int: expected <ADD>,<MAX>,<MUL>,<MAD>,<DIV>, each an integer in "
+                 "test.cfg:1: -ptx_opcode_latency_int: expected <ADD>,<MAX>,<MUL>,<MAD>,<DIV>[,<SHFL>], each an integer in "
                  "[1, 100000], got '4,13,4,5'");
     expect_error("-gpgpu_clock_domains 700:700:700\n",
                  "test.cfg:1: -gpgpu_clock_domains: expected <core>:<icnt>:<l2>:<dram> clocks in MHz, each in "

@@ -52,7 +52,8 @@ static void test_regression_inputs(void **state)
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d)) && n < 4096)
-        if (e->d_name[0] != '.' && strcmp(e->d_name, "README") != 0)
+        if (e->d_name[0] != '.' && strlen(e->d_name) > 4 &&
+            strcmp(e->d_name + strlen(e->d_name) - 4, ".ptx") == 0)  /* config-*, fatbin-*: fuzz_replay */
             names[n++] = strdup(e->d_name);
     closedir(d);
     qsort(names, n, sizeof names[0], cmp_str);

@@ -25,7 +25,9 @@ typedef enum {
     LOCSIM_ERR_KERNEL_FAULT = 7,   /* out-of-bounds access, misaligned access, trap */
     LOCSIM_ERR_DEADLOCK = 8,       /* barrier deadlock / divergent barrier / watchdog */
     LOCSIM_ERR_CONFIG = 9,
-    LOCSIM_ERR_IO = 10
+    LOCSIM_ERR_IO = 10,
+    LOCSIM_ERR_INTERRUPTED = 11,   /* stopped by a signal (SIGINT/SIGTERM): partial results */
+    LOCSIM_ERR_ASSERT = 12         /* a device assert() failed (__assertfail) */
 } locsim_status;
 
 typedef uint64_t locsim_dptr;  /* a device (generic/global) address */
@@ -53,7 +55,8 @@ locsim_status locsim_config_load(const char *name_or_path, int noverrides, char 
 void locsim_config_free(locsim_config *cfg);
 
 /* ---- device ---- */
-/* cfg may be NULL: the default configuration (fermi_gtx480), functional mode. */
+/* cfg may be NULL: the default configuration (fermi_gtx480), functional mode.
+ * On failure, locsim_last_error(NULL) says why (per calling thread). */
 locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, locsim_device **out);
 void locsim_device_destroy(locsim_device *dev);
 const char *locsim_last_error(const locsim_device *dev);
@@ -62,6 +65,8 @@ const char *locsim_status_name(locsim_status s);
 /* ---- device memory (sparse, paged: untouched pages cost nothing) ---- */
 locsim_status locsim_malloc(locsim_device *dev, locsim_dptr *out, size_t bytes);
 locsim_status locsim_free(locsim_device *dev, locsim_dptr ptr);
+/* Device memory left for locsim_malloc and its capacity (-device_memory_mb). */
+void locsim_mem_get_info(const locsim_device *dev, size_t *free_bytes, size_t *total_bytes);
 locsim_status locsim_memset(locsim_device *dev, locsim_dptr ptr, int value, size_t bytes);
 locsim_status locsim_memcpy_htod(locsim_device *dev, locsim_dptr dst, const void *src, size_t bytes);
 locsim_status locsim_memcpy_dtoh(locsim_device *dev, void *dst, locsim_dptr src, size_t bytes);
@@ -72,6 +77,13 @@ locsim_status locsim_memcpy_dtod(locsim_device *dev, locsim_dptr dst, locsim_dpt
 locsim_status locsim_module_load_ptx(locsim_device *dev, const char *ptx, size_t len,
                                      const char *name, locsim_module **out);
 locsim_status locsim_module_load_file(locsim_device *dev, const char *path, locsim_module **out);
+/* LOCSIM_LOAD_LAZY_UNSUPPORTED: a kernel using an unsupported instruction or special
+ * register does not fail the load; launching it (or a kernel calling such a function)
+ * fails with LOCSIM_ERR_UNSUPPORTED and the message naming file:line, and the other
+ * kernels run.  (The CUDA runtime replacement loads this way.) */
+#define LOCSIM_LOAD_LAZY_UNSUPPORTED 1u
+locsim_status locsim_module_load_ptx_ex(locsim_device *dev, const char *ptx, size_t len, const char *name,
+                                        unsigned flags, locsim_module **out);
 void locsim_module_unload(locsim_module *mod);
 locsim_status locsim_module_get_kernel(locsim_module *mod, const char *name, locsim_kernel **out);
 /* Address and size of a module-scope __device__ / __constant__ variable. */

@@ -140,7 +140,7 @@ static int run_cell(const compare_options *o, const workload_entry *e, const cha
     locsim_device *dev;
     locsim_status st = locsim_device_create(cfg, LOCSIM_MODE_TIMING, &dev);
     if (st != LOCSIM_OK) {
-        fprintf(stderr, "locsim: cannot create a device with scheduler '%s': %s\n", sched, locsim_status_name(st));
+        fprintf(stderr, "locsim: cannot create a device with scheduler '%s': %s\n", sched, locsim_last_error(NULL));
         locsim_config_free(cfg);
         return -1;
     }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,13 +38,15 @@ static void exec_usage(FILE *out) {
             "  --memcheck           stop at the first out-of-bounds access with a compute-sanitizer-style\n"
             "                       report (= -memcheck 1; default: run as a GPU does, count them)\n"
             "  -option value        override one configuration option (see locsim --help-options)\n"
-            "  --json FILE          write the statistics to FILE as JSON\n");
+            "  --json FILE          write the statistics to FILE as JSON\n"
+            "  -quiet               no progress lines on stderr during long kernels\n");
 }
 
 typedef struct {
     const char *config;
     const char *json;
     int functional;
+    int quiet;            /* -quiet: no progress lines (LOCSIM_QUIET=1) */
     char *options;        /* "-opt value -opt value", each word single-quoted */
     char **program_argv;  /* points into argv */
 } exec_options;
@@ -78,6 +81,10 @@ static int parse_exec_options(int argc, char **argv, exec_options *o) {
         }
         if (!strcmp(a, "--functional")) {
             o->functional = 1;
+            continue;
+        }
+        if (!strcmp(a, "-quiet") || !strcmp(a, "--quiet")) {
+            o->quiet = 1;
             continue;
         }
         if (!strcmp(a, "--memcheck")) { /* = -memcheck 1 */
@@ -219,6 +226,7 @@ static int setup_env(const exec_options *o, const char *cudart_dir) {
     }
     rc |= o->options ? setenv("LOCSIM_OPTIONS", o->options, 1) : unsetenv("LOCSIM_OPTIONS");
     rc |= o->json ? set_path_env("LOCSIM_JSON", o->json) : unsetenv("LOCSIM_JSON");
+    if (o->quiet) rc |= setenv("LOCSIM_QUIET", "1", 1);
     rc |= setup_sanitizer_env();
     if (rc != 0) fprintf(stderr, "locsim exec: cannot set up the program's environment: %s\n", strerror(errno));
     return rc ? -1 : 0;
@@ -323,29 +331,60 @@ static int check_program(const char *argv0) {
     return 0;  /* no CUDA in it (a script, a wrapper...): run it as is */
 }
 
+/* ---- the program dies with locsim ----
+ * SIGTERM, SIGHUP and a SIGINT sent to locsim alone (kill, a job scheduler) are passed
+ * on to the program, whose runtime prints the statistics so far and dies of the
+ * signal; locsim then exits with 128+n.  A ^C at the terminal already reaches the
+ * whole foreground process group, the program included, so it is not sent twice.
+ * If locsim itself dies without passing anything on (SIGKILL), the kernel kills the
+ * program (PR_SET_PDEATHSIG): it is never left running as an orphan. */
+static volatile pid_t child_pid;
+
+static void forward_signal(int sig, siginfo_t *info, void *uctx) {
+    (void)uctx;
+    int from_terminal = sig == SIGINT && info && info->si_code == SI_KERNEL;
+    if (child_pid > 0 && !from_terminal) kill(child_pid, sig);
+}
+
+static const int forwarded[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void forward_signals(struct sigaction old[3]) {
+    struct sigaction sa = {.sa_sigaction = forward_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++) sigaction(forwarded[i], &sa, &old[i]);
+}
+
+static void restore_signals(const struct sigaction old[3]) {
+    for (int i = 0; i < 3; i++) sigaction(forwarded[i], &old[i], NULL);
+}
+
 /* Run argv[0] and wait; returns the status a shell would report. */
 static int run_and_wait(char **argv) {
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "locsim exec: fork failed: %s\n", strerror(errno));
         return 127;
     }
     if (pid == 0) {
+        /* die with locsim, even if it is killed before it can pass a signal on */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
         execvp(argv[0], argv);
         fprintf(stderr, "locsim exec: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
-    /* Like system(): a ^C at the terminal is for the program, which decides. */
-    struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
-    sigaction(SIGINT, &ignore, &old_int);
-    sigaction(SIGQUIT, &ignore, &old_quit);
+    child_pid = pid;
+    struct sigaction old[3], ignore = {.sa_handler = SIG_IGN}, old_quit;
+    forward_signals(old);
+    sigaction(SIGQUIT, &ignore, &old_quit);  /* like system(): ^\ is for the program */
     int status = 0;
     pid_t got;
     do {
         got = waitpid(pid, &status, 0);
     } while (got < 0 && errno == EINTR);
-    sigaction(SIGINT, &old_int, NULL);
+    child_pid = 0;
+    restore_signals(old);
     sigaction(SIGQUIT, &old_quit, NULL);
     if (got < 0) {
         fprintf(stderr, "locsim exec: waiting for %s failed: %s\n", argv[0], strerror(errno));
@@ -356,6 +395,23 @@ static int run_and_wait(char **argv) {
     return 127;
 }
 
+/* The --json file can be written: checked before the program runs (a directory, a
+ * missing folder, no permission), with the system's reason. */
+static int check_json_path(const char *path) {
+    if (!path) return 0;
+    if (!path[0]) {
+        fprintf(stderr, "locsim exec: --json needs a file name, got an empty string\n");
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "locsim exec: cannot write the statistics to %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    return 0;
+}
+
 int cmd_exec(int argc, char **argv) {
     exec_options o;
     char cudart_dir[PATH_MAX];
@@ -364,7 +420,8 @@ int cmd_exec(int argc, char **argv) {
         return 2;
     }
     int rc = 2;
-    if (check_program(o.program_argv[0]) == 0 && find_cudart_dir(cudart_dir, sizeof cudart_dir) == 0 &&
+    if (check_json_path(o.json) == 0 && check_program(o.program_argv[0]) == 0 &&
+        find_cudart_dir(cudart_dir, sizeof cudart_dir) == 0 &&
         setup_env(&o, cudart_dir) == 0)
         rc = run_and_wait(o.program_argv);
     free(o.options);

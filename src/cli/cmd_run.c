@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "locsim/locsim.h"
+#include "sim/progress.h"
+#include "sim/run_inputs.h"
 #include "sim/timing.h"
 #include "workload.h"
 
@@ -20,6 +22,7 @@ typedef struct {
     int memcheck;         /* --memcheck: stop at the first out-of-bounds access */
     const char *config;   /* --config name or file (timing mode) */
     const char *json;     /* --json FILE */
+    FILE *json_file;      /* opened before simulating, so a bad path is reported at once */
     int all_stats;        /* --stats: print every statistic */
     int noverrides;       /* "-option value" pairs, argv style */
     char *overrides[MAX_OVERRIDES];
@@ -48,6 +51,8 @@ static int parse_run_options(int argc, char **argv, run_options *o, int want_wor
         uint64_t v;
         if (!strcmp(a, "--functional")) {
             o->functional = 1;
+        } else if (!strcmp(a, "-quiet") || !strcmp(a, "--quiet")) {
+            progress_set_quiet(1);
         } else if (!strcmp(a, "--memcheck")) {
             o->memcheck = 1;
         } else if (!strcmp(a, "--stats")) {
@@ -143,7 +148,7 @@ static int run_with(const workload_entry *e, const run_options *o, run_outcome *
     locsim_mode mode = o->functional ? LOCSIM_MODE_FUNCTIONAL : LOCSIM_MODE_TIMING;
     locsim_status st = locsim_device_create(cfg, mode, &dev);
     if (st != LOCSIM_OK) {
-        fprintf(stderr, "locsim: cannot create a device: %s\n", locsim_status_name(st));
+        fprintf(stderr, "locsim: cannot create a device: %s\n", locsim_last_error(NULL));
         locsim_config_free(cfg);
         return -1;
     }
@@ -175,7 +180,7 @@ static const char *const summary_stats[] = {
 };
 
 static void report_timing(locsim_device *dev, run_outcome *r, void *ctx) {
-    const run_options *o = ctx;
+    run_options *o = ctx;
     timing_state *t = timing_of(dev);
     if (!t) return;
     FILE *out = open_memstream(&r->summary, &r->summary_len);
@@ -198,15 +203,37 @@ static void report_timing(locsim_device *dev, run_outcome *r, void *ctx) {
         }
     }
     fclose(out);
-    if (o->json) {
-        FILE *f = fopen(o->json, "w");
-        if (!f || timing_report_json(t, f) || fclose(f)) {
-            fprintf(stderr, "locsim: cannot write %s\n", o->json);
-            if (f) fclose(f);
+    if (o->json_file) {
+        run_inputs in = {.workload = o->workload, .size = o->size, .seed = o->seed, .has_seed = 1,
+                         .config = o->config, .noptions = o->noverrides, .options = o->overrides};
+        FILE *f = o->json_file;
+        o->json_file = NULL;
+        errno = 0;
+        int bad = timing_report_json_inputs(t, f, &in) != 0 || fflush(f) != 0 || ferror(f);
+        int why = errno;
+        if (fclose(f) != 0 && !bad) bad = 1, why = errno;
+        if (bad) {
             r->result = WL_ERROR;
-            snprintf(r->detail, sizeof r->detail, "cannot write the statistics to %s", o->json);
+            snprintf(r->detail, sizeof r->detail, "cannot write the statistics to %s: %s", o->json,
+                     why ? strerror(why) : "write error");
         }
     }
+}
+
+/* Open the --json file before simulating: a directory, a missing folder or no
+ * permission is reported at once with the system's reason. */
+static int open_json(run_options *o) {
+    if (!o->json) return 0;
+    if (!o->json[0]) {
+        fprintf(stderr, "locsim: --json needs a file name, got an empty string\n");
+        return -1;
+    }
+    o->json_file = fopen(o->json, "w");
+    if (!o->json_file) {
+        fprintf(stderr, "locsim: cannot write the statistics to %s: %s\n", o->json, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static const char *result_name(wl_result r) { return r == WL_PASS ? "PASS" : r == WL_FAIL ? "FAIL" : "ERROR"; }
@@ -223,9 +250,18 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "locsim: --json and -option overrides need timing mode (drop --functional)\n");
         return 2;
     }
+    if (o.size == 0) o.size = e->wl->default_size;
+    if (open_json(&o)) return 2;
     run_outcome r;
-    if (run_with(e, &o, &r, o.functional ? NULL : report_timing, &o)) return 2;
-    uint32_t size = o.size ? o.size : e->wl->default_size;
+    int rc = run_with(e, &o, &r, o.functional ? NULL : report_timing, &o);
+    if (o.json_file) fclose(o.json_file);  /* the run ended before the report */
+    if (rc) return 2;
+    if (r.result == WL_BAD_SIZE) {  /* nothing ran: no statistics to show */
+        fprintf(stderr, "locsim: %s: %s\n", e->wl->name, r.detail);
+        free(r.summary);
+        return 2;
+    }
+    uint32_t size = o.size;
     printf("workload        %s (size %u, seed %" PRIu64 ")\n", e->wl->name, size, o.seed);
     printf("mode            %s%s\n", o.functional ? "functional" : "timing, config ", o.functional ? "" : o.config);
     printf("kernels         %" PRIu64 "\n", r.counters.kernels);

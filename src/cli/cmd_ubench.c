@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "locsim/locsim.h"
 #include "mem/addrmap.h"
+#include "mem/mem_req.h"
 #include "sim/config.h"
 
 extern const char ubench_ptx[];
@@ -102,10 +103,16 @@ static double clock_mhz(const ub_ctx *c, int d) {
 
 /* ---- running kernels ---- */
 
+/* --only: a comma-separated list of name prefixes. */
 static int wanted(const ub_ctx *c, const char *name) {
     if (!c->only) return 1;
-    size_t n = strlen(c->only);
-    return strncmp(name, c->only, n) == 0;
+    for (const char *p = c->only; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n && strncmp(name, p, n) == 0) return 1;
+        p += n;
+        if (*p == ',') p++;
+    }
+    return 0;
 }
 
 /* Launch `kernel` (one CTA of `threads`) and return its (t_long - t_short): each
@@ -292,6 +299,11 @@ static void alu_args(const alu_op *op, ub_ctx *c, int *reps, void *a, void *b, v
     args[4] = &c->sink;
 }
 
+/* Cycles a dependent ALU instruction adds to its latency in GPGPU-Sim's core:
+ * collector unit, operand read, dispatch, function-unit issue, writeback
+ * (src/core/opcoll.c; GPGPU-Sim's shader.cc pipeline). */
+#define ALU_PIPELINE_CYCLES 6
+
 static void alu_latency(ub_ctx *c, const alu_op *op) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "lat.%s", op->name);
@@ -316,16 +328,18 @@ static void alu_latency(ub_ctx *c, const alu_op *op) {
         const char *uname;
         char isrc[80];
         double init = alu_option(c, op, 1, isrc, sizeof isrc) * c->lanes;
-        double want = lat + c->lanes - 1;
+        /* mad/fma read b twice (x = fma(x, b, b)): both reads hit one register
+         * bank, which delivers one operand per cycle: 1 cycle more a link */
+        double want = lat + c->lanes - 1 + ALU_PIPELINE_CYCLES + (op->group == 3 ? 1 : 0);
         int unit_bound = unit_count(c, alu_classify(c, op).unit, &uname) == 1 && init > want;
         if (unit_bound) {
             snprintf(r.formula, sizeof r.formula, "%s%s (1 %s unit: initiation-bound)", isrc,
                      c->lanes > 1 ? " x lanes" : "", uname);
             want = init;
         } else if (c->lanes > 1) {
-            snprintf(r.formula, sizeof r.formula, "%s + %u", src, c->lanes - 1);
+            snprintf(r.formula, sizeof r.formula, "%s + %u + %d pipeline", src, c->lanes - 1, ALU_PIPELINE_CYCLES);
         } else {
-            snprintf(r.formula, sizeof r.formula, "%s", src);
+            snprintf(r.formula, sizeof r.formula, "%s + %d pipeline", src, ALU_PIPELINE_CYCLES);
         }
         tol_exact(&r, want);
     }
@@ -364,6 +378,15 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
     r.lo = want * 0.98;
     r.hi = want * 1.02;
     snprintf(r.tol, sizeof r.tol, "+-2%%");
+    if (want < 1.5) {
+        /* Within a cycle and a half per instruction the front end also binds: one
+         * fetch of 2 instructions per SM per cycle, register-bank conflicts between
+         * warps (bank = register + warp), collector units and result buses
+         * (src/core/opcoll.c, sm.c).  The option is then a lower bound, met within
+         * one front-end cycle per instruction. */
+        r.hi = want + 1.0;
+        snprintf(r.tol, sizeof r.tol, "-2%%..+1");
+    }
     report(c, &r);
 }
 
@@ -407,6 +430,10 @@ static void smem_rows(ub_ctx *c) {
                 r.lo = degree * 0.98;
                 r.hi = degree * 1.02;
                 snprintf(r.tol, sizeof r.tol, "+-2%%");
+                if (degree <= 2) { /* the front end may delay the next access (see alu_throughput) */
+                    r.hi = degree * 1.05;
+                    snprintf(r.tol, sizeof r.tol, "-2%%..+5%%");
+                }
             }
             report(c, &r);
         }
@@ -481,19 +508,26 @@ static void const_hit_row(ub_ctx *c) {
 }
 
 /* The L2-hit path in core cycles: the L1D miss (l1 latency + 1 as for a hit),
- * the crossbar both ways and the ROP queue in front of the L2.  Tolerance: each
- * queue hop on the way (SM -> crossbar input, crossbar -> partition, ROP queue ->
- * L2, L2 -> return queue, crossbar -> SM, fill -> data) may cost one cycle of the
- * slower of the crossbar and L2 clocks: up to 8 of them. */
+ * the crossbar both ways (latency plus serialisation: the request is a header,
+ * the reply a header and the data the L1D asked for: its line, or one 32 B
+ * sector from a sectored L1D; ceil(bytes / -icnt_flit_size) flits at
+ * -icnt_flits_per_cycle) and the ROP queue in front of the L2.
+ * Tolerance: four clock-domain crossings (SM -> crossbar -> L2 -> crossbar ->
+ * SM) may each gain or lose up to one cycle of the slower domain. */
 static void l2_expect(const ub_ctx *c, ub_row *r) {
+    const sim_config *g = c->cfg;
     double l1 = opt_num(c, "gpgpu_l1_latency");
     double core = clock_mhz(c, 0), icnt = clock_mhz(c, 1), l2 = clock_mhz(c, 2);
     double icnt_lat = opt_num(c, "icnt_latency"), rop = opt_num(c, "gpgpu_l2_rop_latency");
-    double slow = icnt < l2 ? icnt : l2;
-    r->configured = l1 + 1 + 2 * icnt_lat * core / icnt + rop * core / l2;
-    r->lo = r->configured;
-    r->hi = r->configured + 8 * core / slow;
-    snprintf(r->tol, sizeof r->tol, "+0..+%.0f", r->hi - r->configured);
+    double flit = opt_num(c, "icnt_flit_size"), fpc = opt_num(c, "icnt_flits_per_cycle");
+    double data = g->l1d.sectored ? 32 : g->l1d.line_size;
+    double req_ser = ceil(ceil(MEM_PACKET_HEADER_BYTES / flit) / fpc);
+    double rep_ser = ceil(ceil((MEM_PACKET_HEADER_BYTES + data) / flit) / fpc);
+    double slow = core / (icnt < l2 ? icnt : l2);   /* core cycles per cycle of the slower domain */
+    r->configured = l1 + 1 + (2 * icnt_lat + req_ser + rep_ser) * core / icnt + rop * core / l2;
+    r->lo = r->configured - 4 * (slow > 1 ? slow - 1 : 0);
+    r->hi = r->configured + 4 * (slow > 1 ? slow : 1);
+    snprintf(r->tol, sizeof r->tol, "-%.0f..+%.0f", r->configured - r->lo, r->hi - r->configured);
 }
 
 static void l2_hit_row(ub_ctx *c) {
@@ -512,7 +546,7 @@ static void l2_hit_row(ub_ctx *c) {
         c->errors++;
         return;
     }
-    snprintf(r.formula, sizeof r.formula, "l1+1 + 2 x icnt_latency + rop_latency");
+    snprintf(r.formula, sizeof r.formula, "l1+1 + 2 x icnt_latency + flits (req, reply) + rop_latency");
     l2_expect(c, &r);
     report(c, &r);
 }
@@ -649,9 +683,13 @@ static void dram_rows(ub_ctx *c) {
         r.configured = (e2 - e1) / span;
         snprintf(r.formula, sizeof r.formula, "L2 hit + dram_latency + %s (%u of %u row misses)",
                  hits ? "CL+burst" : "RP+RCD+CL+burst", nmiss, DRAM_LINES);
-        r.lo = r.configured + (l2.lo - l2.configured);
-        r.hi = r.configured + (l2.hi - l2.configured) + 2 * clock_mhz(c, 0) / clock_mhz(c, 3);
-        snprintf(r.tol, sizeof r.tol, "+0..+%.0f", r.hi - r.configured);
+        /* the L2 path's tolerance plus two more crossings (L2 -> DRAM -> L2), each
+         * up to one cycle of the slower of the L2 and DRAM clocks either way */
+        double l2c = clock_mhz(c, 2), dc = clock_mhz(c, 3);
+        double x = 2 * clock_mhz(c, 0) / (l2c < dc ? l2c : dc);
+        r.lo = r.configured + (l2.lo - l2.configured) - x;
+        r.hi = r.configured + (l2.hi - l2.configured) + x;
+        snprintf(r.tol, sizeof r.tol, "-%.0f..+%.0f", r.configured - r.lo, r.hi - r.configured);
         report(c, &r);
     }
 }
@@ -669,7 +707,7 @@ int cmd_ubench(int argc, char **argv) {
             overrides[noverrides++] = argv[i];
             overrides[noverrides++] = argv[++i];
         } else {
-            fprintf(stderr, "usage: locsim ubench [--config NAME|FILE] [--only PREFIX] [-option value ...]\n");
+            fprintf(stderr, "usage: locsim ubench [--config NAME|FILE] [--only PREFIX[,PREFIX...]] [-option value ...]\n");
             return 2;
         }
     }

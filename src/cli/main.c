@@ -37,7 +37,7 @@ static const command commands[] = {
                          "                                (docs/harness.md)"},
     {"report", cmd_report, "report SPEC [--db FILE] [--out DIR]\n"
                            "                                the spec's tables and charts: Markdown + HTML"},
-    {"ubench", cmd_ubench, "ubench [--config NAME|FILE] [--only PREFIX] [-option value ...]\n"
+    {"ubench", cmd_ubench, "ubench [--config NAME|FILE] [--only PREFIX[,...]] [-option value ...]\n"
                            "                                microbenchmarks: each latency/throughput the configuration\n"
                            "                                sets, measured and checked (exit 1 on any FAIL)"},
     {"exec", cmd_exec, "exec [options] -- ./app args   run an unmodified CUDA program (libcudart replacement)"},

@@ -1,94 +1,98 @@
-/* Which pipeline an instruction uses and how long its result takes: the
- * GPGPU-Sim grouping of -ptx_opcode_latency_{int,fp,dp,sfu} and
- * -ptx_opcode_initiation_{...}.
+/* Which pipeline an instruction uses and how long its result takes, as
+ * GPGPU-Sim 4.x's ptx_instruction::set_opcode_and_latency() classifies PTX
+ * (the model its SM2_GTX480 configuration runs; GPGPU-Sim 3.x differs only in
+ * sending f64 mul and int mul/mad to the SFU and transcendentals to the dp MUL
+ * column, see docs/fidelity.md).
  *
- *   group   opcodes
- *   ADD     everything not listed below (add, sub, logic, shifts, mov, setp, cvt, ...)
- *   MAX     min, max
- *   MUL     mul, mul24
- *   MAD     mad, mad24, fma, sad, dp4a, dp2a
- *   DIV     div, rem
- * The type picks the table: f64 (or a cvt from/to f64) -> dp, other floats -> fp,
- * the rest -> int.  Transcendentals (rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh)
- * use the SFU with lat_sfu (f64 ones use dp DIV on the DP unit).  Double
- * precision goes to the DP unit, or to the SFU when the SM has no DP unit
- * (GPGPU-Sim 3.x).  Control (bra, call, ret,
- * exit, membar) and barriers use SP with the branch latency.
+ *   opcodes                 column of -ptx_opcode_latency_* / _initiation_*   pipeline
+ *   add sub (addc subc)     ADD  by type: f32 -> fp, f64 -> dp, else int       f64: DP, else SP
+ *   min max                 MAX  (same)                                        (same)
+ *   mul                     MUL  (same)                                        (same)
+ *   mad fma (madc)          MAD  (same)                                        (same)
+ *   mul24 / mad24           int MUL / MAD, + 1 cycle of latency and interval   SP
+ *   div rem                 DIV  by type (int, fp, dp)                         SFU
+ *   rcp sqrt rsqrt sin cos  -ptx_opcode_latency_sfu / _initiation_sfu          SFU
+ *   lg2 ex2 (tanh)          (any type, f64 included)
+ *   shfl                    int SHFL (6th column)                              SP
+ *   everything else         latency 1, interval 1 (mov, cvt, setp, selp,       SP
+ *                           neg, abs, logic, bra, bar, ...; f64 ones too)
+ *   memory                  the LD/ST unit decides                             LD/ST
+ * "Else int" includes f16 and the 64-bit integer types, as in GPGPU-Sim.  The DP
+ * pipeline falls back to the SFU when the SM has none (-gpgpu_num_dp_units 0,
+ * Fermi).  tanh is newer than GPGPU-Sim's PTX; it goes with the other
+ * transcendentals.
  *
  * A pipeline of simd_width lanes needs warp_size / simd_width cycles per warp
  * instruction: that multiplies the initiation interval and adds to the latency. */
 #include "core/sm_internal.h"
 
-static sm_lat_group latency_group(ptx_opcode op) {
-    switch (op) {
-    case PTX_OP_MIN:
-    case PTX_OP_MAX: return SM_LAT_MAX;
-    case PTX_OP_MUL:
-    case PTX_OP_MUL24: return SM_LAT_MUL;
-    case PTX_OP_MAD:
-    case PTX_OP_MAD24:
-    case PTX_OP_FMA:
-    case PTX_OP_SAD:
-    case PTX_OP_DP4A:
-    case PTX_OP_DP2A: return SM_LAT_MAD;
-    case PTX_OP_DIV:
-    case PTX_OP_REM: return SM_LAT_DIV;
-    default: return SM_LAT_ADD;
+/* Column and pipeline chosen by the instruction's type. */
+static void by_type(const sm_config *c, const ptx_insn *in, sm_lat_group g, insn_timing *t) {
+    if (in->type == PTX_T_F64) {
+        t->unit = UNIT_DP;
+        t->latency = c->lat_dp[g];
+        t->initiation = c->init_dp[g];
+    } else if (in->type == PTX_T_F32) {
+        t->latency = c->lat_fp[g];
+        t->initiation = c->init_fp[g];
+    } else {
+        t->latency = c->lat_int[g];
+        t->initiation = c->init_int[g];
     }
-}
-
-static int is_f64(const ptx_insn *in) {
-    return in->type == PTX_T_F64 || (in->op == PTX_OP_CVT && in->type2 == PTX_T_F64);
-}
-
-static int is_float(const ptx_insn *in) {
-    return ptx_type_is_float((ptx_type)in->type) || (in->op == PTX_OP_CVT && ptx_type_is_float((ptx_type)in->type2));
 }
 
 void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
     uint32_t lanes_factor = c->simd_width && c->simd_width < c->warp_size ? c->warp_size / c->simd_width : 1;
-    uint32_t lat = c->branch_latency, init = 1;
-    uint8_t unit = UNIT_SP;
-    switch (ptx_opcode_class((ptx_opcode)in->op)) {
-    case PTX_CLASS_MEM:
-        unit = UNIT_LDST;
-        lat = 0; /* the LD/ST unit decides when the data is visible */
-        break;
-    case PTX_CLASS_CTRL:
-    case PTX_CLASS_BAR: break;
-    case PTX_CLASS_SFU:
-        if (in->type == PTX_T_F64) {
-            unit = UNIT_DP;
-            lat = c->lat_dp[SM_LAT_DIV];
-            init = c->init_dp[SM_LAT_DIV];
-        } else {
-            unit = UNIT_SFU;
-            lat = c->lat_sfu;
-            init = c->init_sfu;
-        }
-        break;
-    case PTX_CLASS_ALU: {
-        sm_lat_group g = latency_group((ptx_opcode)in->op);
-        if (is_f64(in)) {
-            unit = UNIT_DP;
-            lat = c->lat_dp[g];
-            init = c->init_dp[g];
-        } else if (is_float(in)) {
-            lat = c->lat_fp[g];
-            init = c->init_fp[g];
-        } else {
-            lat = c->lat_int[g];
-            init = c->init_int[g];
-        }
-        break;
+    t->unit = UNIT_SP;
+    t->latency = 1;
+    t->initiation = 1;
+    if (ptx_opcode_class((ptx_opcode)in->op) == PTX_CLASS_MEM) {
+        t->unit = UNIT_LDST;
+        t->latency = 1; /* the LD/ST unit decides when the data is visible */
+        return;
     }
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_ADD:
+    case PTX_OP_SUB: by_type(c, in, SM_LAT_ADD, t); break;
+    case PTX_OP_MIN:
+    case PTX_OP_MAX: by_type(c, in, SM_LAT_MAX, t); break;
+    case PTX_OP_MUL: by_type(c, in, SM_LAT_MUL, t); break;
+    case PTX_OP_MAD:
+    case PTX_OP_FMA: by_type(c, in, SM_LAT_MAD, t); break;
+    case PTX_OP_MUL24:
+        t->latency = c->lat_int[SM_LAT_MUL] + 1;
+        t->initiation = c->init_int[SM_LAT_MUL] + 1;
+        break;
+    case PTX_OP_MAD24:
+        t->latency = c->lat_int[SM_LAT_MAD] + 1;
+        t->initiation = c->init_int[SM_LAT_MAD] + 1;
+        break;
+    case PTX_OP_DIV:
+    case PTX_OP_REM:
+        by_type(c, in, SM_LAT_DIV, t);
+        t->unit = UNIT_SFU;
+        break;
+    case PTX_OP_RCP:
+    case PTX_OP_SQRT:
+    case PTX_OP_RSQRT:
+    case PTX_OP_SIN:
+    case PTX_OP_COS:
+    case PTX_OP_LG2:
+    case PTX_OP_EX2:
+    case PTX_OP_TANH:
+        t->unit = UNIT_SFU;
+        t->latency = c->lat_sfu;
+        t->initiation = c->init_sfu;
+        break;
+    case PTX_OP_SHFL:
+        t->latency = c->lat_int[SM_LAT_SHFL];
+        t->initiation = c->init_int[SM_LAT_SHFL];
+        break;
+    default: break;
     }
-    if (unit == UNIT_DP && c->num_units[UNIT_DP] == 0) unit = UNIT_SFU; /* as GPGPU-Sim 3.x */
-    if (unit != UNIT_LDST) {
-        lat += lanes_factor - 1;
-        init *= lanes_factor;
-    }
-    t->unit = unit;
-    t->latency = lat ? lat : 1;
-    t->initiation = init ? init : 1;
+    if (t->unit == UNIT_DP && c->num_units[UNIT_DP] == 0) t->unit = UNIT_SFU; /* as GPGPU-Sim for Fermi */
+    t->latency += lanes_factor - 1;
+    t->initiation *= lanes_factor;
+    if (!t->latency) t->latency = 1;
+    if (!t->initiation) t->initiation = 1;
 }

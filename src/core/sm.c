@@ -86,6 +86,8 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     }
     memset(s->ctas, 0, sizeof s->ctas);
     memset(s->unit_free, 0, sizeof s->unit_free);
+    oc_kernel_begin(s);
+    s->fetch_free = 0;
     s->resident = s->nlive = 0;
     s->live_mask = 0;
     s->wake_at = 0;
@@ -122,6 +124,12 @@ uint32_t sm_id(const sm *s) { return s->id; }
 uint64_t sm_wake_at(const sm *s) { return s->wake_at; }
 
 bool sm_idle(const sm *s) { return s->resident == 0 && !ldst_has_work(s); }
+
+uint32_t sm_warps_at_barrier(const sm *s) {
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) n += s->warps[w].cta && s->warps[w].live && s->warps[w].at_barrier;
+    return n;
+}
 
 /* ---- the scoreboard ---- */
 
@@ -204,6 +212,29 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
     sm_warp_recheck(s, w);
 }
 
+/* Fetch, as GPGPU-Sim's Fermi core: a warp's I-buffer holds 2 instructions; when
+ * it is empty the fetch unit (one warp per SM per cycle) reads the next 2 (16
+ * bytes of 8-byte PTX instructions; 1 at the end of an instruction-cache line),
+ * they are decoded the next cycle and can issue the cycle after: 2 cycles from
+ * fetch to issue.  A taken branch or a reconvergence leaves a wrong second
+ * entry, which the scheduler flushes one cycle after the branch issued.  Fetch
+ * slots are granted in request order (GPGPU-Sim scans warps round-robin).
+ * The instruction cache itself (-gpgpu_cache:il1) is not modelled: every fetch
+ * hits. */
+void sm_warp_fetch(sm *s, uint32_t w, const ptx_insn *cur, int spare, uint64_t now) {
+    sm_warp *W = &s->warps[w];
+    const ptx_insn *nx = exec_warp_next_insn(W->cta, W->index);
+    if (nx && spare && nx == cur + 1) {
+        W->ibuf_spare = 0;
+        sm_warp_refresh(s, w, now + 1);
+        return;
+    }
+    uint64_t f = max_u64(now + (spare ? 1 : 0), s->fetch_free);
+    s->fetch_free = f + 1;
+    W->ibuf_spare = nx && (exec_warp_pc(W->cta, W->index) + 1) % s->c.insns_per_iline != 0;
+    sm_warp_refresh(s, w, f + 2);
+}
+
 /* Reserve the destination registers of an ALU/control instruction. */
 static void reserve_dests(sm_warp *W, const ptx_insn *in, uint64_t ready) {
     for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
@@ -255,7 +286,7 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
         s->age_order[s->nlive++] = (uint8_t)w;
         s->live_mask |= (warp_mask)1 << w;
         if (s->c.sched->warp_start) s->c.sched->warp_start(s->sched_state, w, now);
-        sm_warp_refresh(s, w, now + s->c.fetch_latency);
+        sm_warp_fetch(s, w, NULL, 0, now);
     }
     sm_poke(s, now);
     return 0;
@@ -313,17 +344,12 @@ static void record_fault(sm *s, const exec_cta *cta) {
     }
 }
 
-/* A free instance of pipeline kind u, or -1. */
-static int free_unit(const sm *s, uint8_t u, uint64_t now) {
-    for (uint32_t i = 0; i < s->c.num_units[u]; i++)
-        if (s->unit_free[u][i] <= now) return (int)i;
-    return -1;
-}
-
 static void issue(sm *s, uint32_t w, uint64_t now) {
     sm_warp *W = &s->warps[w];
     uint32_t cta_slot = W->cta_slot;
     insn_timing t = W->nt;
+    const ptx_insn *cur = W->next;
+    int spare = W->ibuf_spare;
     exec_step_info info;
     exec_cta_set_clock(W->cta, now);
     exec_step_result r = exec_warp_step(W->cta, W->index, &info);
@@ -334,14 +360,10 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     s->st.warp_insns++;
     s->st.thread_insns += info.thread_insns;
     s->st.unit_insns[t.unit]++;
-    if (t.unit != UNIT_LDST) {
-        int u = free_unit(s, t.unit, now);
-        if (u >= 0) s->unit_free[t.unit][u] = now + t.initiation;
-    }
     if (s->c.sched->issued && info.insn) s->c.sched->issued(s->sched_state, w, info.insn, now);
     if (info.insn) {
         if (t.unit == UNIT_LDST) ldst_issue(s, w, &info, now);
-        else reserve_dests(W, info.insn, now + t.latency);
+        else reserve_dests(W, info.insn, oc_issue(s, w, info.insn, &t, now));
     }
     if (r == EXEC_STEP_EXITED) {
         warp_exited(s, w, now);
@@ -357,7 +379,7 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
         try_release_barrier(s, cta_slot, now);
         return;
     }
-    sm_warp_refresh(s, w, now + s->c.fetch_latency);
+    sm_warp_fetch(s, w, cur, spare, now);
 }
 
 /* Can warp w (not waiting for an event) issue now?  Returns -1 if yes, else the
@@ -384,10 +406,10 @@ static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok
         }
         return -1;
     }
-    uint64_t unit = NEVER;
-    for (uint32_t i = 0; i < s->c.num_units[u]; i++) unit = min_u64(unit, s->unit_free[u][i]);
-    if (unit <= now) return -1;
-    *next = min_u64(*next, unit);
+    /* the function unit itself is waited for in the collector unit (opcoll.c) */
+    uint64_t cu = oc_cu_free_at(s, u);
+    if (cu <= now + 1) return -1;
+    *next = min_u64(*next, cu - 1);
     return STALL_PIPELINE;
 }
 

@@ -32,7 +32,8 @@
 #include "sched/sched.h"
 
 /* GPGPU-Sim's opcode-latency groups within each of int / fp / dp. */
-typedef enum { SM_LAT_ADD = 0, SM_LAT_MAX, SM_LAT_MUL, SM_LAT_MAD, SM_LAT_DIV, SM_LAT_COUNT } sm_lat_group;
+/* (SHFL exists only in the int table.) */
+typedef enum { SM_LAT_ADD = 0, SM_LAT_MAX, SM_LAT_MUL, SM_LAT_MAD, SM_LAT_DIV, SM_LAT_SHFL, SM_LAT_COUNT } sm_lat_group;
 
 /* Execution pipelines of an SM. */
 typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_COUNT } sm_unit_kind;
@@ -65,11 +66,13 @@ typedef struct {
     const void *cfg;               /* locsim_config, for plug-ins' own options */
     uint32_t num_units[UNIT_COUNT];/* SP, SFU, DP (0: double precision runs on SP), LD/ST */
     uint32_t simd_width;           /* lanes a pipeline processes per cycle (32: one warp per cycle) */
+    uint32_t oc_units[2];          /* collector units: SP set, SFU set (-gpgpu_operand_collector_num_units_*) */
+    uint32_t num_reg_banks;        /* -gpgpu_num_reg_banks (1..64) */
+    uint32_t result_buses;         /* EX_WB width of -gpgpu_pipeline_widths */
     /* latency and initiation interval, GPGPU-Sim's -ptx_opcode_latency_* groups */
     uint32_t lat_int[SM_LAT_COUNT], lat_fp[SM_LAT_COUNT], lat_dp[SM_LAT_COUNT], lat_sfu;
     uint32_t init_int[SM_LAT_COUNT], init_fp[SM_LAT_COUNT], init_dp[SM_LAT_COUNT], init_sfu;
-    uint32_t fetch_latency;        /* cycles from issue until the warp's next instruction is decoded */
-    uint32_t branch_latency;       /* result latency of control instructions */
+    uint32_t insns_per_iline;      /* 8-byte PTX instructions per instruction-cache line */
     uint32_t l1_latency;           /* L1D hit: cycles until the data is visible; misses leave after it */
     uint32_t smem_latency;         /* shared memory access (no conflicts) */
     uint32_t param_latency;        /* ld.param of kernel arguments */
@@ -130,6 +133,8 @@ typedef struct {
     uint64_t const_insns;
     uint64_t tex_insns;            /* tex / tld4 warp instructions that read memory */
     uint64_t ldst_fail_cycles;     /* cycles the LD/ST unit retried a reservation fail */
+    uint64_t oc_bank_conflict_cycles;  /* cycles operand reads waited for a register bank */
+    uint64_t result_bus_stall_cycles;  /* cycles instructions waited for a free result bus */
     uint64_t bypass_requests;      /* atomics and uncached accesses sent past the L1 */
     uint64_t mem_latency_sum, mem_latency_n, mem_latency_max;  /* request out -> data back, core cycles */
     uint64_t requests_out, replies_in;
@@ -168,6 +173,9 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now);
 /* CTAs resident, and whether anything is still in flight. */
 uint32_t sm_resident_ctas(const sm *s);
 bool sm_idle(const sm *s);
+/* Live warps waiting at a barrier (to tell a program's barrier deadlock from a
+ * simulator resource deadlock). */
+uint32_t sm_warps_at_barrier(const sm *s);
 /* A kernel fault recorded by the SM (NULL if none). */
 const exec_fault *sm_fault(const sm *s);
 

@@ -25,6 +25,20 @@
 #define TAG_SLOT_MASK ((1ull << TAG_TARGET_SHIFT) - 1)
 enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4 };
 
+/* Operand collector (opcoll.c): collector-unit sets and reservation rings. */
+enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
+#define OC_MAX_UNITS 64
+#define OC_RING 1024
+
+typedef struct {
+    uint64_t cu_free[OC_SETS][OC_MAX_UNITS]; /* cycle each collector unit is free again */
+    uint64_t cu_min[OC_SETS];                /* the earliest of them */
+    uint64_t bank_tag[OC_RING];              /* cycle a ring slot describes */
+    uint64_t bank_busy[OC_RING];             /* register banks taken in that cycle */
+    uint64_t wb_tag[OC_RING];
+    uint8_t wb_used[OC_RING];                /* result buses taken in that cycle */
+} opcoll;
+
 typedef struct {
     uint8_t unit;          /* sm_unit_kind */
     uint32_t latency;      /* cycles until the result is visible */
@@ -42,6 +56,7 @@ typedef struct {
     uint8_t wait_mem;      /* the next instruction reads/writes a register a load has not filled */
     uint8_t is_load;       /* the next instruction reads global/local memory */
     uint8_t drain;         /* the next instruction needs an empty scoreboard (call/ret) */
+    uint8_t ibuf_spare;    /* the instruction after `next` is in the I-buffer too */
     const ptx_insn *next;  /* next instruction, NULL when none */
     insn_timing nt;        /* its pipeline and latency */
     uint64_t ibuf_at;      /* cycle it is decoded in the I-buffer */
@@ -122,6 +137,8 @@ struct sm {
     warp_mask live_mask;
     warp_mask sched_mask[SM_MAX_SCHED];
     uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];
+    opcoll oc;
+    uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
 
     ldst_unit ldst;
     cache *l1d, *l1c, *l1t;
@@ -158,12 +175,25 @@ static inline void sm_poke(sm *s, uint64_t now) {
 }
 /* Re-read warp w's next instruction after it changed (issue, barrier release). */
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at);
+/* Warp w issued `cur` (with `spare`: the instruction after it was in its
+ * I-buffer): read its next instruction and when it is decoded. */
+void sm_warp_fetch(sm *s, uint32_t w, const ptx_insn *cur, int spare, uint64_t now);
 /* Recompute when w's next instruction can issue (its scoreboard changed). */
 void sm_warp_recheck(sm *s, uint32_t w);
 /* Copy warp w's issue state into the compact arrays. */
 void sm_warp_sync(sm *s, uint32_t w);
 /* A memory slot finished: its CTA may retire. */
 void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
+
+/* ---- opcoll.c ---- */
+void oc_kernel_begin(sm *s);
+/* First cycle a collector unit for an instruction of pipeline `unit` is free
+ * (an instruction issued at t needs one free at t+1). */
+uint64_t oc_cu_free_at(const sm *s, uint8_t unit);
+/* An ALU instruction of warp w issued at `now`: reserve its collector unit,
+ * register banks, function unit and result bus; returns the cycle its result
+ * is visible. */
+uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_timing *t, uint64_t now);
 
 /* ---- ldst.c ---- */
 int ldst_init(sm *s, char *err, size_t errlen);

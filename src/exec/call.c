@@ -105,6 +105,36 @@ static int call_fault(exec_ctx *x, const char *fmt, const char *name) {
     return exec_fault_insn(x, LOCSIM_ERR_KERNEL_FAULT, what);
 }
 
+/* __assertfail(message, file, line, function, charSize): what nvcc calls when a
+ * device assert() fails.  As CUDA does, the kernel stops with the assertion's text,
+ * file, line, function, block and thread ("file:line: function: block: [x,y,z],
+ * thread: [x,y,z] Assertion `message` failed.") and the launch fails with
+ * cudaErrorAssert (LOCSIM_ERR_ASSERT).  The first calling lane is reported; the
+ * others of the warp are counted. */
+static int exec_assertfail(exec_ctx *x, const ptx_call *site) {
+    uint32_t first = 0, n = 0;
+    FOR_EACH_LANE(l, x->active) {
+        if (n++ == 0) first = l;
+    }
+    uint64_t msg_addr = 0, file_addr = 0, fn_addr = 0;
+    uint32_t line = 0;
+    char msg[256] = "?", file[256] = "?", fn[256] = "?";
+    if (exec_call_arg(x, site, 0, first, &msg_addr, 8) || exec_call_arg(x, site, 1, first, &file_addr, 8) ||
+        exec_call_arg(x, site, 2, first, &line, 4) || exec_call_arg(x, site, 3, first, &fn_addr, 8))
+        return exec_unsupported(x);
+    if ((msg_addr && exec_read_string(x, msg_addr, first, msg, sizeof msg) < 0) ||
+        (file_addr && exec_read_string(x, file_addr, first, file, sizeof file) < 0) ||
+        (fn_addr && exec_read_string(x, fn_addr, first, fn, sizeof fn) < 0))
+        return -1;
+    const uint32_t *b = x->cta->ctaid;
+    char what[1200];
+    snprintf(what, sizeof what,
+             "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.%s", file, line, fn, b[0], b[1],
+             b[2], (unsigned)x->w->tid[0][first], (unsigned)x->w->tid[1][first], (unsigned)x->w->tid[2][first], msg,
+             n > 1 ? " (and the other active threads of this warp)" : "");
+    return exec_fault_insn(x, LOCSIM_ERR_ASSERT, what);
+}
+
 int exec_call(exec_ctx *x) {
     const ptx_insn *in = x->in;
     const ptx_module *mod = x->cta->L->mod;
@@ -119,6 +149,7 @@ int exec_call(exec_ctx *x) {
             w->stack[w->sp - 1].pc = x->pc + 1;
             return 0;
         }
+        if (strcmp(callee->name, "__assertfail") == 0) return exec_assertfail(x, site);
         char what[300];
         snprintf(what, sizeof what, "unsupported external function '%s'", callee->name);
         return exec_fault_insn(x, LOCSIM_ERR_UNSUPPORTED, what);

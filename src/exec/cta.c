@@ -128,6 +128,12 @@ const ptx_insn *exec_warp_next_insn(const exec_cta *cta, uint32_t w) {
     return pc < f->ninsn ? &f->insns[pc] : NULL;
 }
 
+uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w) {
+    if (w >= cta->nwarps) return 0;
+    const exec_warp *wp = &cta->warps[w];
+    return wp->sp ? wp->stack[wp->sp - 1].pc : 0;
+}
+
 /* bar.red: write the reduction into the destination of a released warp. */
 static void write_red_result(exec_warp *w, const exec_barrier *b) {
     const ptx_insn *in = w->bar_insn;

@@ -116,6 +116,8 @@ int exec_warp_waiting(const exec_cta *cta, uint32_t w);
 int exec_warp_exited(const exec_cta *cta, uint32_t w);
 /* The instruction warp w would execute next (for schedulers that look ahead), or NULL. */
 const ptx_insn *exec_warp_next_insn(const exec_cta *cta, uint32_t w);
+/* Index of that instruction in its function (0 when the warp has none). */
+uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w);
 /* When every live warp of the CTA has arrived, release the barrier; returns 1 if released. */
 int exec_cta_try_release_barrier(exec_cta *cta);
 int exec_cta_done(const exec_cta *cta);

@@ -397,7 +397,7 @@ static void apply_modifier(parser *P, ictx *c, const token *t)
         default: return; /* semantics, .aligned, .noftz: no effect */
         }
     }
-    parse_fail_tok(P, t, "unsupported modifier '%.*s' for '%s'", t->len > 40 ? 40 : (int)t->len, t->text,
+    parse_unsupported(P, t, "unsupported modifier '%.*s' for '%s'", t->len > 40 ? 40 : (int)t->len, t->text,
                    c->opname);
 }
 
@@ -599,7 +599,9 @@ static _Noreturn void undefined_name(parser *P, const token *t)
              (t->len > 12 && memcmp(t->text, "%globaltimer", 12) == 0) ||
              (t->len > 10 && memcmp(t->text, "%reserved_", 10) == 0) || name_eq(t, "%aggr_smem_size") ||
              name_eq(t, "%is_explicit_cluster") || name_eq(t, "%current_graph_exec")))
-            parse_fail_tok(P, t, "unsupported special register '%.*s'", NAMEFMT(t));
+            parse_unsupported(P, t, "unsupported special register '%.*s'%s", NAMEFMT(t),
+                              name_eq(t, "%envreg1") || name_eq(t, "%envreg2")
+                                  ? " (grid-wide synchronisation: cooperative launch, grid.sync())" : "");
         parse_fail_tok(P, t, "undefined register '%.*s'", NAMEFMT(t));
     }
     parse_fail_tok(P, t, "undefined symbol '%.*s'", NAMEFMT(t));
@@ -2337,11 +2339,11 @@ void parse_instruction(parser *P)
     if (opc < 0) {
         for (size_t i = 0; i < sizeof(unsupported_opcodes) / sizeof(unsupported_opcodes[0]); i++)
             if (name_eq(&op, unsupported_opcodes[i]))
-                parse_fail_tok(P, &op, "unsupported: '%.*s'", NAMEFMT(&op));
+                parse_unsupported(P, &op, "unsupported: '%.*s'", NAMEFMT(&op));
         parse_fail_tok(P, &op, "unknown opcode '%.*s'", NAMEFMT(&op));
     }
     if (opc == PTX_OP_BRX)
-        parse_fail_tok(P, &op, "unsupported: brx.idx (indirect branch)");
+        parse_unsupported(P, &op, "unsupported: brx.idx (indirect branch)");
     in->op = (uint16_t)opc;
     c.opname = ptx_opcode_name((ptx_opcode)opc);
     if (implied & PTX_F_CARRYIN)

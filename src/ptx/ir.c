@@ -65,6 +65,7 @@ const char *ptx_type_name(ptx_type t)
 static void free_function(ptx_function *f)
 {
     free(f->name);
+    free(f->unsupported);
     free(f->insns);
     for (uint32_t i = 0; i < f->nregs; i++)
         free(f->reg_names[i]);
@@ -119,4 +120,36 @@ int ptx_find_var(const ptx_module *m, const char *name)
         if (m->vars[i].name && strcmp(m->vars[i].name, name) == 0)
             return (int)i;
     return -1;
+}
+
+/* Depth-first over the call graph from fi; seen[] guards against recursion. */
+static const char *unsupported_from(const ptx_module *m, uint32_t fi, uint8_t *seen)
+{
+    if (fi >= m->nfuncs || seen[fi])
+        return NULL;
+    seen[fi] = 1;
+    const ptx_function *f = &m->funcs[fi];
+    if (f->unsupported)
+        return f->unsupported;
+    for (uint32_t i = 0; i < f->ncalls; i++) {
+        const char *why = unsupported_from(m, f->calls[i].func, seen);
+        if (why)
+            return why;
+    }
+    return NULL;
+}
+
+const char *ptx_function_unsupported(const ptx_module *m, uint32_t fi)
+{
+    int any = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        any |= m->funcs[i].unsupported != NULL;
+    if (!any)
+        return NULL;
+    uint8_t *seen = calloc(m->nfuncs, 1);
+    if (!seen)
+        return "out of memory checking the call graph";
+    const char *why = unsupported_from(m, fi, seen);
+    free(seen);
+    return why;
 }

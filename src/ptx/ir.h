@@ -323,6 +323,10 @@ typedef struct ptx_function {
 
     uint32_t kparam_size;   /* .entry: bytes of the kernel parameter buffer (params laid
                                out at their offsets, rounded up to the largest alignment) */
+
+    char *unsupported;      /* PTX_PARSE_LAZY: the first unsupported instruction or special
+                               register of the body ("file:line:col: unsupported: ..."), whose
+                               statement was left out; the function must not run (NULL: none) */
 } ptx_function;
 
 /* A module-scope variable: .global, .const, .shared (static or .extern dynamic). */
@@ -369,6 +373,15 @@ typedef struct {
  * module; on failure returns NULL and fills *err: file/line/col, and msg holds the
  * whole line "file:line:col: message" ready to print.  err may be NULL. */
 ptx_module *ptx_parse(const char *text, size_t len, const char *source_name, ptx_error *err);
+/* PTX_PARSE_LAZY: an unsupported opcode or special register in a function body does
+ * not fail the module: the statement is left out and the function records why in
+ * ptx_function.unsupported (see ptx_function_unsupported), so the module's other
+ * kernels still run.  Malformed PTX still fails the parse. */
+#define PTX_PARSE_LAZY 1u
+ptx_module *ptx_parse_ex(const char *text, size_t len, const char *source_name, unsigned flags, ptx_error *err);
+/* Why function fi cannot run: its own or a callee's (transitively) unsupported
+ * statement, or NULL when it can. */
+const char *ptx_function_unsupported(const ptx_module *m, uint32_t fi);
 void ptx_module_free(ptx_module *m);
 
 /* Lookups: index or -1. */

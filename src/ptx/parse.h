@@ -129,6 +129,9 @@ typedef struct parser {
     const char *file;          /* source name for messages */
     ptx_error *err;
     jmp_buf fail;
+    unsigned flags;            /* PTX_PARSE_LAZY */
+    int in_insn;               /* insn_fail is armed (an instruction is being decoded) */
+    jmp_buf insn_fail;         /* parse_unsupported: back to parse_body, statement left out */
 
     ptx_module *m;
     uint32_t funcs_cap, vars_cap;
@@ -171,6 +174,11 @@ typedef struct parser {
 _Noreturn void parse_fail(parser *P, uint32_t line, uint32_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 _Noreturn void parse_fail_tok(parser *P, const token *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* An unsupported (but well-formed) instruction or special register at t: a parse
+ * failure, or with PTX_PARSE_LAZY inside an instruction, recorded on the function
+ * (the statement is left out; launching the function then fails). */
+_Noreturn void parse_unsupported(parser *P, const token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void next_token(parser *P);
 const token *peek_token(parser *P);

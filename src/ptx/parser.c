@@ -48,6 +48,59 @@ void parse_fail_tok(parser *P, const token *t, const char *fmt, ...)
     parse_fail(P, t->line, t->col, "%s", msg);
 }
 
+void parse_unsupported(parser *P, const token *t, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (!(P->flags & PTX_PARSE_LAZY) || !P->in_insn || !P->fn)
+        parse_fail(P, t->line, t->col, "%s", msg);
+    if (!P->fn->unsupported) {
+        char full[600];
+        snprintf(full, sizeof(full), "%s:%u:%u: %s", P->file, t->line, t->col, msg);
+        P->fn->unsupported = strdup(full);
+        if (!P->fn->unsupported)
+            parse_fail(P, t->line, t->col, "out of memory");
+    }
+    longjmp(P->insn_fail, 1);
+}
+
+/* After parse_unsupported: skip the rest of the statement, up to and including
+ * its ';' (never past a brace, so the body's structure is kept). */
+static void skip_statement(parser *P)
+{
+    while (P->tok.kind != TK_EOF && !tok_is_punct(&P->tok, ';') && !tok_is_punct(&P->tok, '{') &&
+           !tok_is_punct(&P->tok, '}'))
+        next_token(P);
+    if (tok_is_punct(&P->tok, ';'))
+        next_token(P);
+}
+
+/* One instruction; with PTX_PARSE_LAZY an unsupported one is left out (whatever it
+ * had registered — label and call fixups, call sites — is dropped with it). */
+static void parse_statement(parser *P)
+{
+    if (!(P->flags & PTX_PARSE_LAZY)) {
+        parse_instruction(P);
+        return;
+    }
+    uint32_t nfixups = P->nfixups, ncfix = P->ncfix, ncalls = P->fn->ncalls, ninsn = P->fn->ninsn;
+    if (setjmp(P->insn_fail) == 0) {
+        P->in_insn = 1;
+        parse_instruction(P);
+    } else {
+        P->nfixups = nfixups;
+        P->ncfix = ncfix;
+        P->fn->ncalls = ncalls;
+        P->fn->ninsn = ninsn;
+        P->in_insn = 0;
+        skip_statement(P);
+    }
+    P->in_insn = 0;
+}
+
 const char *tok_text(const token *t, char *buf, size_t bufsz)
 {
     switch (t->kind) {
@@ -1525,7 +1578,7 @@ static void parse_body(parser *P)
             continue;
         }
         if (t.kind == TK_IDENT || tok_is_punct(&t, '@')) {
-            parse_instruction(P);
+            parse_statement(P);
             continue;
         }
         parse_fail_tok(P, &t, "expected an instruction, found %s", tok_text(&t, buf, sizeof buf));
@@ -1774,6 +1827,11 @@ static int run_parse(parser *P, const char *file)
 
 ptx_module *ptx_parse(const char *text, size_t len, const char *source_name, ptx_error *err)
 {
+    return ptx_parse_ex(text, len, source_name, 0, err);
+}
+
+ptx_module *ptx_parse_ex(const char *text, size_t len, const char *source_name, unsigned flags, ptx_error *err)
+{
     ptx_error dummy;
     if (!err)
         err = &dummy;
@@ -1795,6 +1853,7 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *source_name, ptx
     }
     P->file = file;
     P->err = err;
+    P->flags = flags;
     P->m->address_size = 64;
     lex_init(&P->lx, text ? text : "", len);
     /* Everything the parse allocates hangs off P (see parse.h), so a failure

@@ -1,8 +1,10 @@
 /* Devices and device memory: the host-side half of the runtime API. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/runtime.h"
+#include "sim/config.h"
 
 /* Functional-mode defaults: GTX480-like (15 SMs, 48 KB shared per CTA). */
 #define DEFAULT_NUM_SMS 15
@@ -20,6 +22,8 @@ static const char *const status_names[] = {
     [LOCSIM_ERR_DEADLOCK] = "deadlock",
     [LOCSIM_ERR_CONFIG] = "configuration error",
     [LOCSIM_ERR_IO] = "I/O error",
+    [LOCSIM_ERR_INTERRUPTED] = "interrupted",
+    [LOCSIM_ERR_ASSERT] = "device-side assert triggered",
 };
 
 const char *locsim_status_name(locsim_status s) {
@@ -35,11 +39,19 @@ locsim_status runtime_error(locsim_device *dev, locsim_status st, const char *fm
     return st;
 }
 
-const char *locsim_last_error(const locsim_device *dev) { return dev ? dev->error : "no device"; }
+/* Why the calling thread's last locsim_device_create failed (there is no device to
+ * keep the message in). */
+static _Thread_local char create_error[sizeof ((locsim_device *)0)->error];
+
+const char *locsim_last_error(const locsim_device *dev) {
+    if (dev) return dev->error;
+    return create_error[0] ? create_error : "no device";
+}
 
 locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, locsim_device **out) {
     if (!out) return LOCSIM_ERR_INVALID;
     *out = NULL;
+    snprintf(create_error, sizeof create_error, "out of host memory creating the device");
     locsim_device *dev = calloc(1, sizeof *dev);
     if (!dev) return LOCSIM_ERR_OUT_OF_MEMORY;
     dev->mem = devmem_create();
@@ -47,16 +59,20 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
         free(dev);
         return LOCSIM_ERR_OUT_OF_MEMORY;
     }
+    create_error[0] = '\0';
     dev->cfg = cfg;
     dev->mode = mode;
     dev->num_sms = DEFAULT_NUM_SMS;
     dev->max_smem_per_cta = DEFAULT_MAX_SMEM;
     dev->printf_out = stdout;
+    dev->mem_capacity = (cfg ? cfg->device_memory_mb : 4096) << 20;
     dev->dtoh_digest = 0xcbf29ce484222325ull; /* FNV-1a offset basis */
     if (mode == LOCSIM_MODE_TIMING) {
         locsim_status st = timing_attach ? timing_attach(dev) : LOCSIM_ERR_CONFIG;
         if (st != LOCSIM_OK) {
-            /* Keep the message for the caller, who sees only the status. */
+            /* Keep the message for the caller, who sees only the status:
+             * locsim_last_error(NULL). */
+            snprintf(create_error, sizeof create_error, "%s", dev->error);
             devmem_destroy(dev->mem);
             free(dev);
             return st;
@@ -98,19 +114,38 @@ static int valid_range(locsim_device *dev, locsim_dptr p, size_t n) {
     return n == 0 || devmem_check(dev->mem, p, n);
 }
 
+/* Bytes an allocation takes from the capacity: whole 256-byte granules. */
+static uint64_t granules(uint64_t bytes) { return bytes > UINT64_MAX - 255 ? UINT64_MAX : (bytes + 255) & ~255ull; }
+
 locsim_status locsim_malloc(locsim_device *dev, locsim_dptr *out, size_t bytes) {
     if (!dev || !out) return LOCSIM_ERR_INVALID;
+    uint64_t need = granules(bytes);
+    if (need > dev->mem_capacity - dev->mem_used)
+        return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY,
+                             "device malloc of %zu bytes failed: %llu of the device's %llu bytes are in use "
+                             "(-device_memory_mb %llu)", bytes, (unsigned long long)dev->mem_used,
+                             (unsigned long long)dev->mem_capacity, (unsigned long long)(dev->mem_capacity >> 20));
     if (devmem_alloc(dev->mem, bytes, 256, out) != 0)
         return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "device malloc of %zu bytes failed: out of device address space", bytes);
+    dev->mem_used += need;
     return LOCSIM_OK;
+}
+
+void locsim_mem_get_info(const locsim_device *dev, size_t *free_bytes, size_t *total_bytes) {
+    *total_bytes = (size_t)dev->mem_capacity;
+    *free_bytes = (size_t)(dev->mem_capacity - dev->mem_used);
 }
 
 locsim_status locsim_free(locsim_device *dev, locsim_dptr ptr) {
     if (!dev) return LOCSIM_ERR_INVALID;
     if (ptr == 0) return LOCSIM_OK;  /* like cudaFree(NULL) */
+    const devmem_alloc_info *a = devmem_find(dev->mem, ptr);
+    uint64_t size = a && a->base == ptr ? a->size : 0;
     if (devmem_free(dev->mem, ptr) != 0)
         return runtime_error(dev, LOCSIM_ERR_INVALID, "free of 0x%llx: not the start of a live allocation",
                              (unsigned long long)ptr);
+    uint64_t back = granules(size);
+    dev->mem_used -= back < dev->mem_used ? back : dev->mem_used;
     return LOCSIM_OK;
 }
 

@@ -118,6 +118,9 @@ locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 bloc
                             uint32_t nargs) {
     if (!k) return LOCSIM_ERR_INVALID;
     locsim_device *dev = k->mod->dev;
+    const char *why = ptx_function_unsupported(k->mod->ptx, (uint32_t)(k->fn - k->mod->ptx->funcs));
+    if (why)
+        return runtime_error(dev, LOCSIM_ERR_UNSUPPORTED, "kernel '%s' cannot run on locsim: %s", k->fn->name, why);
     uint8_t *params = malloc(k->param_bytes ? k->param_bytes : 1);
     if (!params) return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory");
     exec_launch L;

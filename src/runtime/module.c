@@ -255,11 +255,17 @@ locsim_status runtime_module_link(locsim_module *mod) {
 
 locsim_status locsim_module_load_ptx(locsim_device *dev, const char *ptx, size_t len, const char *name,
                                      locsim_module **out) {
+    return locsim_module_load_ptx_ex(dev, ptx, len, name, 0, out);
+}
+
+locsim_status locsim_module_load_ptx_ex(locsim_device *dev, const char *ptx, size_t len, const char *name,
+                                        unsigned flags, locsim_module **out) {
     if (!dev || !ptx || !out) return LOCSIM_ERR_INVALID;
     *out = NULL;
     ptx_error perr;
     memset(&perr, 0, sizeof perr);
-    ptx_module *pm = ptx_parse(ptx, len, name ? name : "<ptx>", &perr);
+    unsigned pflags = (flags & LOCSIM_LOAD_LAZY_UNSUPPORTED) ? PTX_PARSE_LAZY : 0;
+    ptx_module *pm = ptx_parse_ex(ptx, len, name ? name : "<ptx>", pflags, &perr);
     if (!pm) {
         locsim_status st = strstr(perr.msg, "unsupported") ? LOCSIM_ERR_UNSUPPORTED : LOCSIM_ERR_PARSE;
         return runtime_error(dev, st, "%s", perr.msg);  /* msg is "file:line:col: message" */

@@ -77,6 +77,8 @@ struct locsim_device {
     runtime_texobj_info *texinfo;
     uint32_t ntexobjs, texobj_cap;
     locsim_array *arrays;        /* live arrays (freed with the device) */
+    uint64_t mem_capacity;       /* bytes locsim_malloc may hand out (-device_memory_mb) */
+    uint64_t mem_used;           /* bytes of live locsim_malloc allocations (256-byte granules) */
     int memcheck;                /* locsim_set_memcheck */
     int warned_oob;              /* the one-line out-of-bounds warning was printed */
     uint32_t run_quantum;        /* functional warp quantum (0: default) */

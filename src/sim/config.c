@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,7 @@ static int parse_list(const option_def *o, const char *v, uint32_t *out) {
         vals[n++] = (uint32_t)x;
         p = sep ? sep + 1 : NULL;
     }
-    if (n != o->count) return -1;
+    if (n != o->count && (!o->min_count || n < o->min_count)) return -1;
     memcpy(out, vals, n * sizeof *vals);
     return 0;
 }
@@ -243,6 +244,19 @@ void config_defaults(sim_config *c) {
     }
 }
 
+/* An option kept for GPGPU-Sim files only: say so when its value is not the default. */
+static void compat_warning(const sim_config *c, const option_def *o, const char *origin) {
+    sim_config d;
+    char msg[512], now[256], def[256];
+    memset(&d, 0, sizeof d);
+    if (set_value(&d, o, o->def, msg, sizeof msg)) return;
+    format_value(c, o, now, sizeof now);
+    format_value(&d, o, def, sizeof def);
+    if (strcmp(now, def) != 0)
+        fprintf(stderr, "locsim: warning: %s: -%s %s is accepted for compatibility with GPGPU-Sim only: locsim does "
+                        "not model it (behaves as %s)\n", origin, o->name, now, def);
+}
+
 int config_set(sim_config *c, const char *name, const char *value, const char *origin, char *err, size_t errlen) {
     if (!origin) origin = "command line";
     const option_def *o = find_option(name);
@@ -258,6 +272,7 @@ int config_set(sim_config *c, const char *name, const char *value, const char *o
         snprintf(err, errlen, "%s: -%s: %s", origin, bare, msg);
         return -1;
     }
+    if (o->compat) compat_warning(c, o, origin);
     return 0;
 }
 
@@ -482,6 +497,40 @@ static int check_buffers(const sim_config *c, char *err, size_t errlen) {
     return 0;
 }
 
+/* The GPU's size and clocks: the model ticks every edge of the fastest clock, so a
+ * clock far slower than the others makes every access to its domain cost thousands
+ * of fast-clock ticks (a 0.02 s run becomes hours).  No real GPU is near the limit. */
+#define CONFIG_MAX_SMS 4096
+#define CONFIG_MAX_CLOCK_RATIO 100.0
+
+static int check_gpu_size(const sim_config *c, char *err, size_t errlen) {
+    uint32_t sms = config_num_sms(c);
+    if (sms > CONFIG_MAX_SMS) {
+        snprintf(err, errlen, "-gpgpu_n_clusters %u x -gpgpu_n_cores_per_cluster %u = %u SMs; locsim simulates "
+                 "at most %u", c->n_clusters, c->n_cores_per_cluster, sms, CONFIG_MAX_SMS);
+        return -1;
+    }
+    static const char *const names[CLOCK_COUNT] = {"core", "interconnect", "L2", "DRAM"};
+    int lo = 0, hi = 0;
+    for (int d = 0; d < CLOCK_COUNT; d++) {
+        if (c->clock_mhz[d] < 0.001) {
+            snprintf(err, errlen, "-gpgpu_clock_domains: the %s clock (%g MHz) is below 0.001 MHz", names[d],
+                     c->clock_mhz[d]);
+            return -1;
+        }
+        if (c->clock_mhz[d] < c->clock_mhz[lo]) lo = d;
+        if (c->clock_mhz[d] > c->clock_mhz[hi]) hi = d;
+    }
+    if (c->clock_mhz[hi] > CONFIG_MAX_CLOCK_RATIO * c->clock_mhz[lo]) {
+        snprintf(err, errlen, "-gpgpu_clock_domains: the %s clock (%g MHz) is %.0f times the %s clock (%g MHz); "
+                 "locsim simulates every edge of the fastest clock, so it accepts ratios up to %.0f (real GPUs "
+                 "are within 4)", names[hi], c->clock_mhz[hi], c->clock_mhz[hi] / c->clock_mhz[lo], names[lo],
+                 c->clock_mhz[lo], CONFIG_MAX_CLOCK_RATIO);
+        return -1;
+    }
+    return 0;
+}
+
 int config_finalize(sim_config *c, char *err, size_t errlen) {
     if (check_policy(&c->l1d, c->l1d_policy, c->l1d_policy[0] ? "l1d_policy" : "gpgpu_cache:dl1", err, errlen) ||
         check_policy(&c->l2, c->l2_policy, c->l2_policy[0] ? "l2_policy" : "gpgpu_cache:dl2", err, errlen) ||
@@ -495,6 +544,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_simd_width %u does not divide the warp size %u", c->simd_width, c->warp_size);
         return -1;
     }
+    if (check_gpu_size(c, err, errlen)) return -1;
     addrmap_config ac;
     addrmap am;
     char why[400];
@@ -535,7 +585,8 @@ void config_help(FILE *out) {
         }
         char syn[256], range[160];
         syntax_of(o, syn, sizeof syn);
-        fprintf(out, "  -%s %s\n      %s\n", o->name, syn, o->help);
+        fprintf(out, "  -%s %s\n      %s%s\n", o->name, syn, o->help,
+                o->compat ? " [accepted for compatibility only: no effect]" : "");
         fprintf(out, "      default: %s", o->def[0] ? o->def : "(empty)");
         if (o->type == OPT_UINT || o->type == OPT_U64 || o->type == OPT_DOUBLE || o->type == OPT_U32LIST) {
             range_text(o, range, sizeof range);

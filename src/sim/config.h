@@ -37,7 +37,7 @@
 #include "mem/partition.h"
 
 /* Columns of GPGPU-Sim's -ptx_opcode_latency_* lists: "ADD,MAX,MUL,MAD,DIV". */
-enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_COUNT };
+enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_SHFL, OPLAT_COUNT };
 
 /* Clock domains, indices of clock_mhz[]. */
 enum { CLOCK_CORE = 0, CLOCK_ICNT, CLOCK_L2, CLOCK_DRAM, CLOCK_COUNT };
@@ -51,6 +51,7 @@ struct locsim_config {
     /* ---- run limits ---- */
     uint64_t max_insn;                 /* thread instructions, 0 = no limit */
     uint64_t max_cycle;                /* core cycles, 0 = no limit */
+    uint64_t device_memory_mb;         /* capacity of device memory (locsim_malloc) */
 
     /* ---- SM ---- */
     uint32_t n_clusters, n_cores_per_cluster;
@@ -68,9 +69,11 @@ struct locsim_config {
     uint32_t max_insn_issue_per_warp;
     uint32_t num_sp_units, num_sfu_units, num_dp_units;
     uint32_t oc_units_sp, oc_units_sfu, oc_units_mem, num_reg_banks;
+    uint32_t pipeline_widths[11], n_pipeline_widths;   /* -gpgpu_pipeline_widths (7 or 11 entries) */
     uint32_t lat_int[OPLAT_COUNT], init_int[OPLAT_COUNT];
     uint32_t lat_fp[OPLAT_COUNT], init_fp[OPLAT_COUNT];
     uint32_t lat_dp[OPLAT_COUNT], init_dp[OPLAT_COUNT];
+    uint32_t lat_sfu, init_sfu;        /* -ptx_opcode_latency_sfu / _initiation_sfu */
 
     /* ---- caches ---- */
     cache_geometry l1d, l1i, l1c, l1t, l2;   /* l2: one slice */

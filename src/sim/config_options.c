@@ -88,12 +88,44 @@ static int parse_dram_sched(sim_config *c, const char *v, char *err, size_t n) {
 
 static void format_dram_sched(const sim_config *c, char *buf, size_t n) { snprintf(buf, n, "%s", c->dram.scheduler); }
 
+/* GPGPU-Sim 3.x writes 7 widths (ID_OC_SP,ID_OC_SFU,ID_OC_MEM,OC_EX_SP,OC_EX_SFU,
+ * OC_EX_MEM,EX_WB), 4.x 11 (with DP and INT stages); EX_WB is last in both. */
+static int parse_widths(sim_config *c, const char *v, char *err, size_t n) {
+    uint32_t w[11], k = 0;
+    const char *p = v;
+    for (;;) {
+        char *end;
+        unsigned long x = strtoul(p, &end, 10);
+        if (end == p || x > 64 || k == 11) break;
+        w[k++] = (uint32_t)x;
+        if (*end == '\0') {
+            if ((k != 7 && k != 11) || w[k - 1] == 0 || w[k - 1] > 64) break;
+            memcpy(c->pipeline_widths, w, sizeof w);
+            c->n_pipeline_widths = k;
+            return 0;
+        }
+        if (*end != ',') break;
+        p = end + 1;
+    }
+    snprintf(err, n, "expected 7 (GPGPU-Sim 3.x) or 11 (4.x) comma-separated widths in [0, 64], the last (EX_WB) >= 1");
+    return -1;
+}
+
+static void format_widths(const sim_config *c, char *buf, size_t n) {
+    size_t k = 0;
+    for (uint32_t i = 0; i < c->n_pipeline_widths && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%u", i ? "," : "", c->pipeline_widths[i]);
+}
+
 /* ---- the table ---- */
 
 static const option_def options[] = {
     SECTION("Run limits"),
     U64("gpgpu_max_insn", max_insn, "0", 0, UINT64_MAX, "stop after this many thread instructions (0: no limit)"),
     U64("gpgpu_max_cycle", max_cycle, "0", 0, UINT64_MAX, "stop after this many core cycles (0: no limit)"),
+    U64("device_memory_mb", device_memory_mb, "4096", 1, 1048576,
+        "device memory in MiB: allocations beyond it fail (cudaErrorMemoryAllocation); what cudaMemGetInfo and "
+        "totalGlobalMem report (not a GPGPU-Sim option; 4 GiB as cudart reported before)"),
 
     SECTION("Streaming multiprocessors"),
     UINT("gpgpu_n_clusters", n_clusters, "15", 1, 1024, "number of SM clusters"),
@@ -106,8 +138,9 @@ static const option_def options[] = {
     UINT("gpgpu_shader_cta", max_cta_per_core, "8", 1, 64, "maximum resident CTAs per SM"),
     UINT("gpgpu_shmem_size", shmem_size, "49152", 0, 1u << 20, "shared memory bytes per SM"),
     UINT("gpgpu_shmem_num_banks", shmem_num_banks, "32", 1, 64, "shared memory banks"),
-    BOOL("gpgpu_shmem_limited_broadcast", shmem_limited_broadcast, "0",
-         "1: only one address per bank can be broadcast per cycle"),
+    {.name = "gpgpu_shmem_limited_broadcast", .type = OPT_BOOL, .offset = F(shmem_limited_broadcast), .def = "0",
+     .compat = true, .help = "GPGPU-Sim's limited shared-memory broadcast; locsim broadcasts any number of lanes "
+                             "reading one word (GPGPU-Sim's GTX480 value 0)"},
     UINT("gpgpu_smem_latency", smem_latency, "26", 1, 1000, "shared memory access latency, core cycles"),
     UINT("gpgpu_l1_latency", l1_latency, "35", 1, 1000,
          "L1D latency, core cycles: a hit's data is visible, and a miss leaves for the L2, this long after the access"),
@@ -115,31 +148,49 @@ static const option_def options[] = {
     STR("gpgpu_scheduler", scheduler, "gto",
         "warp scheduler: lrr | gto | two_level_active:<G>:<inner>:<outer> | warp_limiting:<prio>:<N> | ..."),
     STR("cta_scheduler", cta_scheduler, "rr", "(locsim) CTA scheduler: rr (GPGPU-Sim's round-robin, greedy) | ..."),
-    UINT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, "1", 1, 2,
-         "instructions one warp may issue per cycle"),
+    UINT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, "1", 1, 1,
+         "instructions one warp may issue per cycle: only 1 (GPGPU-Sim's GTX480 value) is modelled"),
     UINT("gpgpu_num_sp_units", num_sp_units, "2", 1, 8, "SP (ALU) pipelines per SM"),
     UINT("gpgpu_num_sfu_units", num_sfu_units, "1", 1, 8, "SFU pipelines per SM"),
     UINT("gpgpu_num_dp_units", num_dp_units, "0", 0, 8, "double-precision pipelines per SM (0: DP runs on the SFU)"),
-    UINT("gpgpu_operand_collector_num_units_sp", oc_units_sp, "6", 1, 64, "operand collector units for SP"),
-    UINT("gpgpu_operand_collector_num_units_sfu", oc_units_sfu, "8", 1, 64, "operand collector units for SFU"),
-    UINT("gpgpu_operand_collector_num_units_mem", oc_units_mem, "2", 1, 64, "operand collector units for LD/ST"),
-    UINT("gpgpu_num_reg_banks", num_reg_banks, "16", 1, 64, "register file banks"),
-    LIST("ptx_opcode_latency_int", lat_int, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
-         "4,13,4,5,145", "integer latencies, core cycles"),
-    LIST("ptx_opcode_initiation_int", init_int, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
-         "1,2,2,1,8", "integer initiation intervals, core cycles"),
-    LIST("ptx_opcode_latency_fp", lat_fp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
-         "4,13,4,5,39", "single-precision latencies (DIV also for SFU ops), core cycles"),
-    LIST("ptx_opcode_initiation_fp", init_fp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+    UINT("gpgpu_operand_collector_num_units_sp", oc_units_sp, "6", 1, 64,
+         "operand collector units for SP instructions (src/core/opcoll.c)"),
+    UINT("gpgpu_operand_collector_num_units_sfu", oc_units_sfu, "8", 1, 64,
+         "operand collector units for SFU instructions (and DP ones without a DP unit)"),
+    {.name = "gpgpu_operand_collector_num_units_mem", .type = OPT_UINT, .offset = F(oc_units_mem), .min = 1, .max = 64,
+     .def = "2", .compat = true,
+     .help = "operand collector units for LD/ST; locsim's memory instructions skip the collector units"},
+    UINT("gpgpu_num_reg_banks", num_reg_banks, "16", 1, 64,
+         "register file banks: one operand read or result write per bank per cycle"),
+    CUSTOM("gpgpu_pipeline_widths", parse_widths, format_widths, "<7 or 11 widths>, EX_WB last", "2,0,0,1,1,2,0,0,1,1,2",
+           "GPGPU-Sim's pipeline register widths; locsim uses EX_WB (result buses: results written back per "
+           "cycle); the others are accepted for compatibility"),
+    /* GPGPU-Sim 4.x's SM2_GTX480 values; the int lists' 6th column (SHFL) may be
+     * left out, as GPGPU-Sim 3.x files do, and then keeps GPGPU-Sim's default. */
+    {.name = "ptx_opcode_latency_int", .type = OPT_U32LIST, .offset = F(lat_int), .count = OPLAT_COUNT,
+     .min_count = OPLAT_SHFL, .sep = ',', .min = 1, .max = 100000, .syntax = "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>[,<SHFL>]",
+     .def = "4,13,4,5,145,32", .help = "integer latencies (and shfl), core cycles (src/core/opclass.c lists the opcodes)"},
+    {.name = "ptx_opcode_initiation_int", .type = OPT_U32LIST, .offset = F(init_int), .count = OPLAT_COUNT,
+     .min_count = OPLAT_SHFL, .sep = ',', .min = 1, .max = 100000, .syntax = "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>[,<SHFL>]",
+     .def = "1,2,2,1,8,4", .help = "integer initiation intervals (and shfl), core cycles"},
+    LIST("ptx_opcode_latency_fp", lat_fp, OPLAT_SHFL, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+         "4,13,4,5,39", "single-precision latencies, core cycles"),
+    LIST("ptx_opcode_initiation_fp", init_fp, OPLAT_SHFL, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
          "1,2,1,1,4", "single-precision initiation intervals, core cycles"),
-    LIST("ptx_opcode_latency_dp", lat_dp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+    LIST("ptx_opcode_latency_dp", lat_dp, OPLAT_SHFL, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
          "8,19,8,8,330", "double-precision latencies, core cycles"),
-    LIST("ptx_opcode_initiation_dp", init_dp, OPLAT_COUNT, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
+    LIST("ptx_opcode_initiation_dp", init_dp, OPLAT_SHFL, ',', 1, 100000, "<ADD>,<MAX>,<MUL>,<MAD>,<DIV>",
          "8,16,8,8,130", "double-precision initiation intervals, core cycles"),
+    UINT("ptx_opcode_latency_sfu", lat_sfu, "8", 1, 100000,
+         "latency of rcp, sqrt, rsqrt, sin, cos, lg2, ex2 (any type), core cycles"),
+    UINT("ptx_opcode_initiation_sfu", init_sfu, "8", 1, 100000,
+         "initiation interval of rcp, sqrt, rsqrt, sin, cos, lg2, ex2, core cycles"),
 
     SECTION("Caches (GPGPU-Sim cache strings)"),
     CACHE("gpgpu_cache:dl1", l1d, "N:32:128:4,L:L:m:N:H,S:64:8,8", "L1 data cache per SM"),
-    CACHE("gpgpu_cache:il1", l1i, "N:4:128:4,L:R:f:N:L,A:2:32,4", "L1 instruction cache per SM"),
+    CACHE("gpgpu_cache:il1", l1i, "N:4:128:4,L:R:f:N:L,A:2:32,4",
+          "L1 instruction cache per SM: its line size bounds a fetch (2 instructions, 1 at a line's end); "
+          "misses are not modelled (every fetch hits)"),
     CACHE("gpgpu_const_cache:l1", l1c, "N:64:64:2,L:R:f:N:L,A:2:32,4", "constant cache per SM"),
     CACHE("gpgpu_tex_cache:l1", l1t, "N:4:128:24,L:R:m:N:L,F:128:4,128:2", "texture cache per SM (tex / tld4 reads; F-type MSHRs: <fragment fifo>:<request fifo>,<rob>)"),
     CACHE("gpgpu_cache:dl2", l2, "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32",
@@ -184,8 +235,8 @@ static const option_def options[] = {
     UINT("dram_bnk_indexing_policy", dram_bank_indexing, "0", 0, 1, "0: bank as mapped; 1: XOR the row into the bank"),
     UINT("dram_bnkgrp_indexing_policy", dram.bnkgrp_lower_bits, "1", 0, 1,
          "bank group of a bank: 0 its higher bits (bank / (nbk / nbkgrp)), 1 its lower bits (bank % nbkgrp)"),
-    UINT("gpgpu_mem_address_mask", mem_address_mask, "1", 0, 3,
-         "accepted for GPGPU-Sim config files; has no effect (-gpgpu_mem_addr_mapping decides)"),
+    {.name = "gpgpu_mem_address_mask", .type = OPT_UINT, .offset = F(mem_address_mask), .min = 0, .max = 3, .def = "1",
+     .compat = true, .help = "GPGPU-Sim's address mask; -gpgpu_mem_addr_mapping decides the mapping"},
     {.name = "gpgpu_l2_rop_latency", .alias = "rop_latency", .type = OPT_UINT, .offset = F(rop_latency),
      .min = 0, .max = 100000, .def = "120", .help = "L2 cycles from a request's arrival at a partition to its L2 access"},
     UINT("dram_latency", dram_latency, "100", 0, 100000, "L2 cycles from an L2 miss to the DRAM scheduler queue"),

@@ -2,6 +2,7 @@
 #ifndef LOCSIM_SIM_CONFIG_OPTIONS_H
 #define LOCSIM_SIM_CONFIG_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,12 +28,16 @@ typedef struct option_def {
     size_t size;            /* OPT_STRING: buffer size */
     uint64_t min, max;
     double dmin, dmax;
-    uint32_t count;         /* OPT_U32LIST */
+    uint32_t count;         /* OPT_U32LIST: most entries */
+    uint32_t min_count;     /* OPT_U32LIST: fewest entries (0: count); the rest keep their value */
     char sep;               /* OPT_U32LIST */
     const char *choices;    /* OPT_ENUM */
     const char *syntax;     /* value syntax for help/errors (OPT_CUSTOM, lists) */
     const char *def;        /* default, written as in a config file */
     const char *help;
+    /* Accepted so that GPGPU-Sim configuration files load, but not modelled:
+     * the help says so, and setting it to anything but its default warns. */
+    bool compat;
     int (*parse)(sim_config *c, const char *value, char *err, size_t errlen);
     void (*format)(const sim_config *c, char *buf, size_t n);
 } option_def;

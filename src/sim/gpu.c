@@ -7,7 +7,7 @@
 #include "sim/gpu.h"
 
 #define NEVER UINT64_MAX
-#define PROGRESS_INTERVAL (1ull << 16)
+#define PROGRESS_INTERVAL (1ull << 14)
 
 struct gpu {
     gpu_params p;
@@ -41,6 +41,8 @@ struct gpu {
     gpu_progress_fn progress;
     void *progress_ctx;
     uint64_t next_progress;
+    uint64_t kernel_start;          /* core cycle the running kernel started at */
+    int needs_reset;                /* an interrupted kernel left state behind */
 };
 
 /* ---- ports between SMs and the networks ---- */
@@ -315,6 +317,30 @@ static int over_limit(gpu *g, uint64_t now) {
     return 1;
 }
 
+/* Nothing can ever happen again.  Warps waiting at a barrier mean the program's
+ * barrier is not reached by every thread; none means the simulated hardware itself
+ * is stuck (a queue or MSHR configuration the memory system cannot drain): the
+ * message must not blame the program for that. */
+static void report_deadlock(gpu *g, uint64_t now) {
+    uint32_t at_barrier = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) at_barrier += sm_warps_at_barrier(g->sms[s]);
+    g->kernel_status = LOCSIM_ERR_DEADLOCK;
+    int k = snprintf(g->kernel_err, g->kernel_errlen,
+                     "kernel '%s': deadlock at cycle %llu: %llu of %llu CTAs finished and no warp can make progress",
+                     g->L->kernel->name, (unsigned long long)now, (unsigned long long)g->ctas_done,
+                     (unsigned long long)g->ctas_total);
+    if (k < 0 || (size_t)k >= g->kernel_errlen) return;
+    if (at_barrier)
+        snprintf(g->kernel_err + k, g->kernel_errlen - (size_t)k,
+                 ": %u warps wait at a barrier that not every thread of their CTA reaches (a program error)",
+                 at_barrier);
+    else
+        snprintf(g->kernel_err + k, g->kernel_errlen - (size_t)k,
+                 ": no warp waits at a barrier, so this is a simulator resource deadlock (requests the configured "
+                 "queues and MSHRs cannot drain: enlarge the miss queues / MSHRs of -gpgpu_cache:dl1 and "
+                 "-gpgpu_cache:dl2), not a program error");
+}
+
 /* After a core tick at `now`: 1 = kernel finished, 0 = go on, -1 = error. */
 static int after_core_tick(gpu *g, uint64_t now) {
     const exec_fault *f = find_fault(g);
@@ -329,16 +355,22 @@ static int after_core_tick(gpu *g, uint64_t now) {
     if (wake <= now + 1 || !memory_idle(g)) return 0;
     if (g->ctas_done == g->ctas_total && all_sms_idle(g)) return 1;
     if (wake == NEVER) {
-        g->kernel_status = LOCSIM_ERR_DEADLOCK;
-        snprintf(g->kernel_err, g->kernel_errlen,
-                 "kernel '%s': deadlock at cycle %llu: %llu of %llu CTAs finished and no warp can make progress "
-                 "(a barrier that not every thread reaches?)",
-                 g->L->kernel->name, (unsigned long long)now, (unsigned long long)g->ctas_done,
-                 (unsigned long long)g->ctas_total);
+        report_deadlock(g, now);
         return -1;
     }
     skip_to(g, wake);
     return 0;
+}
+
+/* The progress hook (every PROGRESS_INTERVAL cycles, never per cycle); 1 when it
+ * asks to stop the kernel. */
+static int progress_due(gpu *g) {
+    g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
+    if (!g->progress(g->progress_ctx, g->ticks[CLK_CORE] - g->kernel_start, kernel_insns(g))) return 0;
+    g->kernel_status = LOCSIM_ERR_INTERRUPTED;
+    snprintf(g->kernel_err, g->kernel_errlen, "kernel '%s': simulation interrupted at cycle %llu",
+             g->L->kernel->name, (unsigned long long)g->ticks[CLK_CORE]);
+    return 1;
 }
 
 static int run_loop(gpu *g) {
@@ -357,10 +389,7 @@ static int run_loop(gpu *g) {
             if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
             int r = after_core_tick(g, now);
             if (r) return r;
-            if (g->progress && g->ticks[CLK_CORE] >= g->next_progress) {
-                g->progress(g->progress_ctx, g->ticks[CLK_CORE], kernel_insns(g));
-                g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
-            }
+            if (g->progress && g->ticks[CLK_CORE] >= g->next_progress && progress_due(g)) return -1;
             continue;
         }
         if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
@@ -412,6 +441,10 @@ static void reset_after_error(gpu *g) {
 
 locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen) {
     const ptx_function *fn = L->kernel;
+    if (g->needs_reset) {
+        g->needs_reset = 0;
+        reset_after_error(g);
+    }
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         if (!g->sms[s] || !g->parts || !g->req_net || !g->rep_net) {
             snprintf(err, errlen, "the GPU could not be rebuilt after an earlier error");
@@ -453,11 +486,15 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     g->kernel_err = err;
     g->kernel_errlen = errlen;
     g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
+    g->kernel_start = g->ticks[CLK_CORE];
     g->st.kernels++;
     int r = run_loop(g);
     locsim_status st = r < 0 ? g->kernel_status : LOCSIM_OK;
     end_kernel(g);
-    if (st != LOCSIM_OK) reset_after_error(g);
+    /* An interrupted kernel's SMs keep their counters until the statistics are
+     * collected (partial statistics); the rebuild happens at the next launch. */
+    if (st == LOCSIM_ERR_INTERRUPTED) g->needs_reset = 1;
+    else if (st != LOCSIM_OK) reset_after_error(g);
     for (int d = 0; d < CLK_COUNT; d++) g->st.cycles[d] = g->ticks[d];
     return st;
 }

@@ -97,8 +97,10 @@ const sm_occupancy_info *gpu_last_occupancy(const gpu *g);
 /* Most CTAs resident on one SM at once during the last kernel. */
 uint32_t gpu_last_max_resident(const gpu *g);
 
-/* Hook for a progress display: called about every 2^16 core cycles. */
-typedef void (*gpu_progress_fn)(void *ctx, uint64_t cycles, uint64_t thread_insns);
+/* Hook for a progress display and stop requests: called every 2^14 core cycles
+ * with the running kernel's cycle and thread-instruction counts so far; a non-zero
+ * return stops the kernel (LOCSIM_ERR_INTERRUPTED). */
+typedef int (*gpu_progress_fn)(void *ctx, uint64_t cycles, uint64_t thread_insns);
 void gpu_set_progress(gpu *g, gpu_progress_fn fn, void *ctx);
 
 #endif

@@ -1,13 +1,9 @@
 /* From a sim_config (the option registry's struct) to the GPU's parameters.
  *
  * Core-side values without a GPGPU-Sim option are fixed here and documented:
- *   fetch latency        1 cycle: a warp's next instruction is in its I-buffer the
- *                        cycle after it issues (no instruction-cache model; the
- *                        I-buffer is refilled while the issued instruction executes)
- *   branch latency       the int ADD latency
+ *   fetch                2 instructions per fetch, one warp per SM per cycle, 2 cycles
+ *                        from fetch to issue (GPGPU-Sim's Fermi core; src/core/sm.c)
  *   ld.param latency     the L1 hit latency (kernel arguments live in the constant bank)
- *   SFU latency          the fp DIV column of -ptx_opcode_latency_fp / _initiation_fp
- *                        (f64 transcendentals: the dp DIV column)
  *   registers            at most 63 per thread (Fermi's limit) counted from the PTX,
  *                        allocated per warp in units of 64 registers
  *   shared memory        allocated per CTA in units of 128 bytes
@@ -49,6 +45,10 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->num_units[UNIT_DP] = c->num_dp_units;
     s->num_units[UNIT_LDST] = 1;
     s->simd_width = c->simd_width;
+    s->oc_units[0] = c->oc_units_sp;
+    s->oc_units[1] = c->oc_units_sfu;
+    s->num_reg_banks = c->num_reg_banks;
+    s->result_buses = c->n_pipeline_widths ? c->pipeline_widths[c->n_pipeline_widths - 1] : 1;
     for (int i = 0; i < SM_LAT_COUNT; i++) {
         s->lat_int[i] = c->lat_int[i];
         s->lat_fp[i] = c->lat_fp[i];
@@ -57,10 +57,9 @@ static void sm_params(const sim_config *c, sm_config *s) {
         s->init_fp[i] = c->init_fp[i];
         s->init_dp[i] = c->init_dp[i];
     }
-    s->lat_sfu = c->lat_fp[SM_LAT_DIV];
-    s->init_sfu = c->init_fp[SM_LAT_DIV];
-    s->fetch_latency = 1;
-    s->branch_latency = c->lat_int[SM_LAT_ADD];
+    s->lat_sfu = c->lat_sfu;
+    s->init_sfu = c->init_sfu;
+    s->insns_per_iline = c->l1i.line_size >= 16 ? c->l1i.line_size / 8 : 2;
     s->l1_latency = c->l1_latency;
     s->smem_latency = c->smem_latency;
     /* GPGPU-Sim sends ld.param and constant loads through the constant cache,

@@ -266,10 +266,13 @@ static void json_values(const stats *s, json_writer *w, uint32_t k, bool total, 
     }
 }
 
-int stats_write_json(const stats *s, FILE *out, unsigned flags) {
+int stats_write_json(const stats *s, FILE *out, unsigned flags) { return stats_write_json_with(s, out, flags, NULL, NULL); }
+
+int stats_write_json_with(const stats *s, FILE *out, unsigned flags, stats_json_extra_fn extra, void *ctx) {
     json_writer w;
     json_init(&w, out);
     json_begin_object(&w, NULL);
+    if (extra) extra(&w, ctx);
     json_begin_array(&w, "kernels");
     for (uint32_t k = 0; k < s->nkernels; k++) {
         json_begin_object(&w, NULL);

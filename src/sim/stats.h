@@ -82,6 +82,10 @@ void stats_print_total(const stats *s, FILE *out);
 /* {"kernels": [{"name": ..., "index": k, "stats": {...}}, ...], "total": {...}}.
  * 0, or -1 on a write error. */
 int stats_write_json(const stats *s, FILE *out, unsigned flags);
+/* The same, with extra members written first into the top-level object by
+ * extra(w, ctx) (the run's inputs: see sim/run_inputs.h). */
+typedef void (*stats_json_extra_fn)(void *json_writer, void *ctx);
+int stats_write_json_with(const stats *s, FILE *out, unsigned flags, stats_json_extra_fn extra, void *ctx);
 
 /* ---- standard groups with GPGPU-Sim names ---- */
 

@@ -8,6 +8,7 @@
 
 #include "runtime/runtime.h"
 #include "sim/gpu_internal.h"
+#include "sim/progress.h"
 #include "sim/timing.h"
 
 /* Host time, for the progress line only (never in statistics). */
@@ -17,19 +18,11 @@ static double host_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-#define PROGRESS_AFTER_S 3.0
-#define PROGRESS_EVERY_S 1.0
-
-static void show_progress(void *ctx, uint64_t cycles, uint64_t insns) {
-    timing_state *t = ctx;
-    double now = host_seconds();
-    if (now - t->start_s < PROGRESS_AFTER_S || now - t->last_progress_s < PROGRESS_EVERY_S) return;
-    double secs = now - t->start_s;
-    fprintf(stderr, "\r[locsim] cycle %llu  %llu thread insns  %.2f M insn/s  %.0f K cycles/s   ",
-            (unsigned long long)cycles, (unsigned long long)insns, insns / secs / 1e6, cycles / secs / 1e3);
-    fflush(stderr);
-    t->last_progress_s = now;
-    t->progress_shown = 1;
+/* Progress line and stop requests (sim/progress.h); never changes a statistic. */
+static int on_progress(void *ctx, uint64_t cycles, uint64_t insns) {
+    (void)ctx;
+    progress_tick(cycles, insns);
+    return progress_stop_signal() != 0;
 }
 
 static void kernel_totals(const gpu *g, uint64_t *thread_insns, uint64_t *warp_insns) {
@@ -46,16 +39,15 @@ static locsim_status timing_launch(void *ctx, const exec_launch *L, locsim_devic
     kernel_totals(t->g, &ti0, &wi0);
     uint64_t c0 = gpu_stats(t->g)->cycles[CLK_CORE];
     double h0 = host_seconds();
+    progress_kernel_begin(L->kernel->name);
     locsim_status st = gpu_run_kernel(t->g, L, dev->error, sizeof dev->error);
+    progress_kernel_end();
     kernel_totals(t->g, &ti1, &wi1);
-    dev->counters.thread_insns += ti1 - ti0;
-    dev->counters.warp_insns += wi1 - wi0;
+    /* after a fault the SMs were rebuilt with zeroed counters (gpu.c) */
+    dev->counters.thread_insns += ti1 >= ti0 ? ti1 - ti0 : 0;
+    dev->counters.warp_insns += wi1 >= wi0 ? wi1 - wi0 : 0;
     dev->counters.cycles += gpu_stats(t->g)->cycles[CLK_CORE] - c0;
     timing_stats_kernel_end(t, L, host_seconds() - h0);
-    if (t->progress_shown) {
-        fprintf(stderr, "\r%60s\r", "");
-        t->progress_shown = 0;
-    }
     return st;
 }
 
@@ -105,8 +97,7 @@ locsim_status timing_attach(locsim_device *dev) {
         timing_destroy(t);
         return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "timing model: %s", err);
     }
-    t->start_s = host_seconds();
-    if (isatty(STDERR_FILENO)) gpu_set_progress(t->g, show_progress, t);
+    gpu_set_progress(t->g, on_progress, t);
     dev->timing_ops = &timing_ops;
     dev->timing = t;
     dev->num_sms = p.num_sms;

@@ -23,7 +23,7 @@ typedef struct {
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];
     int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns, tex_insns;
-    int ldst_fails, bypass, send_fails;
+    int ldst_fails, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
 } timing_stat_ids;
@@ -32,8 +32,6 @@ typedef struct {
     gpu *g;
     const sim_config *cfg;
     sim_config *owned_cfg;           /* when the device was created without one */
-    double start_s, last_progress_s; /* host time: progress line and simulation rate only */
-    int progress_shown;
     double host_seconds;             /* spent in kernels, cumulative (STAT_HOST) */
     stats *stats;                    /* per-kernel and total statistics */
     timing_stat_ids ids;

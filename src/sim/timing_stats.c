@@ -56,6 +56,10 @@ static int define_core(stats *s, timing_stat_ids *d) {
     C(const_insns, "const_warp_accesses", STAT_DETAIL, "constant-memory warp instructions");
     C(tex_insns, "tex_warp_accesses", STAT_DETAIL, "texture-fetch warp instructions (tex, tld4) that read memory");
     C(ldst_fails, "ldst_reservation_fail_cycles", 0, "cycles the LD/ST unit retried an access a cache refused");
+    C(oc_bank_conflicts, "oc_bank_conflict_cycles", STAT_DETAIL,
+      "cycles operand reads waited for a register-file bank (-gpgpu_num_reg_banks)");
+    C(result_bus_stalls, "result_bus_stall_cycles", STAT_DETAIL,
+      "cycles instructions waited for a free result bus (EX_WB of -gpgpu_pipeline_widths)");
     C(bypass, "l1_bypass_requests", STAT_DETAIL, "requests past the L1 (atomics, uncached)");
     C(send_fails, "icnt_sm_inject_stalls", STAT_DETAIL, "cycles an SM's request found the network full");
 #undef C
@@ -100,6 +104,8 @@ static void collect_sm(timing_state *t, const sm *m) {
     stats_add(s, d->const_insns, c->const_insns);
     stats_add(s, d->tex_insns, c->tex_insns);
     stats_add(s, d->ldst_fails, c->ldst_fail_cycles);
+    stats_add(s, d->oc_bank_conflicts, c->oc_bank_conflict_cycles);
+    stats_add(s, d->result_bus_stalls, c->result_bus_stall_cycles);
     stats_add(s, d->bypass, c->bypass_requests);
     if (sm_l1d(m)) stats_add_cache(s, &d->l1d, sm_l1d(m));
     stats_add_cache(s, &d->l1c, sm_l1c(m));

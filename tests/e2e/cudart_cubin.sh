@@ -20,7 +20,7 @@ run sm75 --functional
 # relocatable device code: kernels completed by the device linker, which locsim lacks
 "$NVCC" -cudart shared -arch=compute_75 -rdc=true -I"$SRC/tests/cudart" -o "$WORK/rdc" "$SRC/tests/cudart/constant.cu"
 run rdc --functional
-[ "$status" != 0 ] && grep -q "locsim: .*rdc was built with relocatable device code (-rdc=true / -dc).*rebuild without -rdc" \
+[ "$status" != 0 ] && grep -q "locsim: .*rdc was built with relocatable device code (-rdc=true / -dc): locsim supports neither relocatable device code .* nor dynamic parallelism .*rebuild without -rdc" \
   "$WORK/rdc.err" || { show rdc; fail "-rdc build not explained"; }
 "$BUILD/cudart/locsim-fatbin" --list "$WORK/rdc" | grep -q '^section __nv_relfatbin$' || fail "locsim-fatbin does not list __nv_relfatbin"
 echo "PASS: cubin-only refused with a rebuild hint; -arch=sm_75 runs from its PTX; -rdc explained"

@@ -26,6 +26,7 @@ wl_result workload_run(const workload_entry *e, locsim_device *dev, uint32_t siz
     ctx.ptx_len = *e->ptx_len;
     ctx.name = e->wl->name;
     wl_result r = e->wl->run(&ctx);
+    if (ctx.bad_size) r = WL_BAD_SIZE;
     if (detail && detail_size) snprintf(detail, detail_size, "%s", ctx.detail);
     return r;
 }
@@ -64,6 +65,7 @@ wl_result wl_out_of_memory(wl_ctx *ctx) {
 int wl_size_ok(wl_ctx *ctx, uint32_t max) {
     if (ctx->size <= max) return 1;
     snprintf(ctx->detail, sizeof ctx->detail, "--size %u is too large (max %u)", ctx->size, max);
+    ctx->bad_size = 1;
     return 0;
 }
 

@@ -15,7 +15,8 @@
 
 #include "locsim/locsim.h"
 
-typedef enum { WL_PASS = 0, WL_FAIL = 1, WL_ERROR = 2 } wl_result;
+/* WL_BAD_SIZE: --size above the workload's maximum (wl_size_ok); nothing ran. */
+typedef enum { WL_PASS = 0, WL_FAIL = 1, WL_ERROR = 2, WL_BAD_SIZE = 3 } wl_result;
 
 typedef struct {
     locsim_device *dev;
@@ -25,6 +26,7 @@ typedef struct {
     size_t ptx_len;
     const char *name;
     char detail[512];       /* why it failed (first mismatch, or the locsim error) */
+    int bad_size;           /* wl_size_ok refused ctx->size */
 } wl_ctx;
 
 typedef struct {

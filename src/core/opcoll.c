@@ -1,0 +1,140 @@
+/* The path of an ALU instruction from issue to writeback, as GPGPU-Sim's Fermi
+ * core has it (shader.cc: issue -> ID_OC register -> operand collector unit ->
+ * register-file banks -> OC_EX register -> function unit -> result bus ->
+ * writeback), computed once at issue instead of being stepped every cycle.
+ *
+ * For an instruction issued at cycle t, uncontended (GPGPU-Sim's order within a
+ * cycle is writeback, execute, read operands, issue, fetch):
+ *   t+1  a collector unit of its class takes it and queues its source reads
+ *   t+2  each register bank delivers one operand (every source in its own bank)
+ *   t+3  the unit dispatches it to the OC_EX register (t+2 without register sources)
+ *   t+4  the function unit takes it (its dispatch register must be free: the
+ *        previous instruction's initiation interval) and reserves a result bus
+ *        for cycle t+4+L
+ *   t+6+L  writeback: the result is visible and the scoreboard released
+ * so a chain of dependent instructions of latency L takes L + 6 cycles a link,
+ * as in GPGPU-Sim.  Contention, each from the resource that causes it:
+ *   collector units   -gpgpu_operand_collector_num_units_sp (SP), _sfu (SFU, and
+ *                     DP on Fermi); a unit is held from t+1 until its instruction
+ *                     moves on to the function unit; a scheduler cannot issue to a
+ *                     class with no unit free at t+1 (issue_stall_pipeline)
+ *   register banks    -gpgpu_num_reg_banks; register r of warp w is in bank
+ *                     (r + w) mod banks (GPGPU-Sim always adds the warp id); a bank
+ *                     serves one read or write per cycle, writes first; sources in
+ *                     one bank are read in successive cycles
+ *   function units    -gpgpu_num_{sp,sfu,dp}_units, busy for the initiation interval
+ *   result buses      the EX_WB width of -gpgpu_pipeline_widths: at most that many
+ *                     results may be written back in one cycle; an instruction
+ *                     whose writeback cycle is full waits a cycle before executing
+ * The bank and result-bus reservations live in rings of OC_RING cycles; a
+ * writeback more than OC_RING cycles ahead (latencies above ~1000) is not
+ * checked against the buses or banks.
+ *
+ * Simplifications: memory instructions do not pass through the collector units
+ * (the LD/ST unit's latencies cover their path); the ID_OC and OC_EX registers
+ * are not modelled as queues (a collector unit is held instead); a unit is
+ * picked as the one free soonest. */
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+void oc_kernel_begin(sm *s) {
+    memset(s->oc.cu_free, 0, sizeof s->oc.cu_free);
+    memset(s->oc.cu_min, 0, sizeof s->oc.cu_min);
+    memset(s->oc.bank_tag, 0xff, sizeof s->oc.bank_tag);
+    memset(s->oc.bank_busy, 0, sizeof s->oc.bank_busy);
+    memset(s->oc.wb_tag, 0xff, sizeof s->oc.wb_tag);
+    memset(s->oc.wb_used, 0, sizeof s->oc.wb_used);
+}
+
+/* Banks busy in cycle c (0 if the ring slot belongs to another cycle). */
+static uint64_t banks_at(const sm *s, uint64_t c) {
+    uint32_t i = (uint32_t)(c % OC_RING);
+    return s->oc.bank_tag[i] == c ? s->oc.bank_busy[i] : 0;
+}
+
+static void bank_take(sm *s, uint64_t c, uint32_t bank) {
+    uint32_t i = (uint32_t)(c % OC_RING);
+    if (s->oc.bank_tag[i] != c) {
+        s->oc.bank_tag[i] = c;
+        s->oc.bank_busy[i] = 0;
+    }
+    s->oc.bank_busy[i] |= 1ull << bank;
+}
+
+static uint32_t wb_at(const sm *s, uint64_t c) {
+    uint32_t i = (uint32_t)(c % OC_RING);
+    return s->oc.wb_tag[i] == c ? s->oc.wb_used[i] : 0;
+}
+
+static void wb_take(sm *s, uint64_t c) {
+    uint32_t i = (uint32_t)(c % OC_RING);
+    if (s->oc.wb_tag[i] != c) {
+        s->oc.wb_tag[i] = c;
+        s->oc.wb_used[i] = 0;
+    }
+    s->oc.wb_used[i]++;
+}
+
+static uint32_t bank_of(const sm *s, uint32_t w, uint32_t reg) { return (reg + w) % s->c.num_reg_banks; }
+
+/* Read one source register no earlier than cycle `from`; returns the cycle. */
+static uint64_t read_reg(sm *s, uint32_t w, uint32_t reg, uint64_t from, uint64_t now) {
+    uint32_t bank = bank_of(s, w, reg);
+    uint64_t c = from;
+    while (c - now < OC_RING && (banks_at(s, c) >> bank & 1)) c++;
+    if (c - now < OC_RING) bank_take(s, c, bank);
+    return c;
+}
+
+/* The cycle the last source operand is in the collector unit (alloc if none). */
+static uint64_t read_sources(sm *s, uint32_t w, const ptx_insn *in, uint64_t alloc, uint64_t now) {
+    uint64_t done = alloc;
+    for (uint32_t i = in->ndst; i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        if (o->kind == PTX_OPND_REG) done = max_u64(done, read_reg(s, w, o->reg, alloc + 1, now));
+        else if (o->kind == PTX_OPND_VEC)
+            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                if (o->vec[e] != PTX_REG_SINK) done = max_u64(done, read_reg(s, w, o->vec[e], alloc + 1, now));
+    }
+    s->st.oc_bank_conflict_cycles += done > alloc + 1 ? done - alloc - 1 : 0;
+    return done;
+}
+
+static uint32_t cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_SET_SFU; }
+
+uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return s->oc.cu_min[cu_set(unit)]; }
+
+uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_timing *t, uint64_t now) {
+    uint32_t set = cu_set(t->unit), n = s->c.oc_units[set];
+    uint32_t cu = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (s->oc.cu_free[set][i] < s->oc.cu_free[set][cu]) cu = i;
+    uint64_t alloc = max_u64(now + 1, s->oc.cu_free[set][cu]);
+    uint64_t dispatch = read_sources(s, w, in, alloc, now) + 1;
+    /* the function unit instance free soonest */
+    uint32_t nu = s->c.num_units[t->unit], u = 0;
+    for (uint32_t i = 1; i < nu; i++)
+        if (s->unit_free[t->unit][i] < s->unit_free[t->unit][u]) u = i;
+    uint64_t exec = max_u64(dispatch + 1, s->unit_free[t->unit][u]);
+    while (exec + t->latency - now < OC_RING && wb_at(s, exec + t->latency) >= s->c.result_buses) {
+        exec++;
+        s->st.result_bus_stall_cycles++;
+    }
+    if (exec + t->latency - now < OC_RING) wb_take(s, exec + t->latency);
+    s->unit_free[t->unit][u] = exec + t->initiation;
+    s->oc.cu_free[set][cu] = max_u64(dispatch, exec - 1);
+    uint64_t m = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++) m = min_u64(m, s->oc.cu_free[set][i]);
+    s->oc.cu_min[set] = m;
+    /* writeback: the destination banks take the write in that cycle */
+    uint64_t wb = exec + t->latency + 2;
+    for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        if (o->kind == PTX_OPND_REG && wb - now < OC_RING) bank_take(s, wb, bank_of(s, w, o->reg));
+    }
+    return wb;
+}
