@@ -69,7 +69,7 @@ grep -q "malformed device code (fatbin 0): fatbin says [0-9]* bytes of entries, 
 "$LOCSIM" exec -- "$WORK/reliab" spin > "$WORK/spin.out" 2> "$WORK/spin.err" &
 pid=$!
 for _ in $(seq 60); do grep -q "locsim: kernel _Z4spinPVi: [0-9]* cycles" "$WORK/spin.err" && break; sleep 0.5; done
-grep -q "locsim: kernel _Z4spinPVi: [0-9]* cycles, [0-9]* thread insns, .* M insn/s, [0-9]* s (a kernel that never ends: -gpgpu_max_cycle" \
+grep -q "locsim: kernel _Z4spinPVi: [0-9]* cycles, [0-9]* thread insns, .* M insn/s, [0-9]* s (if it never ends, -gpgpu_max_cycle" \
   "$WORK/spin.err" || { kill -9 $pid; cat "$WORK/spin.err"; fail "no progress line after 30 s"; }
 child=$(pgrep -P $pid || true)
 kill -TERM $pid
