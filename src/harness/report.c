@@ -815,20 +815,11 @@ static int rfail(report *R, yaml_node_t *n, const char *fmt, ...) {
 
 static int check_keys(report *R, yaml_node_t *map, const char *what, const char *const *allowed) {
     if (!map || map->type != YAML_MAPPING_NODE) return rfail(R, map, "%s: expected a mapping", what);
-    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        yaml_node_t *kn = spec_node(R->s, p->key);
-        const char *k = spec_scalar(kn);
-        int ok = 0;
-        for (const char *const *a = allowed; k && *a; a++) ok |= !strcmp(k, *a);
-        if (!ok) {
-            char list[512] = "";
-            size_t len = 0;
-            for (const char *const *a = allowed; *a && len < sizeof list; a++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", a == allowed ? "" : ", ", *a);
-            return rfail(R, kn, "unknown key '%s' in %s (expected one of: %s)", k ? k : "?", what, list);
-        }
-    }
-    return 0;
+    char list[512];
+    yaml_node_t *kn = spec_unknown_key(R->s, map, allowed, list, sizeof list);
+    if (!kn) return 0;
+    const char *k = spec_scalar(kn);
+    return rfail(R, kn, "unknown key '%s' in %s (expected one of: %s)", k ? k : "?", what, list);
 }
 
 static const char *get_str(report *R, yaml_node_t *map, const char *key) {

@@ -72,6 +72,22 @@ const char *spec_scalar(yaml_node_t *n) {
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+yaml_node_t *spec_unknown_key(spec *s, yaml_node_t *map, const char *const *allowed, char *list, size_t cap) {
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *kn = spec_node(s, p->key);
+        const char *k = spec_scalar(kn);
+        int ok = 0;
+        for (const char *const *a = allowed; k && *a; a++) ok |= !strcmp(k, *a);
+        if (ok) continue;
+        size_t len = 0;
+        list[0] = '\0';
+        for (const char *const *a = allowed; *a && len < cap; a++)
+            len += (size_t)snprintf(list + len, cap - len, "%s%s", a == allowed ? "" : ", ", *a);
+        return kn;
+    }
+    return NULL;
+}
+
 yaml_node_t *spec_map_get(spec *s, yaml_node_t *map, const char *key) {
     if (!map || map->type != YAML_MAPPING_NODE) return NULL;
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
@@ -84,20 +100,11 @@ yaml_node_t *spec_map_get(spec *s, yaml_node_t *map, const char *key) {
 /* Every key of a mapping must be one of `allowed` (NULL-terminated). */
 static int check_keys(ctx *c, yaml_node_t *map, const char *what, const char *const *allowed) {
     if (!map || map->type != YAML_MAPPING_NODE) return fail(c, map, "%s: expected a mapping (key: value)", what);
-    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        yaml_node_t *kn = spec_node(c->s, p->key);
-        const char *k = spec_scalar(kn);
-        int ok = 0;
-        for (const char *const *a = allowed; k && *a; a++) ok |= !strcmp(k, *a);
-        if (!ok) {
-            char list[512] = "";
-            size_t len = 0;
-            for (const char *const *a = allowed; *a && len < sizeof list; a++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", a == allowed ? "" : ", ", *a);
-            return fail(c, kn, "unknown key '%s' in %s (expected one of: %s)", k ? k : "?", what, list);
-        }
-    }
-    return 0;
+    char list[512];
+    yaml_node_t *kn = spec_unknown_key(c->s, map, allowed, list, sizeof list);
+    if (!kn) return 0;
+    const char *k = spec_scalar(kn);
+    return fail(c, kn, "unknown key '%s' in %s (expected one of: %s)", k ? k : "?", what, list);
 }
 
 /* A scalar or a list of scalars, as an array of strings. */

@@ -124,5 +124,8 @@ void *spec_alloc(spec *s, size_t n);
 char *spec_strdup(spec *s, const char *str);
 yaml_node_t *spec_map_get(spec *s, yaml_node_t *map, const char *key);
 int spec_line(yaml_node_t *n);                                  /* 1-based */
+/* The first key of mapping `map` that is not in `allowed` (NULL-terminated), or NULL when every
+ * key is allowed; `list` (size `cap`) gets the allowed keys, comma-separated, for the message. */
+yaml_node_t *spec_unknown_key(spec *s, yaml_node_t *map, const char *const *allowed, char *list, size_t cap);
 
 #endif
