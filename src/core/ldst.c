@@ -234,12 +234,35 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
 
 /* ---- issue ---- */
 
+/* The common case first: no bank is asked for two distinct words (each lane
+ * its own bank, or lanes sharing a word by broadcast), so the degree is 1.  0
+ * when some bank sees a second word: bank_degree then counts exactly.  The
+ * words are those bank_degree takes, in the same order and up to the same cap. */
+static uint32_t bank_degree_if_free(const exec_step_info *info, uint32_t banks, uint32_t width, uint32_t nw) {
+    uint32_t first[64], n = 0;
+    uint64_t seen = 0;
+    for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++, n++) {
+            uint32_t word = (uint32_t)(info->mem_addr[lane] / width) + k, b = word % banks;
+            if (!(seen & (1ull << b))) {
+                seen |= 1ull << b;
+                first[b] = word;
+            } else if (first[b] != word) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Bank-conflict degree of a shared-memory warp access. */
 static uint32_t bank_degree(const sm *s, const exec_step_info *info) {
-    uint32_t words[LDST_MAX_ACCESS], n = 0, per_bank[64] = {0};
     uint32_t banks = s->c.smem_banks && s->c.smem_banks <= 64 ? s->c.smem_banks : 32;
     uint32_t width = s->c.smem_bank_width ? s->c.smem_bank_width : 4;
     uint32_t nw = info->mem_size > width ? info->mem_size / width : 1;
+    if (!info->mem_is_atomic && bank_degree_if_free(info, banks, width, nw)) return 1;
+    uint32_t words[LDST_MAX_ACCESS], n = 0, per_bank[64] = {0};
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++) words[n++] = (uint32_t)(info->mem_addr[lane] / width) + k;
