@@ -209,17 +209,39 @@ static void slot_answered(sm *s, uint64_t tag, uint32_t n, uint64_t now) {
     slot_maybe_done(s, (uint32_t)i, now);
 }
 
+/* A sector of a normal L1 line whose other sectors are still on their way
+ * (a sectored L2 answers per sector): the fill only notes it.  Nothing an access
+ * or a warp waits for has changed, so the SM is neither woken nor its refused
+ * access retried (the retry would fail for the same reason). */
+static bool partial_fill(sm *s, const mem_req *reply) {
+    if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return false;
+    uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
+    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : target == TARGET_L1T ? s->l1t : NULL;
+    return c && cache_fill_is_partial(c, reply);
+}
+
+static void note_latency(sm *s, const mem_req *reply, uint64_t now) {
+    uint64_t lat = now > reply->issue_cycle ? now - reply->issue_cycle : 0;
+    s->st.mem_latency_sum += lat;
+    s->st.mem_latency_n++;
+    if (lat > s->st.mem_latency_max) s->st.mem_latency_max = lat;
+}
+
 void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     s->st.replies_in++;
+    if (partial_fill(s, reply)) {
+        note_latency(s, reply, now);
+        uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
+        cache_fill(target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : s->l1t, reply, now, s->woken,
+                   s->woken_cap);
+        return;
+    }
     sm_poke(s, now);
     if (s->ldst.blocked && s->have_last && now > s->last_cycle + 1)
         s->st.ldst_fail_cycles += now - s->last_cycle - 1; /* the cycles it slept blocked */
     s->ldst.blocked = 0; /* a fill may free what the refused access needed */
     if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return; /* write ack */
-    uint64_t lat = now > reply->issue_cycle ? now - reply->issue_cycle : 0;
-    s->st.mem_latency_sum += lat;
-    s->st.mem_latency_n++;
-    if (lat > s->st.mem_latency_max) s->st.mem_latency_max = lat;
+    note_latency(s, reply, now);
     uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
     if (target == TARGET_BYPASS) {
         slot_answered(s, reply->tag, mem_sector_count(reply->sector_mask), now);
