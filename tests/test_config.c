@@ -253,7 +253,7 @@ static void expect_finalize_error(const char *name, const char *value, const cha
 static void test_finalize_errors(void **state) {
     (void)state;
     expect_finalize_error("-l1d_policy", "belady",
-                          "-l1d_policy: unknown replacement policy 'belady' (expected lru fifo sharing)");
+                          "-l1d_policy: unknown replacement policy 'belady' (expected lru fifo lpc sharing)");
     /* the sharing L1 decides at the fill: the default L1D allocates on miss */
     expect_finalize_error("-l1d_policy", "sharing", "-l1d_policy: policy 'sharing': decides L1 allocation");
     expect_finalize_error("-gpgpu_dram_timing_opt", "nbk=8",
