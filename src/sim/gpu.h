@@ -67,6 +67,8 @@ typedef struct {
     uint64_t kernels;
     uint64_t ctas_launched;
     uint64_t send_fails;           /* an SM's request found the request network full */
+    uint64_t regs_per_thread_sum;  /* over launches: registers per thread occupancy charged */
+    uint64_t regs_estimated;       /* launches whose count is the liveness estimate (no ptxas listing) */
 } gpu_counters;
 
 typedef struct gpu gpu;

@@ -33,6 +33,10 @@ static int define_core(stats *s, timing_stat_ids *d) {
     int ok = 1;
 #define C(field, name, flags, help) ok &= (d->field = stats_define_counter(s, name, NULL, flags, help)) >= 0
     C(ctas, "gpu_ctas", 0, "CTAs completed");
+    C(regs_per_thread, "gpu_kernel_regs_per_thread", 0,
+      "registers per thread occupancy charged the launch (a total sums the launches)");
+    C(regs_estimated, "gpu_kernel_regs_estimated", 0,
+      "launches whose registers are locsim's liveness estimate from the PTX, not ptxas's count (a fallback)");
     C(icnt_cycles, "gpu_icnt_cycle", STAT_DETAIL, "interconnect cycles");
     C(l2_cycles, "gpu_l2_cycle", STAT_DETAIL, "L2 cycles");
     C(dram_cycles, "gpu_dram_cycle", STAT_DETAIL, "DRAM command cycles");
@@ -124,6 +128,8 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->dram_cycles, gc->cycles[CLK_DRAM]);
     stats_add(s, d->skipped_cycles, gc->skipped_core_cycles);
     stats_add(s, d->send_fails, gc->send_fails);
+    stats_add(s, d->regs_per_thread, gc->regs_per_thread_sum);
+    stats_add(s, d->regs_estimated, gc->regs_estimated);
     stats_add_real(s, d->gpu.host_seconds, t->host_seconds);
     for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) collect_sm(t, gpu_sm(t->g, i));
     for (uint32_t i = 0; i < gpu_num_partitions(t->g); i++) {
