@@ -11,20 +11,29 @@
 #include <cmocka.h>
 
 #include "sched/sched.h"
+#include "sim/config.h"
 #include "timing_util.h"
 
 extern const warp_sched_ops sched_ccws;
 
-/* ---- the plug-in alone (no configuration: K 8, 16 entries, 8 ways, base 100) ---- */
+/* ---- the plug-in alone (K 8, 16 entries, 8 ways, base 100) ----
+ *
+ * make(): no configuration, so the defaults: the authors' rules (decay 1 point
+ * per 4 cycles, score = X on a hit, resident counts, admission while the sum
+ * ahead is below the cutoff with ties to the lower slot, FIFO VTA keeping
+ * entries on a hit).  make_old(): locsim's earlier rules, every option flipped
+ * (decay 1 per cycle, base + X never lowered, counts since creation, admission
+ * while the sum with the warp's own score is at most the cutoff with ties to
+ * the older warp, LRU VTA invalidating on a hit). */
 
 typedef struct {
     void *st;
     uint32_t nwarps;
 } fixture;
 
-static void make(fixture *f, uint32_t nwarps) {
+static void make_cfg(fixture *f, uint32_t nwarps, const sim_config *cfg) {
     char err[256] = "";
-    sched_params p = {.sm_id = 0, .num_sched = 1, .max_warps = 32, .args = ""};
+    sched_params p = {.sm_id = 0, .num_sched = 1, .max_warps = 32, .args = "", .cfg = cfg};
     f->st = sched_ccws.create(&p, err, sizeof err);
     if (!f->st) print_error("%s\n", err);
     assert_non_null(f->st);
@@ -32,8 +41,36 @@ static void make(fixture *f, uint32_t nwarps) {
     for (uint32_t w = 0; w < nwarps; w++) sched_ccws.warp_start(f->st, w, 0); /* warp 0 is the oldest */
 }
 
-static void issue_n(fixture *f, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) sched_ccws.issued(f->st, 0, NULL, 0);
+static void make(fixture *f, uint32_t nwarps) { make_cfg(f, nwarps, NULL); }
+
+static sim_config old_rules(void) {
+    sim_config c;
+    config_defaults(&c);
+    c.ccws_decay_cycles = 1;
+    c.ccws_llds_add_base = true;
+    c.ccws_resident_counts = false;
+    c.ccws_admit_before = false;
+    c.ccws_vta_fifo = false;
+    c.ccws_vta_keep_on_hit = false;
+    return c;
+}
+
+static void make_old(fixture *f, uint32_t nwarps) {
+    static sim_config c;
+    c = old_rules();
+    make_cfg(f, nwarps, &c);
+}
+
+static void issue_by(fixture *f, uint32_t w, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) sched_ccws.issued(f->st, w, NULL, 0);
+}
+
+static void issue_n(fixture *f, uint32_t n) { issue_by(f, 0, n); }
+
+/* A VTA hit of warp w on a fresh line at cycle now. */
+static void vta_hit(fixture *f, uint32_t w, uint64_t line, uint64_t now) {
+    sched_ccws.l1_evict(f->st, w, line, now);
+    sched_ccws.l1_miss(f->st, w, line, now);
 }
 
 typedef struct {
@@ -64,7 +101,7 @@ static warp_mask denied(const fixture *f, uint64_t now) {
 static void test_vta_insert_on_evict_probe_by_owner_only(void **state) {
     (void)state;
     fixture f;
-    make(&f, 4);
+    make_old(&f, 4);
     sched_ccws.l1_evict(f.st, 1, 0x40, 10);   /* warp 1 had reserved line 0x40 */
     sched_ccws.l1_miss(f.st, 2, 0x40, 11);    /* warp 2 misses on it: warp 2's partition is empty */
     ccws_counts c = counts(&f);
@@ -83,7 +120,7 @@ static void test_vta_insert_on_evict_probe_by_owner_only(void **state) {
 static void test_vta_partition_is_8_way_lru(void **state) {
     (void)state;
     fixture f;
-    make(&f, 2);
+    make_old(&f, 2);
     for (uint64_t i = 0; i < 9; i++) sched_ccws.l1_evict(f.st, 0, 2 * i, i);
     sched_ccws.l1_evict(f.st, 0, 1, 9);       /* set 1 is separate */
     sched_ccws.l1_miss(f.st, 0, 0, 20);       /* evicted from the VTA: no hit */
@@ -109,7 +146,7 @@ static void test_vta_partition_is_8_way_lru(void **state) {
 static void test_scores_jump_to_llds_and_decay_to_base(void **state) {
     (void)state;
     fixture f;
-    make(&f, 8);
+    make_old(&f, 8);
     issue_n(&f, 100);
     const uint64_t t0 = 1000;
     assert_true(denied(&f, t0) == 0);                       /* all at the base */
@@ -135,7 +172,7 @@ static void test_scores_jump_to_llds_and_decay_to_base(void **state) {
 static void test_cutoff_follows_scores_and_live_warps(void **state) {
     (void)state;
     fixture f;
-    make(&f, 4);                                  /* cutoff 400 */
+    make_old(&f, 4);                                  /* cutoff 400 */
     issue_n(&f, 100);
     sched_ccws.l1_evict(f.st, 3, 7, 50);
     sched_ccws.l1_miss(f.st, 3, 7, 50);           /* LLDS = 100 + 1/100 x 8 x 400 = 132 */
@@ -153,7 +190,7 @@ static void test_cutoff_follows_scores_and_live_warps(void **state) {
 static void test_top_warp_always_loads(void **state) {
     (void)state;
     fixture f;
-    make(&f, 1);
+    make_old(&f, 1);
     issue_n(&f, 10);
     sched_ccws.l1_evict(f.st, 0, 5, 0);
     sched_ccws.l1_miss(f.st, 0, 5, 0);   /* LLDS = 100 + 1/10 x 8 x 100 = 180 > cutoff 100 */
@@ -167,7 +204,7 @@ static void test_top_warp_always_loads(void **state) {
 static void test_gto_priority_and_alu_of_throttled_warp(void **state) {
     (void)state;
     fixture f;
-    make(&f, 4);
+    make_old(&f, 4);
     uint8_t age[4] = {0, 1, 2, 3};
     issue_n(&f, 100);
     sched_ccws.l1_evict(f.st, 3, 7, 50);
@@ -181,6 +218,129 @@ static void test_gto_priority_and_alu_of_throttled_warp(void **state) {
     v.ready = 0xb;
     assert_int_equal(sched_ccws.pick(f.st, &v), 0);   /* 2 stalled: the oldest ready */
     sched_ccws.destroy(f.st);
+}
+
+/* ---- the authors' rules (the defaults) ---- */
+
+/* 8 live warps, cutoff 800, warp 0 issued 10 instructions.  A VTA hit of warp 0:
+ * X = 1/10 x 8 x 800 = 640, the score.  Order 640 (warp 0), then warps 1..7 at
+ * 100 (ties: lower slot).  Sums ahead: warp 1 640, warp 2 740 (< 800: may load),
+ * warp 3 840: warps 3..7 denied (0xf8).  Decay 1 point per 4 cycles: after c
+ * cycles the score is 640 - c/4.  Warp 3 is let in when score + 200 < 800, score
+ * 599 at c = 164 (c = 163: 600 + 200 = 800, still denied); warp 7 when score +
+ * 600 < 800, score 199 at c = 1764 (c = 1763: 200, denied). */
+static void test_authors_score_is_x_and_decays_every_4_cycles(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 8);
+    issue_n(&f, 10);
+    const uint64_t t0 = 1000;
+    vta_hit(&f, 0, 0x80, t0);
+    assert_true(denied(&f, t0) == 0xf8);
+    assert_true(denied(&f, t0 + 163) == 0xf8);
+    assert_true(denied(&f, t0 + 164) == 0xf0);
+    assert_true(denied(&f, t0 + 1763) == 0x80);
+    assert_true(denied(&f, t0 + 1764) == 0);
+    sched_ccws.destroy(f.st);
+}
+
+/* The score becomes X even when that is lower.  As above, a hit at 640 (0xf8
+ * denied); 30 more instructions (40 in all), a second hit in the same cycle:
+ * X = 2/40 x 8 x 800 = 320.  Order 320, 100 x 7: sums ahead of the 6th and 7th
+ * warps in the order (warps 6, 7) are 820 and 920: 0xc0 denied.  With
+ * -ccws_llds_add_base 1 (every other option the authors') the first hit gives
+ * 100 + 640 = 740 (sums ahead: 740 for warp 1, 840 for warp 2: 0xfc denied) and
+ * the second asks 100 + 320 = 420, below 740, and changes nothing: 0xfc. */
+static void test_authors_hit_may_lower_score(void **state) {
+    (void)state;
+    for (int add_base = 0; add_base <= 1; add_base++) {
+        sim_config c;
+        config_defaults(&c);
+        c.ccws_llds_add_base = add_base;
+        fixture f;
+        make_cfg(&f, 8, &c);
+        issue_n(&f, 10);
+        vta_hit(&f, 0, 0x80, 1000);
+        assert_true(denied(&f, 1000) == (add_base ? 0xfc : 0xf8));
+        issue_n(&f, 30);
+        vta_hit(&f, 0, 0x81, 1000);
+        assert_true(denied(&f, 1000) == (add_base ? 0xfc : 0xc0));
+        sched_ccws.destroy(f.st);
+    }
+}
+
+/* Resident counts.  4 warps (cutoff 400); warp 0 issues 10, warp 3 issues 30.
+ * Warp 3's VTA hit: X = 1/40 x 8 x 400 = 80, below the base: score 100.  Warp 3
+ * exits: its hit and 30 instructions leave the counts; 3 live warps, cutoff 300.
+ * Warp 0's hit: resident X = 1/10 x 8 x 300 = 240; order 240, 100, 100: the sum
+ * ahead of warp 2 is 340: warp 2 denied.  Counting since creation
+ * (-ccws_resident_counts 0): X = 2/40 x 8 x 300 = 120 (score 120), sums ahead
+ * 120 and 220: nobody denied. */
+static void test_authors_counts_of_resident_warps(void **state) {
+    (void)state;
+    for (int resident = 0; resident <= 1; resident++) {
+        sim_config c;
+        config_defaults(&c);
+        c.ccws_resident_counts = resident;
+        fixture f;
+        make_cfg(&f, 4, &c);
+        issue_by(&f, 0, 10);
+        issue_by(&f, 3, 30);
+        vta_hit(&f, 3, 0x10, 50);
+        assert_true(denied(&f, 50) == 0);
+        sched_ccws.warp_exit(f.st, 3, 51);
+        f.nwarps = 3;
+        vta_hit(&f, 0, 0x20, 52);
+        assert_true(denied(&f, 52) == (resident ? (warp_mask)1 << 2 : 0));
+        sched_ccws.destroy(f.st);
+    }
+}
+
+/* Admission and ties.  4 warps started youngest slot first (slot 3 is the
+ * oldest); slot 0 issues 10 instructions and has a VTA hit: X = 1/10 x 8 x 400
+ * = 320.  Authors': ties to the lower slot, order 0 (320), 1, 2, 3; sums ahead
+ * 320 (slot 1 may load), 420, 520: slots 2 and 3 denied (0xc).
+ * -ccws_admit_before 0: ties to the older warp, order 0, 3, 2, 1; sums with the
+ * warp's own score 420, 520, 620, all above 400: slots 1, 2, 3 denied (0xe). */
+static void test_authors_admission_sum_ahead_ties_to_lower_slot(void **state) {
+    (void)state;
+    for (int before = 0; before <= 1; before++) {
+        sim_config c;
+        config_defaults(&c);
+        c.ccws_admit_before = before;
+        char err[256] = "";
+        sched_params p = {.sm_id = 0, .num_sched = 1, .max_warps = 32, .args = "", .cfg = &c};
+        fixture f = {sched_ccws.create(&p, err, sizeof err), 4};
+        assert_non_null(f.st);
+        for (int w = 3; w >= 0; w--) sched_ccws.warp_start(f.st, (uint32_t)w, 0);
+        issue_by(&f, 0, 10);
+        vta_hit(&f, 0, 0x30, 10);
+        assert_true(denied(&f, 10) == (before ? 0xc : 0xe));
+        sched_ccws.destroy(f.st);
+    }
+}
+
+/* VTA, authors': FIFO by allocation, no refresh, entries kept on a hit.  Set 0
+ * of warp 0 (even lines) gets 0, 2, ..., 14 (full), line 0 again (no change),
+ * then 16: the first allocated, line 0, goes.  Probes: 0 misses, 2 hits, 2 hits
+ * again (kept): 2 hits.  The old rules (LRU, refresh, invalidate on a hit): the
+ * re-inserted 0 is the newest, 16 pushes out 2; probes: 0 hits (and is
+ * invalidated), 2 misses, 2 misses: 1 hit. */
+static void test_authors_vta_fifo_keeps_entries(void **state) {
+    (void)state;
+    for (int old = 0; old <= 1; old++) {
+        fixture f;
+        if (old) make_old(&f, 1);
+        else make(&f, 1);
+        for (uint64_t i = 0; i < 8; i++) sched_ccws.l1_evict(f.st, 0, 2 * i, i);
+        sched_ccws.l1_evict(f.st, 0, 0, 8);
+        sched_ccws.l1_evict(f.st, 0, 16, 9);
+        sched_ccws.l1_miss(f.st, 0, 0, 10);
+        sched_ccws.l1_miss(f.st, 0, 2, 11);
+        sched_ccws.l1_miss(f.st, 0, 2, 12);
+        assert_true(counts(&f).hits == (old ? 1 : 2));
+        sched_ccws.destroy(f.st);
+    }
 }
 
 /* ---- end to end: the pipeline obeys the throttle ---- */
@@ -269,6 +429,11 @@ int main(void) {
         cmocka_unit_test(test_cutoff_follows_scores_and_live_warps),
         cmocka_unit_test(test_top_warp_always_loads),
         cmocka_unit_test(test_gto_priority_and_alu_of_throttled_warp),
+        cmocka_unit_test(test_authors_score_is_x_and_decays_every_4_cycles),
+        cmocka_unit_test(test_authors_hit_may_lower_score),
+        cmocka_unit_test(test_authors_counts_of_resident_warps),
+        cmocka_unit_test(test_authors_admission_sum_ahead_ties_to_lower_slot),
+        cmocka_unit_test(test_authors_vta_fifo_keeps_entries),
         cmocka_unit_test(test_throttled_warp_issues_alu_but_not_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

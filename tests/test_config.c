@@ -82,6 +82,17 @@ static void test_ccws_gtx285(void **state) {
     assert_int_equal(c.dram.t.tRRD, 8);
     assert_int_equal(c.dram.queue_size, 32);
     assert_int_equal(cache_size_bytes(&c.l1c), 8 * 1024);
+    /* The authors' L1D (tgrogers/ccws-2012 config "A:16:4,4", L1_HIT_LATENCY 20 at a
+     * 325 MHz core issuing a whole warp per cycle): 20 cycles x 1300/325 = 80 of ours;
+     * global write hits evict, linear set index, flushed at kernel end. */
+    assert_int_equal(c.l1d.mshr_entries, 16);
+    assert_int_equal(c.l1d.mshr_max_merge, 4);
+    assert_int_equal(c.l1d.miss_queue_size, 4);
+    assert_int_equal(c.l1d.write_global, CACHE_WRITE_EVICT);
+    assert_int_equal(c.l1d.write_alloc, CACHE_NO_WRITE_ALLOCATE);
+    assert_int_equal(c.l1d.index, CACHE_INDEX_LINEAR);
+    assert_int_equal(c.l1_latency, 80);
+    assert_true(c.flush_l1_cache);
 }
 
 static void test_sharing_fermi(void **state) {

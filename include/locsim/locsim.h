@@ -85,6 +85,12 @@ locsim_status locsim_module_load_file(locsim_device *dev, const char *path, locs
 locsim_status locsim_module_load_ptx_ex(locsim_device *dev, const char *ptx, size_t len, const char *name,
                                         unsigned flags, locsim_module **out);
 void locsim_module_unload(locsim_module *mod);
+/* Registers per thread of the module's kernels from ptxas's listing (the stderr of
+ * `ptxas -v`): the timing model's occupancy uses them instead of its estimate from
+ * the PTX.  A malformed listing or one naming a kernel the module lacks is
+ * LOCSIM_ERR_PARSE ("name:line: ..."). */
+locsim_status locsim_module_set_ptxas_listing(locsim_module *mod, const char *listing, size_t len,
+                                              const char *name);
 locsim_status locsim_module_get_kernel(locsim_module *mod, const char *name, locsim_kernel **out);
 /* Address and size of a module-scope __device__ / __constant__ variable. */
 locsim_status locsim_module_get_symbol(locsim_module *mod, const char *name, locsim_dptr *addr,

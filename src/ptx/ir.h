@@ -320,6 +320,8 @@ typedef struct ptx_function {
 
     /* performance directives, kept for occupancy checks */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    uint32_t ptxas_regs;    /* .entry: registers per thread from a ptxas listing
+                               (locsim_module_set_ptxas_listing); 0 = none, estimate */
 
     uint32_t kparam_size;   /* .entry: bytes of the kernel parameter buffer (params laid
                                out at their offsets, rounded up to the largest alignment) */

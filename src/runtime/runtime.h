@@ -29,6 +29,13 @@ struct locsim_kernel {
     uint32_t nregs;              /* value + predicate registers (for occupancy) */
 };
 
+/* ptxas_info.c: calls each(ctx, kernel name, its length, registers) for every
+ * "Used N registers" of a `ptxas -v` listing; each returns non-zero for an unknown
+ * kernel.  0, or -1 with "file:line: what" in err. */
+typedef int (*ptxas_kernel_fn)(void *ctx, const char *name, size_t len, uint32_t regs);
+int ptxas_listing_parse(const char *text, size_t len, const char *file, ptxas_kernel_fn each, void *ctx, char *err,
+                        size_t errlen);
+
 struct locsim_module {
     locsim_device *dev;
     ptx_module *ptx;

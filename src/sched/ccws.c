@@ -1,40 +1,46 @@
 /* CCWS: cache-conscious wavefront scheduling (Rogers, O'Connor, Aamodt, MICRO
- * 2012, section 3.3; DESIGN.md 5.2).
+ * 2012, section 3.3; DESIGN.md 5.2; docs/ccws.md).
  *
  *   -gpgpu_scheduler ccws   -ccws_k_throttle 8 -ccws_vta_entries 16 -ccws_vta_assoc 8 -ccws_base_score 100
  *
+ * Where the paper is silent or the authors' released code (tgrogers/ccws-2012:
+ * scheduling-point-system.cc, gpu-cache.cc) does something else, the default
+ * follows the code and an option gives locsim's earlier rule (docs/ccws.md
+ * lists which line of the code each follows): -ccws_decay_cycles,
+ * -ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before,
+ * -ccws_vta_fifo, -ccws_vta_keep_on_hit.
+ *
  * Lost intra-warp locality detector.  Each SM has a victim tag array (VTA)
  * split into one small set-associative tag store per warp slot
- * (-ccws_vta_entries tags, -ccws_vta_assoc ways; set = line address mod sets,
- * LRU among the ways).  The L1D remembers in every line the warp that reserved
- * it; when the line is evicted its tag goes into THAT warp's partition
+ * (-ccws_vta_entries tags, -ccws_vta_assoc ways; set = line address mod sets;
+ * FIFO by allocation, or LRU).  The L1D remembers in every line the warp that
+ * reserved it; when the line is evicted its tag goes into THAT warp's partition
  * (l1_evict).  On an L1D read miss only the requesting warp's partition is
  * probed (l1_miss); a hit there is a "VTA hit": that warp missed on a line it
- * had itself brought in and lost to other warps' accesses.  The entry is
- * invalidated.
+ * had itself brought in and lost to other warps' accesses.
  *
  * Lost-locality scores.  Every live warp has a score, base (-ccws_base_score)
- * when it starts.  A score decays by 1 per core cycle down to the base.  On a
- * VTA hit of warp w its score rises to the lost-locality detected score
- *     LLDS = base + (VTA hits / warp instructions issued) x K_throttle x cutoff
- * (both counts of this SM since the device was created, the hit just seen
- * included; the released code of the authors adds the base, DESIGN.md 5.2).
- * A VTA hit never lowers a score, and repeated hits never push it above LLDS.
- * cutoff = live warps of the SM x base.
+ * when it starts.  A score above the base decays by 1 every
+ * -ccws_decay_cycles core cycles down to the base.  On a VTA hit of warp w
+ *     X = (VTA hits / warp instructions issued) x K_throttle x cutoff
+ * (hits and instructions of the warps resident now, or of the SM since the
+ * device was created; the hit just seen included), cutoff = live warps x base.
+ * The authors' code sets the score to X (at least the base; it may lower a
+ * score); the other rule raises it to base + X and never lowers it.
  *
- * Issue rule.  The live warps are sorted by score, largest first (ties: the
- * older warp first), and their scores summed in that order; a warp whose running
- * sum (its own score included) exceeds the cutoff may not issue loads
- * (global/local reads: the pipeline asks load_permitted).  The first warp of the
- * order is always allowed, so a single warp whose score alone exceeds the cutoff
- * still makes progress (otherwise no warp could load at all).  While no score is
- * above the base the sum is exactly the cutoff and every warp may load.  Stores,
- * shared-memory and ALU instructions are never throttled.  Among the warps that
- * may issue, priority is greedy-then-oldest (as gto.c).
+ * Issue rule.  The live warps are sorted by score, largest first, and their
+ * scores summed in that order.  Authors' rule: a warp may issue loads
+ * (global/local reads: the pipeline asks load_permitted) while the sum of the
+ * scores AHEAD of it is below the cutoff; ties go to the lower warp slot.  Other
+ * rule: while the sum including its own score is at most the cutoff, ties to the
+ * older warp.  The first warp of the order is always allowed.  While no score is
+ * above the base every warp may load.  Stores, shared-memory and ALU
+ * instructions are never throttled.  Among the warps that may issue, priority is
+ * greedy-then-oldest (as gto.c).
  *
  * Scores are kept lazily: a warp's score at cycle t is
- * max(base, peak - (t - peak_at)), so nothing runs per cycle while no warp is
- * throttled.
+ * max(base, peak - (t - peak_at) / decay), so nothing runs per cycle while no
+ * warp is throttled.
  *
  * Statistics (report): VTA probes, hits and inserts; SM cycles in which the
  * permission was evaluated (cycles the SM was awake), those in which at least
@@ -52,6 +58,7 @@
 #define CCWS_DEFAULT_ENTRIES 16
 #define CCWS_DEFAULT_ASSOC 8
 #define CCWS_DEFAULT_BASE 100
+#define CCWS_DEFAULT_DECAY 4      /* the authors' 325 MHz core cycle in our 1300 MHz cycles */
 #define CCWS_MAX_SCHED 8          /* issue slots per SM (the SM allows at most 8) */
 
 typedef struct {
@@ -60,8 +67,14 @@ typedef struct {
 } vta_entry;
 
 typedef struct {
+    uint32_t k_throttle, entries, assoc, base, decay;
+    bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
+} ccws_options;
+
+typedef struct {
     uint32_t num_sched, max_warps;
-    uint32_t k_throttle, entries, assoc, sets, base;
+    uint32_t k_throttle, entries, assoc, sets, base, decay;
+    bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
 
     vta_entry *vta;        /* [max_warps][entries], set-major within a warp */
     uint64_t vta_clock;
@@ -75,9 +88,10 @@ typedef struct {
     uint32_t nlive;
     uint64_t all_base_at;  /* from this cycle on every score is back at the base */
 
-    /* LLDS inputs (this SM, cumulative) */
-    uint64_t insns;
-    uint64_t vta_hits;
+    /* LLDS inputs: this SM's since creation, or the resident warps' */
+    uint64_t insns, vta_hits;                 /* since creation (vta_hits: the statistic too) */
+    uint64_t res_insns, res_hits;             /* of the warps resident now */
+    uint64_t warp_insns[SCHED_MAX_WARPS], warp_hits[SCHED_MAX_WARPS];
 
     /* statistics */
     uint64_t probes, inserts;
@@ -88,24 +102,29 @@ typedef struct {
 
 /* ---- options ---- */
 
-static void read_options(const sched_params *p, uint32_t *k, uint32_t *entries, uint32_t *assoc, uint32_t *base) {
-    *k = CCWS_DEFAULT_K;
-    *entries = CCWS_DEFAULT_ENTRIES;
-    *assoc = CCWS_DEFAULT_ASSOC;
-    *base = CCWS_DEFAULT_BASE;
-    if (!p->cfg) return; /* unit tests build the plug-in without a configuration */
+static ccws_options read_options(const sched_params *p) {
+    /* unit tests may build the plug-in without a configuration: the defaults */
+    ccws_options o = {CCWS_DEFAULT_K, CCWS_DEFAULT_ENTRIES, CCWS_DEFAULT_ASSOC, CCWS_DEFAULT_BASE, CCWS_DEFAULT_DECAY,
+                      false, true, true, true, true};
     const sim_config *c = p->cfg;
-    *k = c->ccws_k_throttle;
-    *entries = c->ccws_vta_entries;
-    *assoc = c->ccws_vta_assoc;
-    *base = c->ccws_base_score;
+    if (!c) return o;
+    o.k_throttle = c->ccws_k_throttle;
+    o.entries = c->ccws_vta_entries;
+    o.assoc = c->ccws_vta_assoc;
+    o.base = c->ccws_base_score;
+    o.decay = c->ccws_decay_cycles;
+    o.add_base = c->ccws_llds_add_base;
+    o.resident_counts = c->ccws_resident_counts;
+    o.admit_before = c->ccws_admit_before;
+    o.vta_fifo = c->ccws_vta_fifo;
+    o.keep_on_hit = c->ccws_vta_keep_on_hit;
+    return o;
 }
 
 static void *ccws_create(const sched_params *p, char *err, size_t errlen) {
     if (p->args && *p->args) {
         snprintf(err, errlen,
-                 "scheduler 'ccws' takes no arguments (got ':%s'); use -ccws_k_throttle, -ccws_vta_entries, "
-                 "-ccws_vta_assoc, -ccws_base_score",
+                 "scheduler 'ccws' takes no arguments (got ':%s'); use the -ccws_* options",
                  p->args);
         return NULL;
     }
@@ -114,17 +133,20 @@ static void *ccws_create(const sched_params *p, char *err, size_t errlen) {
                  SCHED_MAX_WARPS);
         return NULL;
     }
-    uint32_t k, entries, assoc, base;
-    read_options(p, &k, &entries, &assoc, &base);
-    if (entries == 0 || assoc == 0 || assoc > entries || entries % assoc) {
+    ccws_options o = read_options(p);
+    if (o.entries == 0 || o.assoc == 0 || o.assoc > o.entries || o.entries % o.assoc) {
         snprintf(err, errlen,
                  "scheduler 'ccws': -ccws_vta_assoc (%u) must divide -ccws_vta_entries (%u) "
                  "(use -ccws_vta_assoc %u for a fully associative VTA)",
-                 assoc, entries, entries);
+                 o.assoc, o.entries, o.entries);
+        return NULL;
+    }
+    if (o.decay == 0) {
+        snprintf(err, errlen, "scheduler 'ccws': -ccws_decay_cycles must be at least 1");
         return NULL;
     }
     ccws_state *s = calloc(1, sizeof *s);
-    if (s) s->vta = calloc((size_t)p->max_warps * entries, sizeof *s->vta);
+    if (s) s->vta = calloc((size_t)p->max_warps * o.entries, sizeof *s->vta);
     if (!s || !s->vta) {
         if (s) free(s);
         snprintf(err, errlen, "out of memory");
@@ -132,11 +154,17 @@ static void *ccws_create(const sched_params *p, char *err, size_t errlen) {
     }
     s->num_sched = p->num_sched;
     s->max_warps = p->max_warps;
-    s->k_throttle = k;
-    s->entries = entries;
-    s->assoc = assoc;
-    s->sets = entries / assoc;
-    s->base = base;
+    s->k_throttle = o.k_throttle;
+    s->entries = o.entries;
+    s->assoc = o.assoc;
+    s->sets = o.entries / o.assoc;
+    s->base = o.base;
+    s->decay = o.decay;
+    s->add_base = o.add_base;
+    s->resident_counts = o.resident_counts;
+    s->admit_before = o.admit_before;
+    s->vta_fifo = o.vta_fifo;
+    s->keep_on_hit = o.keep_on_hit;
     for (uint32_t i = 0; i < CCWS_MAX_SCHED; i++) s->last[i] = -1;
     return s;
 }
@@ -160,8 +188,9 @@ static void vta_insert(ccws_state *s, uint32_t w, uint64_t line_addr) {
     uint64_t tag = line_addr + 1;
     vta_entry *victim = &set[0];
     for (uint32_t i = 0; i < s->assoc; i++) {
-        if (set[i].tag == tag) { /* already there: refresh */
-            victim = &set[i];
+        if (set[i].tag == tag) {
+            if (s->vta_fifo) return; /* FIFO: already there, keeps its place (authors' code) */
+            victim = &set[i];        /* LRU: refresh */
             break;
         }
         if (victim->tag && (!set[i].tag || set[i].stamp < victim->stamp)) victim = &set[i];
@@ -171,14 +200,14 @@ static void vta_insert(ccws_state *s, uint32_t w, uint64_t line_addr) {
     s->inserts++;
 }
 
-/* Probe w's partition; a hit invalidates the entry. */
+/* Probe w's partition; a hit invalidates the entry unless it is kept. */
 static int vta_probe(ccws_state *s, uint32_t w, uint64_t line_addr) {
     vta_entry *set = vta_set(s, w, line_addr);
     uint64_t tag = line_addr + 1;
     s->probes++;
     for (uint32_t i = 0; i < s->assoc; i++)
         if (set[i].tag == tag) {
-            set[i].tag = 0;
+            if (!s->keep_on_hit) set[i].tag = 0;
             return 1;
         }
     return 0;
@@ -187,26 +216,38 @@ static int vta_probe(ccws_state *s, uint32_t w, uint64_t line_addr) {
 /* ---- scores ---- */
 
 static uint64_t score_at(const ccws_state *s, uint32_t w, uint64_t now) {
-    uint64_t elapsed = now > s->peak_at[w] ? now - s->peak_at[w] : 0;
+    uint64_t elapsed = (now > s->peak_at[w] ? now - s->peak_at[w] : 0) / s->decay;
     uint64_t p = s->peak[w];
     return p > s->base + elapsed ? p - elapsed : s->base;
 }
 
 static uint64_t cutoff(const ccws_state *s) { return (uint64_t)s->nlive * s->base; }
 
-static uint64_t llds(const ccws_state *s) {
-    uint64_t insns = s->insns ? s->insns : 1;
-    return s->base + s->vta_hits * s->k_throttle * cutoff(s) / insns;
+/* X = hits / instructions x K x cutoff, in integers (the authors' code computes
+ * it in float and truncates). */
+static uint64_t lost_locality(const ccws_state *s) {
+    uint64_t hits = s->resident_counts ? s->res_hits : s->vta_hits;
+    uint64_t insns = s->resident_counts ? s->res_insns : s->insns;
+    return hits * s->k_throttle * cutoff(s) / (insns ? insns : 1);
 }
 
 static void on_vta_hit(ccws_state *s, uint32_t w, uint64_t now) {
     s->vta_hits++;
     if (!sched_mask_has(s->live, w)) return;
-    uint64_t target = llds(s);
-    if (target <= score_at(s, w, now)) return; /* a hit never lowers a score */
+    s->warp_hits[w]++;
+    s->res_hits++;
+    uint64_t x = lost_locality(s), target;
+    if (s->add_base) {
+        target = s->base + x;
+        if (target <= score_at(s, w, now)) return; /* never lowers a score */
+    } else {
+        /* the authors' code adds X and then caps the score at X: it becomes X,
+         * and a score at or below the base is the base */
+        target = x > s->base ? x : s->base;
+    }
     s->peak[w] = target;
     s->peak_at[w] = now;
-    uint64_t back_at = now + (target - s->base);
+    uint64_t back_at = now + (target - s->base) * s->decay;
     if (back_at > s->all_base_at) s->all_base_at = back_at;
 }
 
@@ -228,16 +269,24 @@ static void ccws_warp_exit(void *st, uint32_t w, uint64_t now) {
     (void)now;
     ccws_state *s = st;
     if (w >= s->max_warps) return;
+    /* its hits and instructions leave the resident counts with it */
+    s->res_insns -= s->warp_insns[w];
+    s->res_hits -= s->warp_hits[w];
+    s->warp_insns[w] = s->warp_hits[w] = 0;
     if (sched_mask_has(s->live, w)) s->nlive--;
     s->live &= ~((warp_mask)1 << w);
     sched_forget_warp(s->last, s->num_sched, w);
 }
 
 static void ccws_issued(void *st, uint32_t w, const ptx_insn *in, uint64_t now) {
-    (void)w;
     (void)in;
     (void)now;
-    ((ccws_state *)st)->insns++;
+    ccws_state *s = st;
+    s->insns++;
+    if (w < s->max_warps && sched_mask_has(s->live, w)) {
+        s->warp_insns[w]++;
+        s->res_insns++;
+    }
 }
 
 static void ccws_l1_miss(void *st, uint32_t w, uint64_t line_addr, uint64_t now) {
@@ -252,7 +301,13 @@ static void ccws_l1_evict(void *st, uint32_t owner, uint64_t line_addr, uint64_t
     if (owner < s->max_warps) vta_insert(s, owner, line_addr);
 }
 
-/* Live warps sorted by score (largest first; ties: older first).  n <= 64. */
+/* Ties in the score order: the lower slot (authors' code) or the older warp.
+ * Slots are visited in increasing order, so a lower slot never moves behind. */
+static int goes_before(const ccws_state *s, uint32_t w, uint32_t other) {
+    return s->admit_before ? 0 : s->start_seq[other] > s->start_seq[w];
+}
+
+/* Live warps sorted by score (largest first; ties: goes_before).  n <= 64. */
 static uint32_t sort_by_score(const ccws_state *s, uint64_t now, uint8_t *order, uint64_t *score) {
     uint32_t n = 0;
     for (warp_mask m = s->live; m; m &= m - 1) {
@@ -260,7 +315,7 @@ static uint32_t sort_by_score(const ccws_state *s, uint64_t now, uint8_t *order,
         uint64_t sc = score_at(s, w, now);
         uint32_t j = n++;
         /* insertion sort */
-        while (j > 0 && (score[j - 1] < sc || (score[j - 1] == sc && s->start_seq[order[j - 1]] > s->start_seq[w]))) {
+        while (j > 0 && (score[j - 1] < sc || (score[j - 1] == sc && goes_before(s, w, order[j - 1])))) {
             order[j] = order[j - 1];
             score[j] = score[j - 1];
             j--;
@@ -285,8 +340,9 @@ static warp_mask ccws_load_permitted(void *st, uint64_t now) {
     uint64_t score[SCHED_MAX_WARPS], sum = 0, limit = cutoff(s);
     uint32_t n = sort_by_score(s, now, order, score), allowed = 0;
     for (uint32_t i = 0; i < n; i++) {
+        uint64_t before = sum;
         sum += score[i];
-        if (i == 0 || sum <= limit) {
+        if (i == 0 || (s->admit_before ? before < limit : sum <= limit)) {
             permitted |= (warp_mask)1 << order[i];
             allowed++;
         }
@@ -334,7 +390,8 @@ static const sched_stat_def ccws_stats[] = {
 const warp_sched_ops sched_ccws = {
     .name = "ccws",
     .help = "cache-conscious wavefront scheduling: VTA lost-locality scores throttle loads, GTO priority "
-            "(-ccws_k_throttle, -ccws_vta_entries, -ccws_vta_assoc, -ccws_base_score)",
+            "(-ccws_k_throttle, -ccws_vta_entries, -ccws_vta_assoc, -ccws_base_score, -ccws_decay_cycles, "
+            "-ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before, -ccws_vta_fifo, -ccws_vta_keep_on_hit)",
     .create = ccws_create,
     .destroy = ccws_destroy,
     .pick = ccws_pick,

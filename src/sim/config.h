@@ -107,6 +107,12 @@ struct locsim_config {
     uint32_t ccws_vta_entries;               /* victim tags per warp */
     uint32_t ccws_vta_assoc;                 /* ways of each warp's VTA partition */
     uint32_t ccws_base_score;                /* base lost-locality score */
+    uint32_t ccws_decay_cycles;              /* core cycles per point of score decay */
+    bool ccws_llds_add_base;                 /* 1: score on a VTA hit = base + LLDS, never lowered */
+    bool ccws_resident_counts;               /* LLDS counts of the resident warps only */
+    bool ccws_admit_before;                  /* admit while the scores ahead sum below the cutoff */
+    bool ccws_vta_fifo;                      /* VTA: FIFO by allocation, no refresh on re-insert */
+    bool ccws_vta_keep_on_hit;               /* VTA: a hit leaves the entry in place */
     bool l1d_unbounded;                      /* give every SM an effectively infinite L1D */
     bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
     bool memcheck;                           /* stop at the first out-of-bounds access (docs/memcheck.md) */

@@ -258,12 +258,30 @@ static const option_def options[] = {
 
     SECTION("CCWS warp scheduler (-gpgpu_scheduler ccws) and L1D locality analyses"),
     UINT("ccws_k_throttle", ccws_k_throttle, "8", 0, 1000000,
-         "(locsim) CCWS K_throttle: LLDS = base + VTA hits / warp insns issued x K x cutoff"),
+         "(locsim) CCWS K_throttle: LLDS = VTA hits / warp insns issued x K x cutoff (see -ccws_llds_add_base)"),
     UINT("ccws_vta_entries", ccws_vta_entries, "16", 1, 4096, "(locsim) CCWS victim tags per warp"),
     UINT("ccws_vta_assoc", ccws_vta_assoc, "8", 1, 4096,
          "(locsim) CCWS ways per warp's victim tag array (must divide -ccws_vta_entries)"),
     UINT("ccws_base_score", ccws_base_score, "100", 1, 1000000,
          "(locsim) CCWS base lost-locality score (cutoff = live warps x base)"),
+    UINT("ccws_decay_cycles", ccws_decay_cycles, "4", 1, 1000000,
+         "(locsim) CCWS: core cycles per point a score decays (4: the authors' code decays 1 per cycle of its "
+         "325 MHz core, 1300/325)"),
+    BOOL("ccws_llds_add_base", ccws_llds_add_base, "0",
+         "(locsim) CCWS: 0 (authors' code): a VTA hit sets the warp's score to hits/insns x K x cutoff (at least "
+         "the base, possibly lower than before); 1: base + that, and a hit never lowers a score"),
+    BOOL("ccws_resident_counts", ccws_resident_counts, "1",
+         "(locsim) CCWS: 1 (authors' code): the LLDS's VTA hits and instructions are those of the warps resident "
+         "now (a warp's leave with it); 0: the SM's since the device was created"),
+    BOOL("ccws_admit_before", ccws_admit_before, "1",
+         "(locsim) CCWS: 1 (authors' code): a warp may load while the scores ahead of it sum below the cutoff, "
+         "ties to the lower warp slot; 0: while the sum with its own score is at most the cutoff, ties to the "
+         "older warp"),
+    BOOL("ccws_vta_fifo", ccws_vta_fifo, "1",
+         "(locsim) CCWS: 1 (authors' code): VTA ways replaced first-in first-out, a tag already present is not "
+         "refreshed; 0: LRU, a re-inserted tag is refreshed"),
+    BOOL("ccws_vta_keep_on_hit", ccws_vta_keep_on_hit, "1",
+         "(locsim) CCWS: 1 (authors' code): a VTA hit leaves the tag in place; 0: the hit invalidates it"),
     BOOL("l1d_unbounded", l1d_unbounded, "0",
          "(locsim) effectively infinite L1D: 8192 sets x 32 ways (32 MB at 128 B lines) per SM, same line, "
          "policies and MSHRs"),

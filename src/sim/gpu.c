@@ -498,9 +498,16 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
         }
     uint32_t threads = L->block.x * L->block.y * L->block.z;
     sm_kernel k = {.L = L};
-    uint32_t declared = fn->nregs + fn->npreds;
-    uint32_t regs = sm_kernel_registers(L->mod, fn, g->p.sm.max_regs_per_thread);
-    if (regs > declared) regs = declared;
+    /* Registers per thread: ptxas's count when the module came with its listing
+     * (GPGPU-Sim takes it from ptxas too), else the liveness estimate from the PTX,
+     * never above the declared registers.  Occupancy caps either at the limit. */
+    uint32_t regs = fn->ptxas_regs;
+    if (!regs) {
+        uint32_t declared = fn->nregs + fn->npreds;
+        regs = sm_kernel_registers(L->mod, fn, g->p.sm.max_regs_per_thread);
+        if (regs > declared) regs = declared;
+        g->st.regs_estimated++;
+    }
     if (sm_occupancy(&g->p.sm, threads, regs, L->smem_static + L->smem_dynamic, &k.occ, err, errlen)) {
         char why[512];
         snprintf(why, sizeof why, "%s", err);
@@ -509,6 +516,7 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     }
     module_reg_counts(L->mod, &k.max_regs, &k.max_preds);
     g->occ = k.occ;
+    g->st.regs_per_thread_sum += k.occ.regs_per_thread;
     g->ctas_total = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
     cta_sched_params cp = {.num_sms = g->p.num_sms, .max_ctas_per_sm = k.occ.ctas_per_sm, .nctas = g->ctas_total,
                            .grid = L->grid, .args = g->p.cta_args, .cfg = g->p.cfg};

@@ -79,6 +79,8 @@ typedef struct {
      * (global/local loads reaching the L2) per kernel, and the sum over them of
      * the distinct SMs that read each. */
     uint64_t sharer_lines, sharer_sm_lines;
+    uint64_t regs_per_thread_sum;  /* over launches: registers per thread occupancy charged */
+    uint64_t regs_estimated;       /* launches whose count is the liveness estimate (no ptxas listing) */
 } gpu_counters;
 
 typedef struct gpu gpu;

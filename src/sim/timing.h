@@ -20,6 +20,7 @@ typedef struct {
     stats_cache_ids l1d, l1c, l1t, l2;
     stats_dram_ids dram;
     stats_icnt_ids req, rep;
+    int regs_per_thread, regs_estimated;
     int ctas, icnt_cycles, l2_cycles, dram_cycles, skipped_cycles, active_sm_cycles;
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];

@@ -33,6 +33,10 @@ static int define_core(stats *s, timing_stat_ids *d) {
     int ok = 1;
 #define C(field, name, flags, help) ok &= (d->field = stats_define_counter(s, name, NULL, flags, help)) >= 0
     C(ctas, "gpu_ctas", 0, "CTAs completed");
+    C(regs_per_thread, "gpu_kernel_regs_per_thread", 0,
+      "registers per thread occupancy charged the launch (a total sums the launches)");
+    C(regs_estimated, "gpu_kernel_regs_estimated", 0,
+      "launches whose registers are locsim's liveness estimate from the PTX, not ptxas's count (a fallback)");
     C(icnt_cycles, "gpu_icnt_cycle", STAT_DETAIL, "interconnect cycles");
     C(l2_cycles, "gpu_l2_cycle", STAT_DETAIL, "L2 cycles");
     C(dram_cycles, "gpu_dram_cycle", STAT_DETAIL, "DRAM command cycles");
@@ -173,6 +177,8 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->sm_insn_max, gc->sm_insn_max_x_sms);
     stats_add(s, d->sharer_lines, gc->sharer_lines);
     stats_add(s, d->sharer_sm_lines, gc->sharer_sm_lines);
+    stats_add(s, d->regs_per_thread, gc->regs_per_thread_sum);
+    stats_add(s, d->regs_estimated, gc->regs_estimated);
     stats_add_real(s, d->gpu.host_seconds, t->host_seconds);
     uint64_t l1_bypassed = 0, l1_mshr_shared = 0;
     for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) {

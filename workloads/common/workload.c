@@ -24,6 +24,8 @@ wl_result workload_run(const workload_entry *e, locsim_device *dev, uint32_t siz
     ctx.seed = seed;
     ctx.ptx = e->ptx;
     ctx.ptx_len = *e->ptx_len;
+    ctx.ptxas = e->ptxas;
+    ctx.ptxas_len = e->ptxas_len ? *e->ptxas_len : 0;
     ctx.name = e->wl->name;
     wl_result r = e->wl->run(&ctx);
     if (ctx.bad_size) r = WL_BAD_SIZE;
@@ -39,6 +41,15 @@ locsim_module *wl_load_module(wl_ctx *ctx) {
     if (st != LOCSIM_OK) {
         wl_error(ctx, st, "loading the module");
         return NULL;
+    }
+    /* registers per thread as ptxas allocated them (tools/gen-ptx.sh) */
+    if (ctx->ptxas_len) {
+        snprintf(name, sizeof name, "workloads/%s/kernel.ptxas", ctx->name);
+        st = locsim_module_set_ptxas_listing(mod, ctx->ptxas, ctx->ptxas_len, name);
+        if (st != LOCSIM_OK) {
+            wl_error(ctx, st, "reading the ptxas listing");
+            return NULL;
+        }
     }
     return mod;
 }

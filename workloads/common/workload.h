@@ -24,6 +24,8 @@ typedef struct {
     uint64_t seed;
     const char *ptx;        /* the embedded kernel.ptx */
     size_t ptx_len;
+    const char *ptxas;      /* the embedded kernel.ptxas (ptxas -v listing; may be empty) */
+    size_t ptxas_len;
     const char *name;
     char detail[512];       /* why it failed (first mismatch, or the locsim error) */
     int bad_size;           /* wl_size_ok refused ctx->size */
@@ -41,6 +43,8 @@ typedef struct {
     const workload *wl;
     const char *ptx;
     const size_t *ptx_len;
+    const char *ptxas;          /* ptxas -v listing of the PTX: registers per thread */
+    const size_t *ptxas_len;
 } workload_entry;
 
 extern const workload_entry workload_table[];  /* generated; ends with a NULL wl */
