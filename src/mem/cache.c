@@ -17,11 +17,6 @@
 #include "mem/cache.h"
 
 typedef struct {
-    mem_req req;
-    uint8_t need;        /* sectors that must arrive before the request completes */
-} mshr_waiter;
-
-typedef struct {
     uint64_t line_addr;
     uint8_t used;
     uint8_t requested;   /* sectors asked from below, not yet arrived */
@@ -37,7 +32,11 @@ struct cache {
     void *pol_state;
     cache_line *lines;           /* nsets * assoc, set-major */
     mshr_entry *mshr;
-    mshr_waiter *waiters;        /* mshr_entries * max_waiters */
+    /* The requests waiting in each entry (mshr_entries * max_waiters) and, apart
+     * so that a fill scans a few bytes rather than whole requests, the sectors
+     * each must see arrive before it completes. */
+    mem_req *wreq;
+    uint8_t *wneed;
     uint32_t mshr_used;          /* entries (lines) in use */
     /* Sectored caches keep GPGPU-Sim's sector MSHRs: an entry per 32 B sector in
      * flight (-gpgpu_cache's <entries> counts sectors) and <max merge> requests per
@@ -129,9 +128,7 @@ static void mshr_release(cache *c, int e) {
     c->mshr_used--;
 }
 
-static mshr_waiter *waiters_of(cache *c, int e) {
-    return &c->waiters[(size_t)e * c->max_waiters];
-}
+static size_t waiters_of(const cache *c, int e) { return (size_t)e * c->max_waiters; }
 
 /* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
 static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
@@ -233,9 +230,9 @@ static bool merge_full(const cache *c, int e, uint8_t need) {
 
 static void add_waiter(cache *c, int e, const mem_req *r, uint8_t need) {
     mshr_entry *m = &c->mshr[e];
-    mshr_waiter *w = &waiters_of(c, e)[m->nwaiters++];
-    w->req = *r;
-    w->need = need;
+    size_t i = waiters_of(c, e) + m->nwaiters++;
+    c->wreq[i] = *r;
+    c->wneed[i] = need;
     if (c->g.sectored)
         for (uint8_t s = need; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]++;
 }
@@ -452,7 +449,8 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
     int e = mshr_find(c, la);
     if (e < 0) return -1;
     mshr_entry *m = &c->mshr[e];
-    mshr_waiter *w = waiters_of(c, e);
+    mem_req *wreq = &c->wreq[waiters_of(c, e)];
+    uint8_t *wneed = &c->wneed[waiters_of(c, e)];
     uint8_t got = mem_line_mask(reply, c->g.line_size) & m->requested;
     m->requested &= (uint8_t)~got;
     m->arrived |= got;
@@ -469,7 +467,7 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
 
     int way = find_way(c, set, la);
     cache_line *l = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
-    if (!l && fresh) l = place_on_fill(c, set, la, m->nwaiters ? &w[0].req : reply, now);
+    if (!l && fresh) l = place_on_fill(c, set, la, m->nwaiters ? &wreq[0] : reply, now);
     if (l) {
         l->valid |= fresh;
         l->pending &= (uint8_t)~fresh;
@@ -477,22 +475,33 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
 
     uint32_t n = 0, kept = 0;
     for (uint32_t i = 0; i < m->nwaiters; i++) {
-        if ((w[i].need & (uint8_t)~m->arrived) || n >= cap) {
-            if (kept != i) w[kept] = w[i];   /* most often every waiter stays where it is */
+        if ((wneed[i] & (uint8_t)~m->arrived) || n >= cap) {
+            if (kept != i) {   /* most often every waiter stays where it is */
+                wreq[kept] = wreq[i];
+                wneed[kept] = wneed[i];
+            }
             kept++;
             continue;
         }
         if (c->g.sectored)
-            for (uint8_t s = w[i].need; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]--;
-        if (l && mem_access_is_write(w[i].req.type)) {   /* fetch-on-write completes */
-            l->valid |= mem_line_mask(&w[i].req, c->g.line_size);
-            l->dirty |= mem_line_mask(&w[i].req, c->g.line_size);
+            for (uint8_t s = wneed[i]; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]--;
+        if (l && mem_access_is_write(wreq[i].type)) {   /* fetch-on-write completes */
+            l->valid |= mem_line_mask(&wreq[i], c->g.line_size);
+            l->dirty |= mem_line_mask(&wreq[i], c->g.line_size);
         }
-        woken[n++] = w[i].req;
+        woken[n++] = wreq[i];
     }
     m->nwaiters = kept;
     if (!m->requested && !m->nwaiters) mshr_release(c, e);
     return (int)n;
+}
+
+bool cache_fill_is_partial(const cache *c, const mem_req *reply) {
+    if (c->g.sectored) return false;
+    int e = mshr_find(c, line_addr_of(c, reply->addr));
+    if (e < 0) return false;
+    uint8_t got = mem_line_mask(reply, c->g.line_size) & c->mshr[e].requested;
+    return (c->mshr[e].requested & (uint8_t)~got) != 0;
 }
 
 const mem_req *cache_miss_queue_peek(const cache *c) {
@@ -656,13 +665,14 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->mshr = calloc(g->mshr_entries, sizeof *c->mshr);
     /* Each waiter needs at least one sector, and each sector takes max_merge. */
     c->max_waiters = g->sectored ? g->mshr_max_merge * (g->line_size / MEM_SECTOR_SIZE) : g->mshr_max_merge;
-    c->waiters = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->waiters);
+    c->wreq = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->wreq);
+    c->wneed = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->wneed);
     c->mq = calloc(c->mq_cap, sizeof *c->mq);
     uint32_t hash_bits = log2_u32(2 * g->mshr_entries);   /* load factor <= 1/2 */
     c->mshr_hash_shift = 64 - hash_bits;
     c->mshr_bucket = malloc(((size_t)1 << hash_bits) * sizeof *c->mshr_bucket);
     c->mshr_next = malloc(g->mshr_entries * sizeof *c->mshr_next);
-    if (!c->lines || !c->mshr || !c->waiters || !c->mq || !c->mshr_bucket || !c->mshr_next) goto oom;
+    if (!c->lines || !c->mshr || !c->wreq || !c->wneed || !c->mq || !c->mshr_bucket || !c->mshr_next) goto oom;
     for (size_t b = 0; b < ((size_t)1 << hash_bits); b++) c->mshr_bucket[b] = -1;
     c->pol_state = pol->create ? pol->create(g) : NULL;
     if (pol->create && !c->pol_state) goto oom;
@@ -678,7 +688,8 @@ void cache_destroy(cache *c) {
     if (c->pol && c->pol->destroy && c->pol_state) c->pol->destroy(c->pol_state);
     free(c->lines);
     free(c->mshr);
-    free(c->waiters);
+    free(c->wreq);
+    free(c->wneed);
     free(c->mq);
     free(c->mshr_bucket);
     free(c->mshr_next);

@@ -85,9 +85,14 @@ static inline uint8_t mem_line_mask(const mem_req *r, uint32_t line_size) {
     return (uint8_t)(((uint32_t)r->sector_mask << shift) & full);
 }
 
-/* Number of sectors set in a mask. */
+/* Number of sectors set in a mask.  SWAR on the byte: the build targets
+ * baseline x86-64, where __builtin_popcount is a libgcc call, and this sits in
+ * every memory request's path. */
 static inline uint32_t mem_sector_count(uint8_t mask) {
-    return (uint32_t)__builtin_popcount(mask);
+    uint32_t m = mask;
+    m = m - ((m >> 1) & 0x55u);
+    m = (m & 0x33u) + ((m >> 2) & 0x33u);
+    return (m + (m >> 4)) & 0x0fu;
 }
 
 /* Bytes an interconnect packet for this request occupies: requests carry write
