@@ -51,7 +51,9 @@ typedef struct mem_req {
     uint8_t  type;          /* mem_access_type */
     uint8_t  sector_mask;   /* sectors of the line touched; never 0 */
     uint8_t  flags;         /* MEM_REQ_* */
-    uint8_t  pad_[3];
+    uint8_t  hint;          /* CACHE_HINT_* bits a cache policy put on its answer
+                               (cache.h); copied through like tag */
+    uint8_t  pad_[2];
 } mem_req;
 
 static inline bool mem_access_is_write(uint8_t type) {

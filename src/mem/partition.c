@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/sharers.h"
 #include "mem/partition.h"
 
 /* A bounded FIFO of requests, each with the cycle from which it may leave
@@ -39,6 +40,7 @@ struct partition {
     uint32_t l2_work;
     bool miss_queued;
     uint32_t replies_queued;      /* requests in the L2->icnt queues of all slices */
+    sharers *seen;                /* every line the L2 slices have been asked for */
     partition_counters ctr;
 };
 
@@ -134,8 +136,14 @@ static void do_access(partition *p, slice *s) {
         p->ctr.l2_access_stalls++;
         return;
     }
+    /* Compulsory misses: the first reference to a line.  (Out of memory for
+     * the set: the line is left uncounted.) */
+    if (sharers_record(p->seen, r->addr, 0) == 1 && o == CACHE_MISS) p->ctr.compulsory_misses++;
     /* Requests waiting in the MSHR are answered at the fill. */
-    if (needs_reply && !cache_request_waits(s->l2, r, o)) reply(p, s, r);
+    if (needs_reply && !cache_request_waits(s->l2, r, o)) {
+        r->hint = cache_reply_hint(s->l2, r);
+        reply(p, s, r);
+    }
     part_pop(p, s, PART_Q_ICNT_L2);
 }
 
@@ -319,7 +327,8 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
     p->channel = channel;
     p->nslices = am->cfg.n_sub_per_channel;
     p->slices = calloc(p->nslices, sizeof *p->slices);
-    if (!p->slices) goto oom;
+    p->seen = sharers_create(1, cfg->l2.line_size ? (uint32_t)__builtin_ctz(cfg->l2.line_size) : 7);
+    if (!p->slices || !p->seen) goto oom;
     char name[32];
     snprintf(name, sizeof name, "DRAM[%u]", channel);
     p->dram = dram_create(&cfg->dram, name, err, errlen);
@@ -352,6 +361,7 @@ void partition_destroy(partition *p) {
         for (int q = 0; q < PART_Q_COUNT; q++) tq_free(&s->q[q]);
     }
     free(p->slices);
+    sharers_destroy(p->seen);
     dram_destroy(p->dram);
     free(p);
 }
