@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/l1trace.h"
 #include "mem/cache.h"
 #include "sched/sched.h"
 
@@ -355,6 +356,52 @@ static void test_cwlp_rejects_arguments(void **state) {
     assert_non_null(strstr(err, "takes no arguments"));
 }
 
+/* ---- the CRN distribution (CWLP Fig. 1) of a recorded L1D stream ---- */
+
+static void test_crn_histogram(void **state) {
+    (void)state;
+    cache_geometry g;
+    char err[256];
+    assert_int_equal(cache_geometry_parse("N:32:128:4,L:L:m:N:H,A:32:8,8", &g, err, sizeof err), 0);
+    l1_trace *t = l1_trace_create(&g, err, sizeof err);
+    assert_non_null(t);
+    /* Kernel 1, lines A=1 B=2 C=3 D=4:
+     *   A miss, A hit, A hit, B miss, A pending hit, B hit (a write), A miss
+     *     -> A's first run ends with CRN 3 (two hits + one pending hit);
+     *   B miss -> B's first run ends with CRN 1;
+     *   C hit: a line from before (no miss started a run): counted nowhere;
+     *   D miss + 20 hits -> CRN 20, the 16+ bucket;
+     *   kernel end closes A's and B's second runs (CRN 0 each) and D's. */
+    l1_trace_record(t, 1, 0, 1, 0, CACHE_MISS);
+    l1_trace_record(t, 1, 1, 1, 0, CACHE_HIT);
+    l1_trace_record(t, 1, 2, 1, 0, CACHE_HIT);
+    l1_trace_record(t, 2, 0, 1, 0, CACHE_MISS);
+    l1_trace_record(t, 1, 3, 1, 0, CACHE_HIT_RESERVED);
+    l1_trace_record(t, 2, 0, 1, L1T_WRITE, CACHE_HIT);
+    l1_trace_record(t, 1, 0, 1, 0, CACHE_MISS);
+    l1_trace_record(t, 2, 0, 1, 0, CACHE_MISS);
+    l1_trace_record(t, 3, 0, 1, 0, CACHE_HIT);
+    l1_trace_record(t, 4, 0, 1, 0, CACHE_MISS);
+    for (int i = 0; i < 20; i++) l1_trace_record(t, 4, 0, 1, 0, CACHE_HIT);
+    assert_int_equal(l1_trace_analyze(t), 0);
+    const l1_trace_totals *k = l1_trace_get_totals(t);
+    uint64_t want[L1T_CRN_BUCKETS] = {0};
+    want[0] = 2;
+    want[1] = 1;
+    want[3] = 1;
+    want[L1T_CRN_BUCKETS - 1] = 1;
+    for (int i = 0; i < L1T_CRN_BUCKETS; i++) assert_int_equal(k->crn[i], want[i]);
+    /* Kernel 2: A hit (its line was kept: no run), A miss, A hit -> CRN 1;
+     * added to the totals. */
+    l1_trace_record(t, 1, 0, 1, 0, CACHE_HIT);
+    l1_trace_record(t, 1, 0, 1, 0, CACHE_MISS);
+    l1_trace_record(t, 1, 0, 1, 0, CACHE_HIT);
+    assert_int_equal(l1_trace_analyze(t), 0);
+    assert_int_equal(k->crn[1], 2);
+    assert_int_equal(k->crn[0], 2);
+    l1_trace_destroy(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lpc_protects_predicted_lru_line),
@@ -365,6 +412,7 @@ int main(void) {
         cmocka_unit_test(test_cwlp_no_locality_interleaves),
         cmocka_unit_test(test_cwlp_switches_with_the_signal),
         cmocka_unit_test(test_cwlp_rejects_arguments),
+        cmocka_unit_test(test_crn_histogram),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

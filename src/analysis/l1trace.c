@@ -90,6 +90,7 @@ struct l1_trace {
     size_t next_cap;
     line_map lines;       /* per stream: line -> first access (next-use pass) */
     line_map owner;       /* line -> who brought it into the real L1D (kept across kernels) */
+    line_map crn;         /* per stream: line -> 1 + CRN of its open run (0: none) */
     uint64_t *way_tag, *way_next;  /* OPT cache: nsets * assoc (tag = line + 1, 0 = invalid) */
     uint64_t *way_last;            /* ... and when each way was last referenced (clock) */
     uint64_t clock;                /* accesses replayed, over all kernels */
@@ -130,6 +131,7 @@ void l1_trace_destroy(l1_trace *t) {
     free(t->next);
     free(t->lines.slot);
     free(t->owner.slot);
+    free(t->crn.slot);
     free(t->way_tag);
     free(t->way_next);
     free(t->way_last);
@@ -297,6 +299,30 @@ static int breakdown(l1_trace *t, const l1_access *a, size_t n) {
     return 0;
 }
 
+/* ---- continuous reuse numbers (CWLP Fig. 1) ---- */
+
+static void crn_close(l1_trace *t, uint64_t open) {
+    if (!open) return;
+    uint64_t crn = open - 1;
+    t->tot.crn[crn < L1T_CRN_BUCKETS - 1 ? crn : L1T_CRN_BUCKETS - 1]++;
+}
+
+static int crn_runs(l1_trace *t, const l1_access *a, size_t n) {
+    if (map_reset(&t->crn, n)) return -1;
+    for (size_t i = 0; i < n; i++) {
+        map_slot *r = map_find(&t->crn, a[i].line);
+        if (a[i].outcome == CACHE_MISS) {
+            crn_close(t, r->value);
+            r->value = 1;              /* a new run, CRN 0 */
+        } else if (r->value) {
+            r->value++;
+        }
+    }
+    for (size_t i = 0; i < t->crn.cap; i++)
+        if (t->crn.slot[i].key) crn_close(t, t->crn.slot[i].value);
+    return 0;
+}
+
 int l1_trace_analyze(l1_trace *t) {
     size_t n = t->n;
     int rc = 0;
@@ -307,7 +333,7 @@ int l1_trace_analyze(l1_trace *t) {
         opt_prime(t, t->a, n);
         opt_replay(t, t->a, n, &t->tot.bel_misses, &t->tot.bel_read_misses);
         opt_retire(t, t->a, n);
-        rc = breakdown(t, t->a, n);
+        rc = breakdown(t, t->a, n) || crn_runs(t, t->a, n);
     }
     if (rc) t->tot.lost += n;
     t->n = 0;

@@ -17,6 +17,14 @@
  *    (inter-kernel) when a warp of an earlier kernel did.  A warp is a dynamic
  *    warp (CTA and warp index), so a new CTA in the same warp slot is another
  *    warp.
+ *  - The continuous reuse number (CRN) distribution of the CWLP paper (Fig. 1:
+ *    "the number of continuous memory accesses at a time to the same
+ *    address"): every miss of the real cache brings a line in and starts a
+ *    run; each later access to that line (hit or pending hit, read or write)
+ *    adds one to the run's CRN; the run ends at the line's next miss (it was
+ *    evicted or invalidated meanwhile) or at the kernel's end.  The histogram
+ *    counts runs -- memory accesses (misses) -- by CRN: 0, 1, ..., 15 and 16+.
+ *    Hits on a line kept from an earlier kernel belong to no run.
  *
  * l1_trace_analyze() runs at each kernel end on that kernel's stream, adds to
  * the totals and empties the stream.  The real L1D keeps its lines from one
@@ -61,6 +69,8 @@ typedef struct {
     uint8_t outcome;      /* cache_outcome of the real cache (never RESERVATION_FAIL) */
 } l1_access;
 
+#define L1T_CRN_BUCKETS 17   /* CRN 0..15, and 16 or more */
+
 /* Cumulative results over the kernels analysed so far. */
 typedef struct {
     uint64_t accesses, reads, writes;
@@ -74,6 +84,7 @@ typedef struct {
     uint64_t bel_misses;          /* Belady-optimal replay, reads + writes */
     uint64_t bel_read_misses;
     uint64_t lost;                /* accesses not recorded for lack of memory */
+    uint64_t crn[L1T_CRN_BUCKETS];/* runs (misses) by continuous reuse number */
 } l1_trace_totals;
 
 typedef struct l1_trace l1_trace;

@@ -13,6 +13,7 @@
 #define TIMING_MAX_SCHED_STATS 32   /* statistics a warp-scheduler plug-in may define */
 #define TIMING_MAX_L1D_POLICY_STATS 16  /* statistics an L1D replacement policy may define */
 #define TIMING_L1A_STATS 19         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
+#define TIMING_L1A_CRN 17           /* ... and its CRN histogram buckets (L1T_CRN_BUCKETS) */
 
 /* Ids of the statistics the timing model defines in its registry. */
 typedef struct {
@@ -31,6 +32,7 @@ typedef struct {
     int l1d_bypassed, l1d_mshr_shared, l2_bypassed, l2_compulsory, l2_compulsory_frac, dram_bytes;   /* docs/sharing.md */
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
+    int l1a_crn[TIMING_L1A_CRN];                           /* ... L1D_CRN_<n> */
     int l1p_stat[TIMING_MAX_L1D_POLICY_STATS], nl1p_stats; /* the L1D policy's own (cache_policy_ops.stats) */
     /* energy model (timing_energy.c) */
     int time_ns, en_events[ENERGY_EVENT_COUNT], en_event[ENERGY_EVENT_COUNT];

@@ -13,7 +13,9 @@
  *      L1D_hits_intra_thread, _inter_thread, _inter_warp, _inter_kernel (and
  *                                         _PKI per 1000 thread instructions): read
  *                                         hits by who brought the line in
- *      L1D_stream_read_misses(_PKI), L1D_stream_accesses, ... the stream itself.
+ *      L1D_stream_read_misses(_PKI), L1D_stream_accesses, ... the stream itself;
+ *      L1D_CRN_0 .. L1D_CRN_15, L1D_CRN_16plus  the continuous reuse number
+ *                                         distribution (CWLP Fig. 1; l1trace.h)
  * Nothing is defined for what is not in use, so the statistics of a plain run
  * are unchanged. */
 #include <stdio.h>
@@ -136,6 +138,7 @@ enum {
     L1A_READ_MISSES_PKI, L1A_COUNT
 };
 _Static_assert(L1A_COUNT == TIMING_L1A_STATS, "timing.h sizes the ids of these statistics");
+_Static_assert(L1T_CRN_BUCKETS == TIMING_L1A_CRN, "timing.h sizes the CRN histogram's ids");
 
 static int define_l1_analysis(timing_state *t) {
     timing_stat_ids *d = &t->ids;
@@ -169,6 +172,15 @@ static int define_l1_analysis(timing_state *t) {
     R(L1A_READ_MISSES_PKI, "L1D_stream_read_misses_PKI", L1A_READ_MISSES, "L1D read misses per 1000 thread insns");
 #undef C
 #undef R
+    for (int k = 0; k < L1T_CRN_BUCKETS; k++) {
+        char name[32], help[160];
+        int last = k == L1T_CRN_BUCKETS - 1;
+        snprintf(name, sizeof name, last ? "L1D_CRN_%dplus" : "L1D_CRN_%d", k);
+        snprintf(help, sizeof help,
+                 "L1D misses whose line was then accessed %s%d more time(s) before its next miss "
+                 "(continuous reuse number, CWLP Fig. 1)", last ? "at least " : "", k);
+        ok &= (d->l1a_crn[k] = stats_define_counter(s, name, NULL, STAT_DETAIL, help)) >= 0;
+    }
     d->has_l1a = ok;
     return ok ? 0 : -1;
 }
@@ -177,6 +189,7 @@ static void collect_l1_analysis(timing_state *t) {
     const timing_stat_ids *d = &t->ids;
     if (!d->has_l1a) return;
     l1_trace_totals sum;
+    uint64_t crn[L1T_CRN_BUCKETS] = {0};
     memset(&sum, 0, sizeof sum);
     for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) {
         l1_trace *tr = sm_l1_trace(gpu_sm(t->g, i));
@@ -197,12 +210,14 @@ static void collect_l1_analysis(timing_state *t) {
         sum.bel_misses += x->bel_misses;
         sum.bel_read_misses += x->bel_read_misses;
         sum.lost += x->lost;
+        for (int k = 0; k < L1T_CRN_BUCKETS; k++) crn[k] += x->crn[k];
     }
     const uint64_t v[] = {sum.accesses, sum.reads, sum.writes, sum.misses, sum.read_misses,
                           sum.hits_intra_thread, sum.hits_inter_thread, sum.hits_inter_warp, sum.hits_inter_kernel,
                           sum.hits_unattributed,
                           sum.bel_misses, sum.bel_read_misses, sum.lost};
     for (int k = 0; k <= L1A_LOST; k++) stats_add(t->stats, d->l1a[k], v[k]);
+    for (int k = 0; k < L1T_CRN_BUCKETS; k++) stats_add(t->stats, d->l1a_crn[k], crn[k]);
 }
 
 int timing_policy_stats_define(timing_state *t) {

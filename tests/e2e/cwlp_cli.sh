@@ -31,4 +31,15 @@ run_cwlp --json "$tmp/a.json" >/dev/null 2>&1 || { echo "FAIL: json run a"; fail
 run_cwlp --json "$tmp/b.json" >/dev/null 2>&1 || { echo "FAIL: json run b"; fail=1; }
 if cmp -s "$tmp/a.json" "$tmp/b.json" && grep -q '"L1D_LIS_locality_frac"' "$tmp/a.json"; then echo "ok: JSON identical across runs"
 else echo "FAIL: JSON differs between runs (or lacks L1D_LIS_locality_frac)"; fail=1; fi
+# the CRN distribution (-l1d_access_analysis): every L1D miss starts exactly one
+# run, so the buckets add up to the stream's misses
+"$locsim" run kmeans --size 1 -gpgpu_scheduler lrr -l1d_access_analysis 1 --json "$tmp/crn.json" >/dev/null 2>&1 ||
+  { echo "FAIL: crn run"; fail=1; }
+if python3 - "$tmp/crn.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["total"]
+runs = sum(t["L1D_CRN_%d" % k] for k in range(16)) + t["L1D_CRN_16plus"]
+sys.exit(0 if runs == t["L1D_stream_misses"] and runs > 0 and t["L1D_CRN_16plus"] > 0 else 1)
+PY
+then echo "ok: CRN buckets add up to the L1D misses"; else echo "FAIL: CRN buckets do not add up"; fail=1; fi
 exit $fail
