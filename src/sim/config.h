@@ -108,6 +108,7 @@ struct locsim_config {
     bool l1d_unbounded;                      /* give every SM an effectively infinite L1D */
     bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
     bool memcheck;                           /* stop at the first out-of-bounds access (docs/memcheck.md) */
+    uint32_t functional_run_quantum;         /* functional mode: instructions per warp turn (docs/functional.md) */
 };
 
 /* Fill every option with its default (the GTX480 values of GPGPU-Sim 3.x). */
