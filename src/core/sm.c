@@ -442,6 +442,9 @@ static int stall_rank(int reason) {
     return rank[reason];
 }
 
+/* sched_view.l1d_locality: the L1D policy's answer (-1 without an L1D). */
+static int l1d_locality(const void *l1d) { return cache_locality_signal(l1d); }
+
 /* One scheduler's issue slot.  Also sets sched_next: when it is worth looking
  * at this scheduler's warps again. */
 static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) {
@@ -462,7 +465,8 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
         }
     if (ready) {
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
-                        .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive};
+                        .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive,
+                        .l1d_locality = l1d_locality, .l1d = s->l1d};
         int w = s->c.sched->pick(s->sched_state, &v);
         s->sched_next[sched_id] = now + 1; /* ready warps remain candidates next cycle */
         if (w >= 0 && sched_mask_has(ready, (uint32_t)w)) {

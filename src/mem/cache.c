@@ -422,9 +422,20 @@ cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_
      * names is taken, never a line the cache does not have. */
     uint8_t want = mem_line_mask(r, c->g.line_size);
     if (!want) want = mem_sector_mask(r->addr, 1, c->g.line_size);
-    if (mem_access_is_write(r->type)) return access_write(c, r, want, la, set, now, why);
-    return access_read(c, r, want, la, set, now, why);
+    cache_outcome o = mem_access_is_write(r->type) ? access_write(c, r, want, la, set, now, why)
+                                                   : access_read(c, r, want, la, set, now, why);
+    if (c->pol->on_access && o != CACHE_RESERVATION_FAIL)
+        c->pol->on_access(c->pol_state, set, find_way(c, set, la), r, o, now);
+    return o;
 }
+
+int cache_locality_signal(const cache *c) {
+    if (!c || !c->pol->locality) return -1;
+    return c->pol->locality(c->pol_state);
+}
+
+const cache_policy_ops *cache_policy(const cache *c) { return c->pol; }
+const void *cache_policy_state(const cache *c) { return c->pol_state; }
 
 /* Place an arriving line in an allocate-on-fill cache (or re-place a line that was
  * evicted meanwhile).  If no victim can be found the data is simply not kept. */

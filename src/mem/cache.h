@@ -103,6 +103,16 @@ typedef struct cache_line {
     uint32_t pc;          /* PC of the allocating access */
 } cache_line;
 
+/* ---- outcome of an access ---- */
+
+typedef enum {
+    CACHE_HIT = 0,
+    CACHE_HIT_RESERVED,
+    CACHE_MISS,
+    CACHE_RESERVATION_FAIL,
+    CACHE_OUTCOME_COUNT
+} cache_outcome;
+
 /* ---- replacement policy plug-in ---- */
 
 /* One policy instance per cache.  Hooks may be NULL when a policy does not care.
@@ -118,7 +128,36 @@ typedef struct cache_policy_ops {
     void (*on_evict)(void *st, uint32_t set, uint32_t way, const cache_line *line);
     /* A way from candidates, or -1 to refuse (the access fails to reserve a line). */
     int (*find_victim)(void *st, uint32_t set, uint64_t candidates, const mem_req *r, uint64_t now);
+
+    /* ---- optional: for policies that learn from the access stream ---- */
+    /* Every access the cache accepted (not a reservation fail), after the hooks
+     * above: o is its outcome and way the line that holds r's address after it
+     * (-1: none, e.g. a forwarded write miss or a write-evict hit).  on_hit runs
+     * on every touch (hits, pending hits, sector misses) without the outcome; a
+     * policy that treats a real hit apart does it here.  r carries the PC and
+     * the warp of the requester. */
+    void (*on_access)(void *st, uint32_t set, int way, const mem_req *r, cache_outcome o, uint64_t now);
+    /* The policy's locality signal, for whoever owns the cache (the SM passes the
+     * L1D's to its warp scheduler, see sched_view.l1d_locality): 1 the cache
+     * currently sees locality, 0 it does not; NULL: the policy has no signal. */
+    int (*locality)(const void *st);
+    /* The policy's own statistics: cumulative counters written through emit as
+     * "name value" pairs (now: the current core cycle, for time-weighted ones),
+     * and their definitions (ending with name == NULL; a ratio has num/den). */
+    void (*report)(const void *st, uint64_t now, void (*emit)(void *ctx, const char *name, double value),
+                   void *ctx);
+    const struct cache_policy_stat_def *stats;
 } cache_policy_ops;
+
+/* A statistic a policy reports (see cache_policy_ops.report): a counter
+ * (num == NULL) or the ratio scale x num / den of two of them.  Instances (one
+ * per cache) are summed. */
+typedef struct cache_policy_stat_def {
+    const char *name;
+    const char *num, *den;
+    double scale;
+    const char *help;
+} cache_policy_stat_def;
 
 /* The registry (src/mem/policy/registry.c): NULL for an unknown name. */
 const cache_policy_ops *cache_policy_find(const char *name);
@@ -126,14 +165,6 @@ const cache_policy_ops *cache_policy_find(const char *name);
 const cache_policy_ops *cache_policy_at(uint32_t i);
 
 /* ---- the cache ---- */
-
-typedef enum {
-    CACHE_HIT = 0,
-    CACHE_HIT_RESERVED,
-    CACHE_MISS,
-    CACHE_RESERVATION_FAIL,
-    CACHE_OUTCOME_COUNT
-} cache_outcome;
 
 typedef enum {
     CACHE_FAIL_NONE = 0,
@@ -216,6 +247,13 @@ uint32_t cache_flush_dirty(cache *c);
  * a present line's recency is kept.  -1 if every way is reserved (the copy is
  * then not cached). */
 int cache_force_fill(cache *c, uint64_t addr, uint8_t sectors);
+
+/* The policy's locality signal (cache_policy_ops.locality): 1 / 0, or -1 when
+ * the policy has none (or c is NULL). */
+int cache_locality_signal(const cache *c);
+/* The policy's ops and state, for its statistics (cache_policy_ops.report). */
+const cache_policy_ops *cache_policy(const cache *c);
+const void *cache_policy_state(const cache *c);
 
 const cache_geometry *cache_geom(const cache *c);
 const cache_counters *cache_stats(const cache *c);

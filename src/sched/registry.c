@@ -3,7 +3,7 @@
 
 #include "sched/sched.h"
 
-extern const warp_sched_ops sched_lrr, sched_gto, sched_two_level, sched_swl, sched_ccws;
+extern const warp_sched_ops sched_lrr, sched_gto, sched_two_level, sched_swl, sched_ccws, sched_cwlp;
 
 static const warp_sched_ops *const schedulers[] = {
     &sched_lrr,
@@ -11,6 +11,7 @@ static const warp_sched_ops *const schedulers[] = {
     &sched_two_level,
     &sched_swl,
     &sched_ccws,
+    &sched_cwlp,
 };
 
 /* Short names accepted for the GPGPU-Sim ones (locsim compare --sched two_level,swl...). */

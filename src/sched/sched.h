@@ -48,6 +48,12 @@ typedef struct {
     warp_mask next_is_load;  /* warps whose next instruction reads global/local memory */
     const uint8_t *age_order;/* live warps of the SM, oldest first */
     uint32_t nlive;          /* entries in age_order (= popcount(live)) */
+    /* The SM's L1D locality signal, asked on demand (a policy that does not use
+     * it costs nothing): l1d_locality(l1d) is 1 when the L1D's replacement
+     * policy currently sees locality, 0 when it does not, -1 when the policy
+     * has no such signal (cache_policy_ops.locality; e.g. lpc's LIS). */
+    int (*l1d_locality)(const void *l1d);
+    const void *l1d;
 } sched_view;
 
 /* A statistic a policy reports (see warp_sched_ops.stats): a counter that

@@ -11,6 +11,7 @@
 #include "sim/stats.h"
 
 #define TIMING_MAX_SCHED_STATS 32   /* statistics a warp-scheduler plug-in may define */
+#define TIMING_MAX_L1D_POLICY_STATS 16  /* statistics an L1D replacement policy may define */
 #define TIMING_L1A_STATS 19         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
 
 /* Ids of the statistics the timing model defines in its registry. */
@@ -26,6 +27,7 @@ typedef struct {
     int ldst_fails, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
+    int l1p_stat[TIMING_MAX_L1D_POLICY_STATS], nl1p_stats; /* the L1D policy's own (cache_policy_ops.stats) */
 } timing_stat_ids;
 
 typedef struct {

@@ -4,6 +4,8 @@
  *  - the warp scheduler's own statistics (warp_sched_ops.stats / report): each
  *    SM's plug-in instance reports cumulative counters, summed over the SMs
  *    (e.g. ccws_vta_hits, ccws_avg_load_warps);
+ *  - the L1D replacement policy's own statistics (cache_policy_ops.stats /
+ *    report), summed over the SMs' L1Ds (e.g. L1D_LIS_locality_frac of lpc);
  *  - with -l1d_access_analysis 1, the L1D access-stream analyses of
  *    src/analysis/l1trace.h, run on every SM's stream at each kernel end:
  *      L1D_BEL_misses, L1D_BEL_MPKI       Belady-optimal misses of the same stream
@@ -64,6 +66,64 @@ static void collect_sched_stats(timing_state *t) {
     for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) ops->report(sm_sched_state(gpu_sm(t->g, i)), sum_emitted, &sum);
     for (int i = 0; i < d->nsched_stats; i++)
         if (!ops->stats[i].num) stats_add(t->stats, d->sched_stat[i], sum.value[i]);
+}
+
+/* ---- the L1D replacement policy's statistics ---- */
+
+typedef struct {
+    const cache_policy_stat_def *defs;
+    uint64_t value[TIMING_MAX_L1D_POLICY_STATS];
+} l1p_sum;
+
+static void sum_l1p_emitted(void *ctx, const char *name, double value) {
+    l1p_sum *s = ctx;
+    for (int i = 0; i < TIMING_MAX_L1D_POLICY_STATS && s->defs[i].name; i++)
+        if (!s->defs[i].num && !strcmp(s->defs[i].name, name)) {
+            s->value[i] += (uint64_t)value;
+            return;
+        }
+}
+
+static const cache_policy_ops *l1d_policy_ops(timing_state *t) {
+    for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) {
+        const cache *c = sm_l1d(gpu_sm(t->g, i));
+        if (c) return cache_policy(c);
+    }
+    return NULL;
+}
+
+static int define_l1d_policy_stats(timing_state *t) {
+    const cache_policy_ops *ops = l1d_policy_ops(t);
+    timing_stat_ids *d = &t->ids;
+    d->nl1p_stats = 0;
+    if (!ops || !ops->stats || !ops->report) return 0;
+    for (int i = 0; ops->stats[i].name; i++) {
+        const cache_policy_stat_def *s = &ops->stats[i];
+        if (i >= TIMING_MAX_L1D_POLICY_STATS) return -1;
+        if (!s->num) d->l1p_stat[i] = stats_define_counter(t->stats, s->name, NULL, 0, s->help);
+        else
+            d->l1p_stat[i] = stats_define_ratio(t->stats, s->name, NULL, stats_find(t->stats, s->num),
+                                                stats_find(t->stats, s->den), s->scale, 0, s->help);
+        if (d->l1p_stat[i] < 0) return -1;
+        d->nl1p_stats = i + 1;
+    }
+    return 0;
+}
+
+static void collect_l1d_policy_stats(timing_state *t) {
+    const timing_stat_ids *d = &t->ids;
+    if (!d->nl1p_stats) return;
+    const cache_policy_ops *ops = l1d_policy_ops(t);
+    uint64_t now = gpu_stats(t->g)->cycles[CLK_CORE];
+    l1p_sum sum;
+    memset(&sum, 0, sizeof sum);
+    sum.defs = ops->stats;
+    for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) {
+        const cache *c = sm_l1d(gpu_sm(t->g, i));
+        if (c) ops->report(cache_policy_state(c), now, sum_l1p_emitted, &sum);
+    }
+    for (int i = 0; i < d->nl1p_stats; i++)
+        if (!ops->stats[i].num) stats_add(t->stats, d->l1p_stat[i], sum.value[i]);
 }
 
 /* ---- L1D access-stream analyses ---- */
@@ -145,9 +205,12 @@ static void collect_l1_analysis(timing_state *t) {
     for (int k = 0; k <= L1A_LOST; k++) stats_add(t->stats, d->l1a[k], v[k]);
 }
 
-int timing_policy_stats_define(timing_state *t) { return define_sched_stats(t) || define_l1_analysis(t) ? -1 : 0; }
+int timing_policy_stats_define(timing_state *t) {
+    return define_sched_stats(t) || define_l1d_policy_stats(t) || define_l1_analysis(t) ? -1 : 0;
+}
 
 void timing_policy_stats_collect(timing_state *t) {
     collect_sched_stats(t);
+    collect_l1d_policy_stats(t);
     collect_l1_analysis(t);
 }

@@ -6,10 +6,12 @@
 
 extern const cache_policy_ops cache_policy_lru;
 extern const cache_policy_ops cache_policy_fifo;
+extern const cache_policy_ops cache_policy_lpc;
 
 static const cache_policy_ops *const policies[] = {
     &cache_policy_lru,
     &cache_policy_fifo,
+    &cache_policy_lpc,
 };
 
 const cache_policy_ops *cache_policy_find(const char *name) {
