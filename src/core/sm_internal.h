@@ -14,7 +14,7 @@
 #define SM_MAX_CTAS 64
 /* cp.async instructions one warp may have in flight: at least load_slots_per_warp
  * (each holds a memory slot), checked in sm_create. */
-#define SM_MAX_CPA 32
+#define SM_MAX_CPA 16
 /* Coalesced accesses of one warp instruction: 32 lanes x up to 4 words (local
  * memory is interleaved word by word, so a v4 local access touches 4 lines). */
 #define LDST_MAX_ACCESS 128
