@@ -252,7 +252,10 @@ static void expect_finalize_error(const char *name, const char *value, const cha
 
 static void test_finalize_errors(void **state) {
     (void)state;
-    expect_finalize_error("-l1d_policy", "belady", "-l1d_policy: unknown replacement policy 'belady' (expected lru fifo lpc)");
+    expect_finalize_error("-l1d_policy", "belady",
+                          "-l1d_policy: unknown replacement policy 'belady' (expected lru fifo lpc sharing)");
+    /* the sharing L1 decides at the fill: the default L1D allocates on miss */
+    expect_finalize_error("-l1d_policy", "sharing", "-l1d_policy: policy 'sharing': decides L1 allocation");
     expect_finalize_error("-gpgpu_dram_timing_opt", "nbk=8",
                           "-gpgpu_mem_addr_mapping: address mapping 'dramid@8;00000000.00000000.00000000.00000000."
                           "0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS' has 4 bank bits (16 banks) but the DRAM has nbk=8");

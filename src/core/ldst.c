@@ -219,17 +219,39 @@ static void slot_answered(sm *s, uint64_t tag, uint32_t n, uint64_t now) {
     slot_maybe_done(s, (uint32_t)i, now);
 }
 
+/* A sector of a normal L1 line whose other sectors are still on their way
+ * (a sectored L2 answers per sector): the fill only notes it.  Nothing an access
+ * or a warp waits for has changed, so the SM is neither woken nor its refused
+ * access retried (the retry would fail for the same reason). */
+static bool partial_fill(sm *s, const mem_req *reply) {
+    if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return false;
+    uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
+    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : target == TARGET_L1T ? s->l1t : NULL;
+    return c && cache_fill_is_partial(c, reply);
+}
+
+static void note_latency(sm *s, const mem_req *reply, uint64_t now) {
+    uint64_t lat = now > reply->issue_cycle ? now - reply->issue_cycle : 0;
+    s->st.mem_latency_sum += lat;
+    s->st.mem_latency_n++;
+    if (lat > s->st.mem_latency_max) s->st.mem_latency_max = lat;
+}
+
 void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     s->st.replies_in++;
+    if (partial_fill(s, reply)) {
+        note_latency(s, reply, now);
+        uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
+        cache_fill(target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : s->l1t, reply, now, s->woken,
+                   s->woken_cap);
+        return;
+    }
     sm_poke(s, now);
     if (s->ldst.blocked && s->have_last && now > s->last_cycle + 1)
         s->st.ldst_fail_cycles += now - s->last_cycle - 1; /* the cycles it slept blocked */
     s->ldst.blocked = 0; /* a fill may free what the refused access needed */
     if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return; /* write ack */
-    uint64_t lat = now > reply->issue_cycle ? now - reply->issue_cycle : 0;
-    s->st.mem_latency_sum += lat;
-    s->st.mem_latency_n++;
-    if (lat > s->st.mem_latency_max) s->st.mem_latency_max = lat;
+    note_latency(s, reply, now);
     uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
     if (target == TARGET_BYPASS) {
         slot_answered(s, reply->tag, mem_sector_count(reply->sector_mask), now);
@@ -244,12 +266,35 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
 
 /* ---- issue ---- */
 
+/* The common case first: no bank is asked for two distinct words (each lane
+ * its own bank, or lanes sharing a word by broadcast), so the degree is 1.  0
+ * when some bank sees a second word: bank_degree then counts exactly.  The
+ * words are those bank_degree takes, in the same order and up to the same cap. */
+static uint32_t bank_degree_if_free(const exec_step_info *info, uint32_t banks, uint32_t width, uint32_t nw) {
+    uint32_t first[64], n = 0;
+    uint64_t seen = 0;
+    for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++, n++) {
+            uint32_t word = (uint32_t)(info->mem_addr[lane] / width) + k, b = word % banks;
+            if (!(seen & (1ull << b))) {
+                seen |= 1ull << b;
+                first[b] = word;
+            } else if (first[b] != word) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Bank-conflict degree of a shared-memory warp access. */
 static uint32_t bank_degree(const sm *s, const exec_step_info *info) {
-    uint32_t words[LDST_MAX_ACCESS], n = 0, per_bank[64] = {0};
     uint32_t banks = s->c.smem_banks && s->c.smem_banks <= 64 ? s->c.smem_banks : 32;
     uint32_t width = s->c.smem_bank_width ? s->c.smem_bank_width : 4;
     uint32_t nw = info->mem_size > width ? info->mem_size / width : 1;
+    if (!info->mem_is_atomic && bank_degree_if_free(info, banks, width, nw)) return 1;
+    uint32_t words[LDST_MAX_ACCESS], n = 0, per_bank[64] = {0};
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++) words[n++] = (uint32_t)(info->mem_addr[lane] / width) + k;

@@ -17,15 +17,11 @@
 #include "mem/cache.h"
 
 typedef struct {
-    mem_req req;
-    uint8_t need;        /* sectors that must arrive before the request completes */
-} mshr_waiter;
-
-typedef struct {
     uint64_t line_addr;
     uint8_t used;
     uint8_t requested;   /* sectors asked from below, not yet arrived */
     uint8_t arrived;     /* sectors that arrived for this entry */
+    uint8_t bypass;      /* the policy allocated no line: the fill is not kept */
     uint32_t nwaiters;
     uint16_t merged[MEM_MAX_SECTORS];  /* sectored caches: waiters needing each sector */
 } mshr_entry;
@@ -37,7 +33,12 @@ struct cache {
     void *pol_state;
     cache_line *lines;           /* nsets * assoc, set-major */
     mshr_entry *mshr;
-    mshr_waiter *waiters;        /* mshr_entries * max_waiters */
+    /* The requests waiting in each entry (mshr_entries * max_waiters) and, apart
+     * so that a fill scans a few bytes rather than whole requests, the sectors
+     * each must see arrive before it completes. */
+    mem_req *wreq;
+    uint8_t *wneed;
+    uint8_t *wmerged;            /* the waiter found its sectors in flight (a pending hit) */
     uint32_t mshr_used;          /* entries (lines) in use */
     /* Sectored caches keep GPGPU-Sim's sector MSHRs: an entry per 32 B sector in
      * flight (-gpgpu_cache's <entries> counts sectors) and <max merge> requests per
@@ -129,9 +130,7 @@ static void mshr_release(cache *c, int e) {
     c->mshr_used--;
 }
 
-static mshr_waiter *waiters_of(cache *c, int e) {
-    return &c->waiters[(size_t)e * c->max_waiters];
-}
+static size_t waiters_of(const cache *c, int e) { return (size_t)e * c->max_waiters; }
 
 /* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
 static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
@@ -173,6 +172,15 @@ static int choose_victim(cache *c, uint32_t set, const mem_req *r, uint64_t now)
     int v = c->pol->find_victim(c->pol_state, set, candidates, r, now);
     if (v < 0 || v >= (int)c->g.assoc || !(candidates & (1ull << v))) return -1;
     return v;
+}
+
+/* The policy's allocation decision for r into `way` (CACHE_ALLOC_INSERT without
+ * the hook). */
+static cache_alloc_decision decide(cache *c, uint32_t set, int way, const mem_req *r, uint64_t now) {
+    if (!c->pol->allocate) return CACHE_ALLOC_INSERT;
+    cache_alloc_decision d = c->pol->allocate(c->pol_state, set, (uint32_t)way, line_ptr(c, set, (uint32_t)way), r, now);
+    if (d == CACHE_ALLOC_BYPASS) c->ctr.bypassed++;
+    return d;
 }
 
 static bool victim_needs_writeback(cache *c, uint32_t set, int way) {
@@ -231,11 +239,12 @@ static bool merge_full(const cache *c, int e, uint8_t need) {
     return false;
 }
 
-static void add_waiter(cache *c, int e, const mem_req *r, uint8_t need) {
+static void add_waiter(cache *c, int e, const mem_req *r, uint8_t need, bool merged) {
     mshr_entry *m = &c->mshr[e];
-    mshr_waiter *w = &waiters_of(c, e)[m->nwaiters++];
-    w->req = *r;
-    w->need = need;
+    size_t i = waiters_of(c, e) + m->nwaiters++;
+    c->wreq[i] = *r;
+    c->wneed[i] = need;
+    c->wmerged[i] = merged;
     if (c->g.sectored)
         for (uint8_t s = need; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]++;
 }
@@ -259,9 +268,11 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
                                   : e < 0 && c->mshr_used >= c->g.mshr_entries;
     if (no_entry) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_ENTRY, why);
     int victim = -1;
+    bool bypass = false;
     if (way < 0 && c->g.alloc == CACHE_ALLOC_ON_MISS) {
         victim = choose_victim(c, set, r, now);
         if (victim < 0) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_LINE_ALLOC, why);
+        if (decide(c, set, victim, r, now) == CACHE_ALLOC_BYPASS) victim = -1, bypass = true;
     }
     uint32_t slots = 1 + (victim >= 0 && victim_needs_writeback(c, set, victim));
     if (!mq_has_room(c, slots)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
@@ -278,8 +289,9 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
     if (l) l->pending |= to_fetch;
     if (e < 0) e = mshr_alloc(c, la);
     c->mshr[e].requested |= to_fetch;
+    c->mshr[e].bypass = bypass;
     if (c->g.sectored) c->mshr_sectors_used += mem_sector_count(to_fetch);
-    add_waiter(c, e, r, need);
+    add_waiter(c, e, r, need, false);
     mem_req fetch = line_request(c, r, la, to_fetch,
                                  mem_access_is_write(r->type) ? MEM_GLOBAL_ACC_R : r->type);
     mq_push(c, &fetch);
@@ -290,7 +302,7 @@ static cache_outcome pending_hit(cache *c, const mem_req *r, uint64_t la, uint32
                                  uint8_t need, uint64_t now, cache_fail_reason *why) {
     int e = mshr_find(c, la);
     if (e < 0 || merge_full(c, e, need)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
-    add_waiter(c, e, r, need);
+    add_waiter(c, e, r, need, true);
     if (way >= 0) touch(c, set, way, r, now);
     return count(c, r, CACHE_HIT_RESERVED, CACHE_FAIL_NONE, why);
 }
@@ -326,6 +338,10 @@ static cache_outcome write_allocate(cache *c, const mem_req *r, uint64_t la, uin
                                     bool dirty, bool forward, uint64_t now, cache_fail_reason *why) {
     int victim = choose_victim(c, set, r, now);
     if (victim < 0) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_LINE_ALLOC, why);
+    if (decide(c, set, victim, r, now) == CACHE_ALLOC_BYPASS) {   /* as no-write-allocate */
+        if (!mq_has_room(c, 1)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+        return forward_write(c, r, CACHE_MISS, why);
+    }
     uint32_t slots = (uint32_t)forward + victim_needs_writeback(c, set, victim);
     if (!mq_has_room(c, slots)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
     evict(c, set, (uint32_t)victim, r);
@@ -438,10 +454,11 @@ const cache_policy_ops *cache_policy(const cache *c) { return c->pol; }
 const void *cache_policy_state(const cache *c) { return c->pol_state; }
 
 /* Place an arriving line in an allocate-on-fill cache (or re-place a line that was
- * evicted meanwhile).  If no victim can be found the data is simply not kept. */
+ * evicted meanwhile).  If no victim can be found, or the policy bypasses, the
+ * data is simply not kept. */
 static cache_line *place_on_fill(cache *c, uint32_t set, uint64_t la, const mem_req *owner, uint64_t now) {
     int victim = choose_victim(c, set, owner, now);
-    if (victim < 0) return NULL;
+    if (victim < 0 || decide(c, set, victim, owner, now) == CACHE_ALLOC_BYPASS) return NULL;
     evict(c, set, (uint32_t)victim, owner);
     return install(c, set, (uint32_t)victim, la, owner, now);
 }
@@ -452,7 +469,9 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
     int e = mshr_find(c, la);
     if (e < 0) return -1;
     mshr_entry *m = &c->mshr[e];
-    mshr_waiter *w = waiters_of(c, e);
+    mem_req *wreq = &c->wreq[waiters_of(c, e)];
+    uint8_t *wneed = &c->wneed[waiters_of(c, e)];
+    uint8_t *wmerged = &c->wmerged[waiters_of(c, e)];
     uint8_t got = mem_line_mask(reply, c->g.line_size) & m->requested;
     m->requested &= (uint8_t)~got;
     m->arrived |= got;
@@ -469,30 +488,51 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
 
     int way = find_way(c, set, la);
     cache_line *l = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
-    if (!l && fresh) l = place_on_fill(c, set, la, m->nwaiters ? &w[0].req : reply, now);
+    if (!l && fresh && !m->bypass) {
+        mem_req owner = m->nwaiters ? wreq[0] : *reply;
+        owner.hint = reply->hint;   /* what the level below said, for the policy */
+        l = place_on_fill(c, set, la, &owner, now);
+        way = l ? (int)(l - line_ptr(c, set, 0)) : -1;
+    }
     if (l) {
         l->valid |= fresh;
         l->pending &= (uint8_t)~fresh;
     }
+    bool hinted = l && c->pol->reply_hint;
 
     uint32_t n = 0, kept = 0;
     for (uint32_t i = 0; i < m->nwaiters; i++) {
-        if ((w[i].need & (uint8_t)~m->arrived) || n >= cap) {
-            if (kept != i) w[kept] = w[i];   /* most often every waiter stays where it is */
+        if ((wneed[i] & (uint8_t)~m->arrived) || n >= cap) {
+            if (kept != i) {   /* most often every waiter stays where it is */
+                wreq[kept] = wreq[i];
+                wneed[kept] = wneed[i];
+                wmerged[kept] = wmerged[i];
+            }
             kept++;
             continue;
         }
         if (c->g.sectored)
-            for (uint8_t s = w[i].need; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]--;
-        if (l && mem_access_is_write(w[i].req.type)) {   /* fetch-on-write completes */
-            l->valid |= mem_line_mask(&w[i].req, c->g.line_size);
-            l->dirty |= mem_line_mask(&w[i].req, c->g.line_size);
+            for (uint8_t s = wneed[i]; s; s &= (uint8_t)(s - 1)) m->merged[__builtin_ctz(s)]--;
+        if (l && mem_access_is_write(wreq[i].type)) {   /* fetch-on-write completes */
+            l->valid |= mem_line_mask(&wreq[i], c->g.line_size);
+            l->dirty |= mem_line_mask(&wreq[i], c->g.line_size);
         }
-        woken[n++] = w[i].req;
+        if (wmerged[i] && (reply->hint & CACHE_HINT_SHARED)) c->ctr.mshr_hits_shared++;
+        woken[n] = wreq[i];
+        if (hinted) woken[n].hint = c->pol->reply_hint(c->pol_state, set, (uint32_t)way, &wreq[i]);
+        n++;
     }
     m->nwaiters = kept;
     if (!m->requested && !m->nwaiters) mshr_release(c, e);
     return (int)n;
+}
+
+bool cache_fill_is_partial(const cache *c, const mem_req *reply) {
+    if (c->g.sectored) return false;
+    int e = mshr_find(c, line_addr_of(c, reply->addr));
+    if (e < 0) return false;
+    uint8_t got = mem_line_mask(reply, c->g.line_size) & c->mshr[e].requested;
+    return (c->mshr[e].requested & (uint8_t)~got) != 0;
 }
 
 const mem_req *cache_miss_queue_peek(const cache *c) {
@@ -521,6 +561,17 @@ bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o) {
     return policy == CACHE_WRITE_BACK && c->g.write_alloc == CACHE_FETCH_ON_WRITE;
 }
 uint32_t cache_mshr_used(const cache *c) { return c->mshr_used; }
+
+uint8_t cache_reply_hint(const cache *c, const mem_req *r) {
+    if (!c->pol->reply_hint) return 0;
+    uint64_t la = line_addr_of(c, r->addr);
+    uint32_t set = set_index(c, la);
+    for (uint32_t w = 0; w < c->g.assoc; w++) {
+        const cache_line *l = cache_line_at(c, set, w);
+        if (l->allocated && l->line_addr == la) return c->pol->reply_hint(c->pol_state, set, w, r);
+    }
+    return 0;
+}
 uint32_t cache_mshr_sectors_used(const cache *c) { return c->mshr_sectors_used; }
 
 uint32_t cache_set_of(const cache *c, uint64_t addr) { return set_index(c, line_addr_of(c, addr)); }
@@ -656,13 +707,15 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->mshr = calloc(g->mshr_entries, sizeof *c->mshr);
     /* Each waiter needs at least one sector, and each sector takes max_merge. */
     c->max_waiters = g->sectored ? g->mshr_max_merge * (g->line_size / MEM_SECTOR_SIZE) : g->mshr_max_merge;
-    c->waiters = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->waiters);
+    c->wreq = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->wreq);
+    c->wneed = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->wneed);
+    c->wmerged = calloc((size_t)g->mshr_entries * c->max_waiters, sizeof *c->wmerged);
     c->mq = calloc(c->mq_cap, sizeof *c->mq);
     uint32_t hash_bits = log2_u32(2 * g->mshr_entries);   /* load factor <= 1/2 */
     c->mshr_hash_shift = 64 - hash_bits;
     c->mshr_bucket = malloc(((size_t)1 << hash_bits) * sizeof *c->mshr_bucket);
     c->mshr_next = malloc(g->mshr_entries * sizeof *c->mshr_next);
-    if (!c->lines || !c->mshr || !c->waiters || !c->mq || !c->mshr_bucket || !c->mshr_next) goto oom;
+    if (!c->lines || !c->mshr || !c->wreq || !c->wneed || !c->wmerged || !c->mq || !c->mshr_bucket || !c->mshr_next) goto oom;
     for (size_t b = 0; b < ((size_t)1 << hash_bits); b++) c->mshr_bucket[b] = -1;
     c->pol_state = pol->create ? pol->create(g) : NULL;
     if (pol->create && !c->pol_state) goto oom;
@@ -678,7 +731,9 @@ void cache_destroy(cache *c) {
     if (c->pol && c->pol->destroy && c->pol_state) c->pol->destroy(c->pol_state);
     free(c->lines);
     free(c->mshr);
-    free(c->waiters);
+    free(c->wreq);
+    free(c->wneed);
+    free(c->wmerged);
     free(c->mq);
     free(c->mshr_bucket);
     free(c->mshr_next);

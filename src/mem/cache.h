@@ -67,6 +67,9 @@ typedef struct cache_geometry {
     uint32_t nsets, line_size, assoc;
     char repl;                  /* replacement letter of the string (L, F) */
     char policy[32];            /* replacement policy name, e.g. "lru" (letter or override) */
+    uint8_t level;              /* what the cache is, for policies that differ by role:
+                                   CACHE_LEVEL_L1D, CACHE_LEVEL_L2 or 0 (other) */
+    uint8_t sharing_dead_block; /* -sharing_dead_block, for the 'sharing' policy's L1 */
     uint8_t write_global;       /* cache_write_policy for global (and every non-local) space */
     uint8_t write_local;        /* cache_write_policy for local space ('L' = local B, global T) */
     uint8_t alloc;              /* cache_alloc_policy */
@@ -80,6 +83,8 @@ typedef struct cache_geometry {
     uint32_t data_port_width;   /* bytes per cycle (0 = not given) */
     char text[160];             /* the string as given, for config dumps */
 } cache_geometry;
+
+enum { CACHE_LEVEL_OTHER = 0, CACHE_LEVEL_L1D = 1, CACHE_LEVEL_L2 = 2 };
 
 /* Parse "<N|S>:<nsets>:<line>:<assoc>,<repl>:<wr>:<alloc>:<wr_alloc>[:<idx>],
  *        <mshr>:<entries>:<max_merge>,<miss_queue>[:<fifo>][,<data_port_width>]"
@@ -115,6 +120,18 @@ typedef enum {
 
 /* ---- replacement policy plug-in ---- */
 
+/* Allocation decisions (cache_policy_ops.allocate). */
+typedef enum {
+    CACHE_ALLOC_INSERT = 0,   /* allocate the line (evicting the victim) as usual */
+    CACHE_ALLOC_BYPASS,       /* allocate nothing, evict nothing: the data goes to the
+                                 requester(s) only (see allocate below) */
+} cache_alloc_decision;
+
+/* Bits of mem_req.hint a policy may put on its answers (reply_hint) for the
+ * level above.  CACHE_HINT_SHARED: the line is used by more than one requester
+ * (another SM than the one answered brought it in). */
+#define CACHE_HINT_SHARED 0x01u
+
 /* One policy instance per cache.  Hooks may be NULL when a policy does not care.
  * `candidates` has bit w set for each way that may be evicted (allocated, nothing
  * pending); invalid ways are used before the policy is asked. */
@@ -128,6 +145,26 @@ typedef struct cache_policy_ops {
     void (*on_evict)(void *st, uint32_t set, uint32_t way, const cache_line *line);
     /* A way from candidates, or -1 to refuse (the access fails to reserve a line). */
     int (*find_victim)(void *st, uint32_t set, uint64_t candidates, const mem_req *r, uint64_t now);
+    /* Optional (NULL: always insert).  Asked once the cache has chosen where a
+     * line for r would go -- way `way` of `set`, now holding *victim
+     * (victim->allocated == 0: an invalid way) -- and before anything changes:
+     *  - at a read miss (or fetch-on-write) of an allocate-on-miss cache, and at a
+     *    write miss of a write-allocate cache;
+     *  - at the fill of an allocate-on-fill cache, with r the request the line is
+     *    for carrying the reply's hint (what the level below's policy said).
+     * BYPASS allocates nothing.  A read still takes its MSHR entry (later
+     * requests for the line merge into it), fetches from below and is answered
+     * at the fill, whose data is then not kept; a write miss is forwarded below
+     * as with no-write-allocate.  On INSERT, on_insert follows for the same way
+     * and request, so a policy can set an insertion priority there. */
+    cache_alloc_decision (*allocate)(void *st, uint32_t set, uint32_t way, const cache_line *victim,
+                                     const mem_req *r, uint64_t now);
+    /* Optional: the CACHE_HINT_* bits of the answer to read r, whose line is in
+     * `way` (a hit, or a waiter woken by the fill of that line); 0 without it. */
+    uint8_t (*reply_hint)(void *st, uint32_t set, uint32_t way, const mem_req *r);
+    /* Optional: NULL if the policy can run in a cache of geometry g, else why not
+     * (config_finalize reports it). */
+    const char *(*check)(const cache_geometry *g);
 
     /* ---- optional: for policies that learn from the access stream ---- */
     /* Every access the cache accepted (not a reservation fail), after the hooks
@@ -183,6 +220,8 @@ typedef struct cache_counters {
     uint64_t evictions;       /* valid lines replaced */
     uint64_t writebacks;      /* dirty lines sent below */
     uint64_t forwarded_writes;/* writes sent below (write-through, evict, no-allocate) */
+    uint64_t bypassed;        /* misses the policy kept out of the cache (allocate: BYPASS) */
+    uint64_t mshr_hits_shared;/* pending hits answered by a fill hinted CACHE_HINT_SHARED */
 } cache_counters;
 
 typedef struct cache cache;
@@ -207,6 +246,11 @@ uint32_t cache_miss_queue_length(const cache *c);
  * cap must be at least cache_max_waiters(c).  Returns -1 if no MSHR entry waits
  * for that line (a caller bug). */
 int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uint32_t cap);
+/* True when cache_fill(c, reply) would only note the reply's sectors: a normal
+ * (not sectored) cache whose MSHR entry for the line still awaits other
+ * sectors.  Such a fill completes no request and frees nothing an access could
+ * need (the line stays reserved, the entry and its waiters stay). */
+bool cache_fill_is_partial(const cache *c, const mem_req *reply);
 uint32_t cache_max_waiters(const cache *c);
 /* At most how many requests a fill of `sectors` can wake (a sectored cache
  * merges per sector, so a one-sector fill wakes at most <max merge>). */
@@ -219,6 +263,9 @@ bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o);
 /* MSHR entries in use (lines in flight); for a sectored cache also the sectors
  * in flight (what its <entries> limit counts). */
 uint32_t cache_mshr_used(const cache *c);
+/* The hint the policy puts on the answer to read r (0 when its line is absent or
+ * the policy has no reply_hint): for answers a caller sends itself (hits). */
+uint8_t cache_reply_hint(const cache *c, const mem_req *r);
 uint32_t cache_mshr_sectors_used(const cache *c);
 
 /* The line holding addr, or NULL (no side effects: for tests and analyses). */

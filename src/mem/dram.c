@@ -63,6 +63,8 @@ struct dram {
     uint64_t chan_ready[CMD_KINDS];
     uint64_t sleep_until;      /* no command can issue before this (reset by dram_push) */
     bool reassign;             /* a bank freed or the queue changed: ask the scheduler again */
+    uint64_t *free_slots;      /* bit i set: queue slot i is unused (so the lowest
+                                  free slot is found without reading the slots) */
     dram_return *ret;          /* sorted by (done, seq) */
     uint32_t ret_len;
     uint32_t burst, atom, banks_per_group;
@@ -199,18 +201,24 @@ static void queue_unlink(dram *d, int32_t s) {
     if (d->q.bank_oldest[bank] == DRAM_NONE) d->queued_set &= ~bank_bit(bank);
 }
 
-static int32_t free_slot(const dram_queue *q) {
-    for (uint32_t i = 0; i < q->capacity; i++)
-        if (!q->slots[i].used) return (int32_t)i;
+/* The lowest unused slot (the order matters: it is the slot the request takes). */
+static int32_t free_slot(const dram *d) {
+    for (uint32_t w = 0; (w << 6) < d->q.capacity; w++)
+        if (d->free_slots[w]) return (int32_t)((w << 6) + (uint32_t)__builtin_ctzll(d->free_slots[w]));
     return DRAM_NONE;
 }
+
+static void slot_taken(dram *d, int32_t s) { d->free_slots[s >> 6] &= ~(1ull << (s & 63)); }
+static void slot_freed(dram *d, int32_t s) { d->free_slots[s >> 6] |= 1ull << (s & 63); }
 
 /* ---- public API ---- */
 
 bool dram_can_accept(const dram *d) { return d->q.length < d->q.capacity; }
 
+void dram_refuse(dram *d) { d->ctr.push_fails++; }
+
 int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t col) {
-    int32_t s = dram_can_accept(d) ? free_slot(&d->q) : DRAM_NONE;
+    int32_t s = dram_can_accept(d) ? free_slot(d) : DRAM_NONE;
     if (s == DRAM_NONE || bank >= d->cfg.t.nbk) {
         d->ctr.push_fails++;
         return -1;
@@ -226,6 +234,7 @@ int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t c
     uint32_t bytes = r->size ? r->size : 1;
     e->columns_left = (bytes + d->atom - 1) / d->atom;
     e->used = 1;
+    slot_taken(d, s);
     queue_append(d, s);
     d->q.length++;
     d->waiting++;
@@ -323,6 +332,7 @@ static void issue_column(dram *d, dram_bank *bk, uint32_t bank) {
     d->ctr.latency_sum += data_end - e->arrival;
     return_insert(d, &e->req, data_end, e->seq);
     e->used = 0;
+    slot_freed(d, bk->cur);
     d->q.length--;
     bk->cur = DRAM_NONE;
     d->serving--;
@@ -520,6 +530,9 @@ dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, cons
     d->next = calloc(cfg->t.nbk, sizeof *d->next);
     d->own_ready = calloc(cfg->t.nbk, sizeof *d->own_ready);
     d->ret = calloc(cfg->return_queue_size + 1, sizeof *d->ret);
+    d->free_slots = calloc((cfg->queue_size + 63) / 64, sizeof *d->free_slots);
+    if (!d->free_slots) goto oom;
+    for (uint32_t i = 0; i < cfg->queue_size; i++) slot_freed(d, (int32_t)i);
     if (!d->q.slots || !d->q.bank_oldest || !d->q.bank_newest || !d->banks || !d->group_col_ok ||
         !d->next || !d->own_ready || !d->ret)
         goto oom;
@@ -548,5 +561,6 @@ void dram_destroy(dram *d) {
     free(d->next);
     free(d->own_ready);
     free(d->ret);
+    free(d->free_slots);
     free(d);
 }

@@ -134,6 +134,9 @@ dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, cons
 void dram_destroy(dram *d);
 
 bool dram_can_accept(const dram *d);
+/* Count a push refused because the queue is full (what dram_push does when
+ * !dram_can_accept), for callers that check first. */
+void dram_refuse(dram *d);
 /* Queue a request (bank < nbk; row and col from the address mapping).  -1 when full. */
 int dram_push(dram *d, const mem_req *r, uint32_t bank, uint32_t row, uint32_t col);
 void dram_cycle(dram *d);

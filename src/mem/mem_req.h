@@ -51,7 +51,9 @@ typedef struct mem_req {
     uint8_t  type;          /* mem_access_type */
     uint8_t  sector_mask;   /* sectors of the line touched; never 0 */
     uint8_t  flags;         /* MEM_REQ_* */
-    uint8_t  pad_[3];
+    uint8_t  hint;          /* CACHE_HINT_* bits a cache policy put on its answer
+                               (cache.h); copied through like tag */
+    uint8_t  pad_[2];
 } mem_req;
 
 static inline bool mem_access_is_write(uint8_t type) {
@@ -85,9 +87,14 @@ static inline uint8_t mem_line_mask(const mem_req *r, uint32_t line_size) {
     return (uint8_t)(((uint32_t)r->sector_mask << shift) & full);
 }
 
-/* Number of sectors set in a mask. */
+/* Number of sectors set in a mask.  SWAR on the byte: the build targets
+ * baseline x86-64, where __builtin_popcount is a libgcc call, and this sits in
+ * every memory request's path. */
 static inline uint32_t mem_sector_count(uint8_t mask) {
-    return (uint32_t)__builtin_popcount(mask);
+    uint32_t m = mask;
+    m = m - ((m >> 1) & 0x55u);
+    m = (m & 0x33u) + ((m >> 2) & 0x33u);
+    return (m + (m >> 4)) & 0x0fu;
 }
 
 /* Bytes an interconnect packet for this request occupies: requests carry write

@@ -3,18 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/sharers.h"
 #include "mem/partition.h"
 
-/* A bounded FIFO of requests, each with the cycle from which it may leave. */
+/* A bounded FIFO of requests, each with the cycle from which it may leave
+ * (kept beside the request: the head's time is read every cycle, its request
+ * right after). */
 typedef struct {
-    mem_req *req;
-    uint64_t *ready;
+    mem_req req;
+    uint64_t ready;
+} timed_req;
+
+typedef struct {
+    timed_req *e;
     uint32_t cap, head, len;
 } timed_queue;
 
 typedef struct {
     cache *l2;
     timed_queue q[PART_Q_COUNT];
+    bool miss_queued;             /* the L2's miss queue held something after its last cycle */
     mem_req *woken;               /* scratch for cache_fill (max_merge entries) */
 } slice;
 
@@ -32,20 +40,17 @@ struct partition {
     uint32_t l2_work;
     bool miss_queued;
     uint32_t replies_queued;      /* requests in the L2->icnt queues of all slices */
+    sharers *seen;                /* every line the L2 slices have been asked for */
     partition_counters ctr;
 };
 
 static int tq_init(timed_queue *q, uint32_t cap) {
     q->cap = cap;
-    q->req = calloc(cap, sizeof *q->req);
-    q->ready = calloc(cap, sizeof *q->ready);
-    return q->req && q->ready ? 0 : -1;
+    q->e = calloc(cap, sizeof *q->e);
+    return q->e ? 0 : -1;
 }
 
-static void tq_free(timed_queue *q) {
-    free(q->req);
-    free(q->ready);
-}
+static void tq_free(timed_queue *q) { free(q->e); }
 
 /* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
 static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
@@ -54,15 +59,15 @@ static bool tq_full(const timed_queue *q) { return q->len == q->cap; }
 static uint32_t tq_room(const timed_queue *q) { return q->cap - q->len; }
 
 static void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
-    uint32_t i = ring_wrap(q->head + q->len, q->cap);
-    q->req[i] = *r;
-    q->ready[i] = ready;
+    timed_req *t = &q->e[ring_wrap(q->head + q->len, q->cap)];
+    t->req = *r;
+    t->ready = ready;
     q->len++;
 }
 
 /* The head if it may leave at `now`, else NULL. */
 static mem_req *tq_ready(const timed_queue *q, uint64_t now) {
-    return q->len && q->ready[q->head] <= now ? &q->req[q->head] : NULL;
+    return q->len && q->e[q->head].ready <= now ? &q->e[q->head].req : NULL;
 }
 
 static void tq_pop(timed_queue *q) {
@@ -131,8 +136,14 @@ static void do_access(partition *p, slice *s) {
         p->ctr.l2_access_stalls++;
         return;
     }
+    /* Compulsory misses: the first reference to a line.  (Out of memory for
+     * the set: the line is left uncounted.) */
+    if (sharers_record(p->seen, r->addr, 0) == 1 && o == CACHE_MISS) p->ctr.compulsory_misses++;
     /* Requests waiting in the MSHR are answered at the fill. */
-    if (needs_reply && !cache_request_waits(s->l2, r, o)) reply(p, s, r);
+    if (needs_reply && !cache_request_waits(s->l2, r, o)) {
+        r->hint = cache_reply_hint(s->l2, r);
+        reply(p, s, r);
+    }
     part_pop(p, s, PART_Q_ICNT_L2);
 }
 
@@ -142,6 +153,11 @@ static void feed_dram(partition *p) {
         slice *s = &p->slices[ring_wrap(p->dram_rr + k, p->nslices)];
         mem_req *r = tq_ready(&s->q[PART_Q_L2_DRAM], p->now);
         if (!r) continue;
+        if (!dram_can_accept(p->dram)) {   /* full: refused whatever the address */
+            dram_refuse(p->dram);
+            p->ctr.dram_push_stalls++;
+            break;
+        }
         addr_loc l;
         addrmap_decode(p->am, r->addr, &l);
         if (dram_push(p->dram, r, l.bank, l.row, l.col) != 0) {
@@ -164,10 +180,14 @@ void partition_l2_cycle(partition *p) {
     bool miss_queued = false;
     for (uint32_t i = 0; i < p->nslices; i++) {
         slice *s = &p->slices[i];
+        /* A slice with nothing to fill, send or access is passed over: the three
+         * steps would each find their queue empty. */
+        if (!s->q[PART_Q_DRAM_L2].len && !s->miss_queued && !s->q[PART_Q_ICNT_L2].len) continue;
         do_fill(p, s);
         send_miss(p, s);
         do_access(p, s);
-        miss_queued |= cache_miss_queue_length(s->l2) != 0;
+        s->miss_queued = cache_miss_queue_length(s->l2) != 0;
+        miss_queued |= s->miss_queued;
     }
     p->miss_queued = miss_queued;
     feed_dram(p);
@@ -307,7 +327,8 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
     p->channel = channel;
     p->nslices = am->cfg.n_sub_per_channel;
     p->slices = calloc(p->nslices, sizeof *p->slices);
-    if (!p->slices) goto oom;
+    p->seen = sharers_create(1, cfg->l2.line_size ? (uint32_t)__builtin_ctz(cfg->l2.line_size) : 7);
+    if (!p->slices || !p->seen) goto oom;
     char name[32];
     snprintf(name, sizeof name, "DRAM[%u]", channel);
     p->dram = dram_create(&cfg->dram, name, err, errlen);
@@ -340,6 +361,7 @@ void partition_destroy(partition *p) {
         for (int q = 0; q < PART_Q_COUNT; q++) tq_free(&s->q[q]);
     }
     free(p->slices);
+    sharers_destroy(p->seen);
     dram_destroy(p->dram);
     free(p);
 }

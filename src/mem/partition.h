@@ -56,6 +56,7 @@ typedef struct partition_counters {
     uint64_t dram_push_stalls;    /* cycles a request waited for room in the DRAM queue */
     uint64_t replies;
     uint64_t sector_splits;       /* requests split into per-sector accesses (sectored L2) */
+    uint64_t compulsory_misses;   /* L2 misses that were the first reference to their line */
 } partition_counters;
 
 typedef struct partition partition;

@@ -447,9 +447,17 @@ void config_partition(const sim_config *c, partition_config *out) {
     memcpy(out->queue_size, c->partition_queues, sizeof out->queue_size);
 }
 
-static int check_policy(cache_geometry *g, const char *override, const char *option, char *err, size_t errlen) {
+static int check_policy(cache_geometry *g, uint8_t level, const char *override, const char *option, char *err,
+                        size_t errlen) {
     if (override[0]) snprintf(g->policy, sizeof g->policy, "%s", override);
-    if (cache_policy_find(g->policy)) return 0;
+    g->level = level;
+    const cache_policy_ops *pol = cache_policy_find(g->policy);
+    const char *why = pol && pol->check ? pol->check(g) : NULL;
+    if (why) {
+        snprintf(err, errlen, "-%s: policy '%s': %s", option, g->policy, why);
+        return -1;
+    }
+    if (pol) return 0;
     int k = snprintf(err, errlen, "-%s: unknown replacement policy '%s' (expected", option, g->policy);
     for (uint32_t i = 0; cache_policy_at(i) && k > 0 && (size_t)k < errlen; i++)
         k += snprintf(err + k, errlen - (size_t)k, " %s", cache_policy_at(i)->name);
@@ -532,12 +540,15 @@ static int check_gpu_size(const sim_config *c, char *err, size_t errlen) {
 }
 
 int config_finalize(sim_config *c, char *err, size_t errlen) {
-    if (check_policy(&c->l1d, c->l1d_policy, c->l1d_policy[0] ? "l1d_policy" : "gpgpu_cache:dl1", err, errlen) ||
-        check_policy(&c->l2, c->l2_policy, c->l2_policy[0] ? "l2_policy" : "gpgpu_cache:dl2", err, errlen) ||
-        check_policy(&c->l1i, "", "gpgpu_cache:il1", err, errlen) ||
-        check_policy(&c->l1c, "", "gpgpu_const_cache:l1", err, errlen) ||
-        check_policy(&c->l1t, "", "gpgpu_tex_cache:l1", err, errlen))
+    if (check_policy(&c->l1d, CACHE_LEVEL_L1D, c->l1d_policy, c->l1d_policy[0] ? "l1d_policy" : "gpgpu_cache:dl1",
+                     err, errlen) ||
+        check_policy(&c->l2, CACHE_LEVEL_L2, c->l2_policy, c->l2_policy[0] ? "l2_policy" : "gpgpu_cache:dl2", err,
+                     errlen) ||
+        check_policy(&c->l1i, CACHE_LEVEL_OTHER, "", "gpgpu_cache:il1", err, errlen) ||
+        check_policy(&c->l1c, CACHE_LEVEL_OTHER, "", "gpgpu_const_cache:l1", err, errlen) ||
+        check_policy(&c->l1t, CACHE_LEVEL_OTHER, "", "gpgpu_tex_cache:l1", err, errlen))
         return -1;
+    c->l1d.sharing_dead_block = (uint8_t)c->sharing_dead_block;
     static const uint8_t global_write[] = {0, CACHE_WRITE_THROUGH, CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
     if (c->l1d_global_write != L1D_GLOBAL_WRITE_FROM_CACHE) c->l1d.write_global = global_write[c->l1d_global_write];
     if (c->warp_size % c->simd_width) {

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/sharers.h"
 #include "sim/gpu.h"
 
 #define NEVER UINT64_MAX
 #define PROGRESS_INTERVAL (1ull << 14)
+#define NO_SM 0xffffu                  /* cta_sm: not dispatched */
 
 struct gpu {
     gpu_params p;
@@ -32,6 +34,10 @@ struct gpu {
     uint64_t min_wake;             /* smallest of wake[], as core_tick left it */
     int wake_changed;              /* wake[] changed outside core_tick's SM loop */
     uint32_t rr_sm;
+    /* the CTA-to-SM map of the running kernel (statistics only) */
+    uint16_t *cta_sm;              /* SM of each CTA, NULL when the grid is too large to keep */
+    uint64_t *sm_ctas, *sm_insn0;  /* per SM: CTAs dispatched; thread instructions at kernel start */
+    sharers *sharers;              /* SMs reading each L2 line */
     sm_occupancy_info occ;
     uint32_t max_resident;
     locsim_status kernel_status;
@@ -117,7 +123,10 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
     g->p.sm.total_sms = p->num_sms;
     g->sms = calloc(p->num_sms, sizeof *g->sms);
     g->wake = calloc(p->num_sms, sizeof *g->wake);
-    if (!g->sms || !g->wake) {
+    g->sm_ctas = calloc(p->num_sms, sizeof *g->sm_ctas);
+    g->sm_insn0 = calloc(p->num_sms, sizeof *g->sm_insn0);
+    g->sharers = sharers_create(p->num_sms, p->part.l2.line_size ? (uint32_t)__builtin_ctz(p->part.l2.line_size) : 7);
+    if (!g->sms || !g->wake || !g->sm_ctas || !g->sm_insn0 || !g->sharers) {
         snprintf(err, errlen, "out of memory");
         gpu_destroy(g);
         return NULL;
@@ -143,6 +152,10 @@ void gpu_destroy(gpu *g) {
         for (uint32_t i = 0; i < g->p.num_sms; i++) sm_destroy(g->sms[i]);
     free(g->sms);
     free(g->wake);
+    free(g->sm_ctas);
+    free(g->sm_insn0);
+    free(g->cta_sm);
+    sharers_destroy(g->sharers);
     if (g->parts)
         for (uint32_t i = 0; i < g->nparts; i++) partition_destroy(g->parts[i]);
     free(g->parts);
@@ -178,6 +191,8 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
         g->wake_changed = 1;
         g->ctas_dispatched++;
         g->st.ctas_launched++;
+        g->sm_ctas[s]++;
+        if (g->cta_sm) g->cta_sm[id] = (uint16_t)s;
         uint32_t r = sm_resident_ctas(g->sms[s]);
         if (r > g->max_resident) g->max_resident = r;
         last = (int)s;
@@ -236,8 +251,11 @@ static void l2_tick(gpu *g) {
         partition *p = g->parts[sl / g->slices_per_part];
         uint32_t local = sl % g->slices_per_part;
         mem_req r;
-        if (partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0)
+        if (partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0) {
+            if ((r.type == MEM_GLOBAL_ACC_R || r.type == MEM_LOCAL_ACC_R) && !(r.flags & MEM_REQ_ATOMIC))
+                sharers_record(g->sharers, r.addr, r.sm);   /* out of memory: that line goes uncounted */
             partition_push(p, local, &r);
+        }
     }
     for (uint32_t i = 0; i < g->nparts; i++)
         partition_l2_cycle(g->parts[i]);
@@ -408,7 +426,35 @@ static void module_reg_counts(const ptx_module *m, uint32_t *regs, uint32_t *pre
     }
 }
 
+/* The kernel's CTA-to-SM map and sharers into the counters (docs/sharing.md). */
+static void map_stats(gpu *g) {
+    uint64_t n = g->p.num_sms, cmax = 0, cmin = UINT64_MAX, imax = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        uint64_t insn = sm_stats(g->sms[s])->thread_insns - g->sm_insn0[s];
+        if (g->sm_ctas[s] > cmax) cmax = g->sm_ctas[s];
+        if (g->sm_ctas[s] < cmin) cmin = g->sm_ctas[s];
+        if (insn > imax) imax = insn;
+        g->st.sm_ctas_sum += g->sm_ctas[s];
+        g->st.sm_insn_sum += insn;
+        g->sm_ctas[s] = 0;
+    }
+    g->st.sm_ctas_max_x_sms += n * cmax;
+    g->st.sm_ctas_min_x_sms += n * cmin;
+    g->st.sm_insn_max_x_sms += n * imax;
+    if (g->cta_sm) {
+        for (uint64_t c = 1; c < g->ctas_total; c++) {
+            if (g->cta_sm[c] == NO_SM || g->cta_sm[c - 1] == NO_SM) continue;   /* not dispatched (a fault) */
+            g->st.cta_neighbours++;
+            g->st.cta_neighbours_same_sm += g->cta_sm[c] == g->cta_sm[c - 1];
+        }
+        free(g->cta_sm);
+        g->cta_sm = NULL;
+    }
+    sharers_kernel_end(g->sharers, &g->st.sharer_lines, &g->st.sharer_sm_lines);
+}
+
 static void end_kernel(gpu *g) {
+    if (g->L) map_stats(g);
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         sm_flush_stats(g->sms[s], g->ticks[CLK_CORE] ? g->ticks[CLK_CORE] - 1 : 0);
         sm_kernel_end(g->sms[s]);
@@ -469,6 +515,15 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     g->cta_ops = g->p.cta_sched;
     g->cta_state = g->cta_ops->create(&cp, err, errlen);
     if (!g->cta_state) return LOCSIM_ERR_CONFIG;
+    /* The map is kept for grids up to 2^26 CTAs (128 MiB); larger grids leave the
+     * neighbour statistic out (a CTA is dispatched by id, so c - 1 may come later). */
+    free(g->cta_sm);
+    g->cta_sm = g->ctas_total <= (1ull << 26) ? malloc(g->ctas_total * sizeof *g->cta_sm) : NULL;
+    if (g->cta_sm) memset(g->cta_sm, 0xff, g->ctas_total * sizeof *g->cta_sm);   /* NO_SM */
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        g->sm_ctas[s] = 0;
+        g->sm_insn0[s] = sm_stats(g->sms[s])->thread_insns;
+    }
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         if (sm_kernel_begin(g->sms[s], &k, err, errlen)) {
             end_kernel(g);

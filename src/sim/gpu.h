@@ -67,6 +67,18 @@ typedef struct {
     uint64_t kernels;
     uint64_t ctas_launched;
     uint64_t send_fails;           /* an SM's request found the request network full */
+    /* The CTA-to-SM map (summed over kernels; docs/sharing.md): */
+    uint64_t cta_neighbours;       /* CTAs c >= 1 of each grid ... */
+    uint64_t cta_neighbours_same_sm; /* ... whose linear predecessor c - 1 ran on the same SM */
+    uint64_t sm_ctas_sum;          /* CTAs run, over the SMs */
+    uint64_t sm_ctas_max_x_sms;    /* per kernel: SMs x the most CTAs one SM ran */
+    uint64_t sm_ctas_min_x_sms;    /* per kernel: SMs x the fewest CTAs one SM ran */
+    uint64_t sm_insn_sum;          /* thread instructions, over the SMs */
+    uint64_t sm_insn_max_x_sms;    /* per kernel: SMs x the most thread instructions of one SM */
+    /* Sharers per block: distinct L2 lines that SMs read through their L1D
+     * (global/local loads reaching the L2) per kernel, and the sum over them of
+     * the distinct SMs that read each. */
+    uint64_t sharer_lines, sharer_sm_lines;
 } gpu_counters;
 
 typedef struct gpu gpu;

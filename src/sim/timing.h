@@ -25,6 +25,9 @@ typedef struct {
     int unit[UNIT_COUNT];
     int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns, tex_insns;
     int ldst_fails, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
+    int nbr, nbr_same, nbr_frac, sm_ctas, sm_ctas_max, sm_ctas_min, sm_insn, sm_insn_max;   /* CTA map */
+    int ctas_max_ratio, ctas_min_ratio, insn_max_ratio, sharer_lines, sharer_sm_lines, sharers;
+    int l1d_bypassed, l1d_mshr_shared, l2_bypassed, l2_compulsory, l2_compulsory_frac, dram_bytes;   /* docs/sharing.md */
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
     int l1p_stat[TIMING_MAX_L1D_POLICY_STATS], nl1p_stats; /* the L1D policy's own (cache_policy_ops.stats) */

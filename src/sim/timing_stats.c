@@ -62,6 +62,46 @@ static int define_core(stats *s, timing_stat_ids *d) {
       "cycles instructions waited for a free result bus (EX_WB of -gpgpu_pipeline_widths)");
     C(bypass, "l1_bypass_requests", STAT_DETAIL, "requests past the L1 (atomics, uncached)");
     C(send_fails, "icnt_sm_inject_stalls", STAT_DETAIL, "cycles an SM's request found the network full");
+    /* The CTA-to-SM map and sharers per block (docs/sharing.md). */
+    C(nbr, "cta_neighbours", STAT_DETAIL, "CTAs with a linear predecessor in their grid (both dispatched)");
+    C(nbr_same, "cta_neighbours_same_sm", STAT_DETAIL, "... that ran on the same SM as that predecessor");
+    C(sm_ctas, "cta_sm_ctas", STAT_DETAIL, "CTAs dispatched, over SMs and kernels");
+    C(sm_ctas_max, "cta_sm_ctas_max_x_sms", STAT_DETAIL, "per kernel: SMs x the most CTAs one SM ran, summed");
+    C(sm_ctas_min, "cta_sm_ctas_min_x_sms", STAT_DETAIL, "per kernel: SMs x the fewest CTAs one SM ran, summed");
+    C(sm_insn, "cta_sm_insn", STAT_DETAIL, "thread instructions, over SMs and kernels");
+    C(sm_insn_max, "cta_sm_insn_max_x_sms", STAT_DETAIL, "per kernel: SMs x the most thread instructions of one SM");
+    C(sharer_lines, "sharers_lines", STAT_DETAIL, "distinct L2 lines SMs loaded (global/local) per kernel, summed");
+    C(sharer_sm_lines, "sharers_sm_lines", STAT_DETAIL, "sum over those lines of the distinct SMs that loaded each");
+#define R(field, name, num, den, help) \
+    ok &= (d->field = stats_define_ratio(s, name, NULL, d->num, d->den, 1.0, 0, help)) >= 0
+    R(nbr_frac, "cta_neighbour_same_sm_frac", nbr_same, nbr, "share of CTAs placed on the SM of their linear predecessor");
+    R(ctas_max_ratio, "cta_sm_imbalance", sm_ctas_max, sm_ctas, "CTAs per SM: max / mean (1 = balanced)");
+    R(ctas_min_ratio, "cta_sm_min_over_mean", sm_ctas_min, sm_ctas, "CTAs per SM: min / mean");
+    R(insn_max_ratio, "sm_insn_imbalance", sm_insn_max, sm_insn, "thread instructions per SM: max / mean");
+    R(sharers, "sharers_per_block", sharer_sm_lines, sharer_lines,
+      "distinct SMs loading each L2 line in a kernel, mean over lines (Tabbakh et al.'s sharers per cache block)");
+#undef R
+#undef C
+    return ok ? 0 : -1;
+}
+
+
+/* Statistics of the sharing-aware cache management (docs/sharing.md); after the
+ * cache groups, whose L2 misses one of them divides. */
+static int define_sharing(stats *s, timing_stat_ids *d) {
+    int ok = 1;
+#define C(field, name, flags, help) ok &= (d->field = stats_define_counter(s, name, NULL, flags, help)) >= 0
+#define R(field, name, num, den, help) \
+    ok &= (d->field = stats_define_ratio(s, name, NULL, d->num, d->den, 1.0, 0, help)) >= 0
+    C(l1d_bypassed, "L1D_bypassed_fills", 0, "L1D misses whose line the policy did not keep (allocate: bypass)");
+    C(l1d_mshr_shared, "L1D_mshr_hits_shared", 0,
+      "L1D pending (MSHR) hits answered by a fill the L2 marked shared (another SM owns the line)");
+    C(l2_bypassed, "L2_bypassed_fills", 0, "L2 misses the policy kept out of the L2 (allocate: bypass)");
+    C(l2_compulsory, "L2_compulsory_misses", 0, "L2 misses that were the first reference to their line");
+    R(l2_compulsory_frac, "L2_compulsory_miss_frac", l2_compulsory, l2.misses,
+      "compulsory share of L2 misses (the rest: capacity and conflict)");
+    C(dram_bytes, "dram_traffic_bytes", 0, "bytes read from and written to DRAM (off-chip traffic)");
+#undef R
 #undef C
     return ok ? 0 : -1;
 }
@@ -75,7 +115,7 @@ int timing_stats_init(timing_state *t, char *err, size_t errlen) {
         stats_define_cache(t->stats, "L1T", d->gpu.insn, &d->l1t) ||
         stats_define_cache(t->stats, "L2", d->gpu.insn, &d->l2) || stats_define_dram(t->stats, &d->dram) ||
         stats_define_icnt(t->stats, "icnt_req", &d->req) || stats_define_icnt(t->stats, "icnt_rep", &d->rep) ||
-        timing_policy_stats_define(t)) {
+        define_sharing(t->stats, d) || timing_policy_stats_define(t)) {
         snprintf(err, errlen, "cannot define the statistics (out of memory?)");
         return -1;
     }
@@ -124,13 +164,41 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->dram_cycles, gc->cycles[CLK_DRAM]);
     stats_add(s, d->skipped_cycles, gc->skipped_core_cycles);
     stats_add(s, d->send_fails, gc->send_fails);
+    stats_add(s, d->nbr, gc->cta_neighbours);
+    stats_add(s, d->nbr_same, gc->cta_neighbours_same_sm);
+    stats_add(s, d->sm_ctas, gc->sm_ctas_sum);
+    stats_add(s, d->sm_ctas_max, gc->sm_ctas_max_x_sms);
+    stats_add(s, d->sm_ctas_min, gc->sm_ctas_min_x_sms);
+    stats_add(s, d->sm_insn, gc->sm_insn_sum);
+    stats_add(s, d->sm_insn_max, gc->sm_insn_max_x_sms);
+    stats_add(s, d->sharer_lines, gc->sharer_lines);
+    stats_add(s, d->sharer_sm_lines, gc->sharer_sm_lines);
     stats_add_real(s, d->gpu.host_seconds, t->host_seconds);
-    for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) collect_sm(t, gpu_sm(t->g, i));
+    uint64_t l1_bypassed = 0, l1_mshr_shared = 0;
+    for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) {
+        const sm *m = gpu_sm(t->g, i);
+        collect_sm(t, m);
+        if (sm_l1d(m)) {
+            l1_bypassed += cache_stats(sm_l1d(m))->bypassed;
+            l1_mshr_shared += cache_stats(sm_l1d(m))->mshr_hits_shared;
+        }
+    }
+    stats_add(s, d->l1d_bypassed, l1_bypassed);
+    stats_add(s, d->l1d_mshr_shared, l1_mshr_shared);
+    uint64_t l2_bypassed = 0, compulsory = 0, dram_bytes = 0;
     for (uint32_t i = 0; i < gpu_num_partitions(t->g); i++) {
         partition *p = gpu_partition(t->g, i);
-        for (uint32_t k = 0; k < partition_slices(p); k++) stats_add_cache(s, &d->l2, partition_l2(p, k));
+        for (uint32_t k = 0; k < partition_slices(p); k++) {
+            stats_add_cache(s, &d->l2, partition_l2(p, k));
+            l2_bypassed += cache_stats(partition_l2(p, k))->bypassed;
+        }
         stats_add_dram(s, &d->dram, partition_dram(p));
+        compulsory += partition_stats(p)->compulsory_misses;
+        dram_bytes += dram_stats(partition_dram(p))->read_bytes + dram_stats(partition_dram(p))->write_bytes;
     }
+    stats_add(s, d->l2_bypassed, l2_bypassed);
+    stats_add(s, d->l2_compulsory, compulsory);
+    stats_add(s, d->dram_bytes, dram_bytes);
     stats_add_icnt(s, &d->req, gpu_icnt(t->g, 0));
     stats_add_icnt(s, &d->rep, gpu_icnt(t->g, 1));
     timing_policy_stats_collect(t);

@@ -7,11 +7,13 @@
 extern const cache_policy_ops cache_policy_lru;
 extern const cache_policy_ops cache_policy_fifo;
 extern const cache_policy_ops cache_policy_lpc;
+extern const cache_policy_ops cache_policy_sharing;
 
 static const cache_policy_ops *const policies[] = {
     &cache_policy_lru,
     &cache_policy_fifo,
     &cache_policy_lpc,
+    &cache_policy_sharing,
 };
 
 const cache_policy_ops *cache_policy_find(const char *name) {
