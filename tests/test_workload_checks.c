@@ -1,0 +1,94 @@
+/* Each workload's check can fail: the workload runs with its committed kernel.ptx
+ * altered in one place (a mutation that still parses and runs but computes
+ * something else), and must report WL_FAIL with a reason, not pass and not crash.
+ * A check that passed a wrong kernel would pass anything.
+ *
+ * The mutations name text in the committed PTX; if the PTX is regenerated and the
+ * text moves, the test says which mutation no longer applies. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locsim/locsim.h"
+#include "workload.h"
+
+typedef struct {
+    const char *name;     /* the test's name */
+    const char *workload;
+    const char *find;     /* first occurrence is replaced */
+    const char *replace;
+    const char *why;      /* what the altered kernel gets wrong */
+} mutation;
+
+static const mutation mutations[] = {
+    { "convsep", "convsep", "[c_taps+60]", "[c_taps+64]", "the row pass reads tap 15 where tap 16 belongs" },
+    { "nqueens", "nqueens", "popc.b32", "clz.b32", "the last row counts leading zeros instead of free columns" },
+    { "storehash", "storehash", "-680876936;", "-680876935;", "MD5's first round constant is off by one" },
+    { "strmatch", "strmatch", "atom.global.add.u32", "atom.global.max.u32",
+      "key 0's per-thread counts are maxed, not summed" },
+    { "wordcount", "wordcount", "%r26, [%rd33], 1;", "%r26, [%rd33], 2;", "wc_map counts every word twice" },
+    { "invindex/count", "invindex", "atom.global.add.u32", "atom.global.max.u32",
+      "ii_count keeps 1 per term instead of counting documents" },
+    { "invindex/scatter", "invindex", "[%rd30], %r1;", "[%rd30], %r13;",
+      "ii_scatter writes the list cursor where the document id belongs" },
+    { "bptree", "bptree", "mul.wide.u32 \t%rd76, %r43, 4;", "mul.wide.u32 \t%rd76, %r43, 0;",
+      "a found key returns the first record, not its own" },
+    { "mummer", "mummer", "setp.lt.u16 \t%p40, %rs4, %rs3;", "setp.gt.u16 \t%p40, %rs4, %rs3;",
+      "the binary search orders bases backwards" },
+};
+
+/* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
+static char *mutate(const char *ptx, size_t len, const mutation *m, size_t *out_len) {
+    const char *hit = NULL;
+    size_t flen = strlen(m->find), rlen = strlen(m->replace);
+    for (size_t i = 0; i + flen <= len && !hit; i++)
+        if (memcmp(ptx + i, m->find, flen) == 0) hit = ptx + i;
+    if (!hit) return NULL;
+    size_t before = (size_t)(hit - ptx);
+    char *out = malloc(len - flen + rlen + 1);
+    assert_non_null(out);
+    memcpy(out, ptx, before);
+    memcpy(out + before, m->replace, rlen);
+    memcpy(out + before + rlen, hit + flen, len - before - flen);
+    *out_len = len - flen + rlen;
+    out[*out_len] = 0;
+    return out;
+}
+
+static void broken_kernel_fails(void **state) {
+    const mutation *m = *state;
+    const workload_entry *e = workload_find(m->workload);
+    assert_non_null(e);
+    size_t len = 0;
+    char *ptx = mutate(e->ptx, *e->ptx_len, m, &len);
+    if (!ptx) fail_msg("%s: the mutation text '%s' is not in its kernel.ptx any more", m->workload, m->find);
+    workload_entry broken = { e->wl, ptx, &len };
+    locsim_device *dev = NULL;
+    assert_int_equal(locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev), LOCSIM_OK);
+    locsim_set_memcheck(dev, 1);
+    char detail[512] = "";
+    wl_result r = workload_run(&broken, dev, e->wl->test_sizes[0], 1, detail, sizeof detail);
+    locsim_device_destroy(dev);
+    printf("%-16s %s: %s -> %s\n", m->name, m->why, r == WL_FAIL ? "FAIL" : "not FAIL", detail);
+    free(ptx);
+    assert_int_equal(r, WL_FAIL);
+    assert_true(detail[0] != 0);
+}
+
+int main(void) {
+    enum { N = sizeof mutations / sizeof mutations[0] };
+    struct CMUnitTest tests[N];
+    for (size_t i = 0; i < N; i++) {
+        tests[i].name = mutations[i].name;
+        tests[i].test_func = broken_kernel_fails;
+        tests[i].setup_func = NULL;
+        tests[i].teardown_func = NULL;
+        tests[i].initial_state = (void *)&mutations[i];
+    }
+    return _cmocka_run_group_tests("workload_checks", tests, N, NULL, NULL);
+}
