@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include <cmocka.h>
 
@@ -75,7 +76,8 @@ static void test_kernel_deltas_and_totals(void **state) {
     assert_int_equal(stats_find(s, "gpu_tot_ipc"), ipc);
     assert_string_equal(stats_kernel_name(s, 0), "first");
 
-    /* Names are unique; ratios take sources; no definitions after a kernel. */
+    /* Names are unique; derived statistics take earlier ones; no definitions
+     * after a kernel. */
     assert_int_equal(stats_define_counter(s, "late", NULL, 0, ""), -1);
     stats_destroy(s);
     s = stats_create();
@@ -83,8 +85,52 @@ static void test_kernel_deltas_and_totals(void **state) {
     assert_int_equal(stats_define_counter(s, "a", NULL, 0, ""), -1);
     int r = stats_define_ratio(s, "r", NULL, a, a, 1.0, 0, "");
     assert_true(r >= 0);
-    assert_int_equal(stats_define_ratio(s, "rr", NULL, r, a, 1.0, 0, ""), -1);
+    assert_int_equal(stats_define_ratio(s, "rr", NULL, a, r + 1, 1.0, 0, ""), -1);  /* not defined yet */
+    assert_int_equal(stats_define_scaled(s, "sc", r + 5, 2.0, 0, ""), -1);
+    int none[1] = {r + 7};
+    assert_int_equal(stats_define_sum(s, "su", none, 1, 0, ""), -1);
+    assert_int_equal(stats_define_sum(s, "su", none, 0, 0, ""), -1);
     assert_true(stats_value(s, STATS_TOTAL, r) == 0.0);   /* 0/0 reads as 0 */
+    stats_destroy(s);
+}
+
+/* Scaled and summed statistics (the energy model's): per kernel they are
+ * computed from the kernel's own counts, not as differences of totals.
+ * Counts: a = 3 then 10 (kernels: 3, 7), b = 1 then 5 (1, 4), real t = 0.5
+ * then 2.0 (0.5, 1.5).  ea = 0.1 a, eb = 0.25 b, et = 4 t, sum = ea + eb + et,
+ * p = sum / t:
+ *   kernel 1: 0.1*3 + 0.25*1 + 4*0.5 = 0.3 + 0.25 + 2 = 2.55, p = 5.1
+ *   kernel 2: 0.1*7 + 0.25*4 + 4*1.5 = 0.7 + 1 + 6 = 7.7, p = 7.7/1.5
+ *   total:    0.1*10 + 0.25*5 + 4*2 = 1 + 1.25 + 8 = 10.25, p = 5.125 */
+static void test_scaled_and_sum(void **state) {
+    (void)state;
+    stats *s = stats_create();
+    int a = stats_define_counter(s, "a", NULL, 0, ""), b = stats_define_counter(s, "b", NULL, 0, "");
+    int t = stats_define_real(s, "t", NULL, 0, "");
+    int ea = stats_define_scaled(s, "ea", a, 0.1, 0, ""), eb = stats_define_scaled(s, "eb", b, 0.25, 0, "");
+    int et = stats_define_scaled(s, "et", t, 4.0, 0, "");
+    int terms[3] = {ea, eb, et};
+    int sum = stats_define_sum(s, "sum", terms, 3, 0, "");
+    int p = stats_define_ratio(s, "p", NULL, sum, t, 1.0, 0, "");
+    assert_true(ea >= 0 && eb >= 0 && et >= 0 && sum >= 0 && p >= 0);
+    stats_collect_begin(s);
+    stats_add(s, a, 3);
+    stats_add(s, b, 1);
+    stats_add_real(s, t, 0.5);
+    assert_int_equal(stats_kernel_end(s, "k1"), 0);
+    stats_collect_begin(s);
+    stats_add(s, a, 10);
+    stats_add(s, b, 5);
+    stats_add_real(s, t, 2.0);
+    assert_int_equal(stats_kernel_end(s, "k2"), 0);
+    assert_true(stats_value(s, 0, ea) == 0.1 * 3.0);
+    assert_true(stats_value(s, 1, ea) == 0.1 * 7.0);   /* not 0.1*10 - 0.1*3 */
+    assert_true(stats_value(s, 0, sum) == 0.1 * 3.0 + 0.25 * 1.0 + 4.0 * 0.5);
+    assert_true(stats_value(s, 1, sum) == 0.1 * 7.0 + 0.25 * 4.0 + 4.0 * 1.5);
+    assert_true(stats_value(s, STATS_TOTAL, sum) == 0.1 * 10.0 + 0.25 * 5.0 + 4.0 * 2.0);
+    assert_true(fabs((stats_value(s, 0, sum)) - (2.55)) < 1e-12);
+    assert_true(fabs((stats_value(s, 1, p)) - (7.7 / 1.5)) < 1e-12);
+    assert_true(fabs((stats_value(s, STATS_TOTAL, p)) - (5.125)) < 1e-12);
     stats_destroy(s);
 }
 
@@ -313,6 +359,7 @@ static void test_json_byte_identical_across_runs(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_deltas_and_totals),
+        cmocka_unit_test(test_scaled_and_sum),
         cmocka_unit_test(test_text_output),
         cmocka_unit_test(test_json_output),
         cmocka_unit_test(test_cache_group_names),

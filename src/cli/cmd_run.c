@@ -179,6 +179,7 @@ static const char *const summary_stats[] = {
     "L2_total_cache_miss_rate", "L2_MPKI", "dram_reads", "dram_writes", "dram_row_buffer_locality",
     "averagemflatency", "icnt_req_flits", "icnt_rep_flits", "issue_stall_idle_frac", "issue_stall_scoreboard_frac",
     "issue_stall_pipeline_frac", "issue_stall_memory_frac", "issue_stall_barrier_frac",
+    "energy_total", "energy_dynamic", "energy_static", "energy_l2_noc_dram", "energy_avg_power_w",
 };
 
 static void report_timing(locsim_device *dev, run_outcome *r, void *ctx) {

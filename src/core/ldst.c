@@ -409,6 +409,8 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         uint32_t degree = bank_degree(s, info);
         s->st.smem_insns++;
         s->st.smem_conflict_cycles += degree - 1;
+        if (info->mem_is_store) s->st.smem_write_passes += degree;
+        else s->st.smem_read_passes += degree;
         u->free_at = now + degree;
         dests_ready_at(W, in, now + s->c.smem_latency + degree - 1);
         return;

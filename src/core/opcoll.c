@@ -87,6 +87,7 @@ static uint64_t read_reg(sm *s, uint32_t w, uint32_t reg, uint64_t from, uint64_
     uint64_t c = from;
     while (c - now < OC_RING && (banks_at(s, c) >> bank & 1)) c++;
     if (c - now < OC_RING) bank_take(s, c, bank);
+    s->st.rf_reads++;
     return c;
 }
 
@@ -134,7 +135,9 @@ uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_timing *t, u
     uint64_t wb = exec + t->latency + 2;
     for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
         const ptx_operand *o = &in->opnd[i];
-        if (o->kind == PTX_OPND_REG && wb - now < OC_RING) bank_take(s, wb, bank_of(s, w, o->reg));
+        if (o->kind != PTX_OPND_REG) continue;
+        s->st.rf_writes++;
+        if (wb - now < OC_RING) bank_take(s, wb, bank_of(s, w, o->reg));
     }
     return wb;
 }

@@ -379,6 +379,7 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     s->st.warp_insns++;
     s->st.thread_insns += info.thread_insns;
     s->st.unit_insns[t.unit]++;
+    s->st.unit_threads[t.unit] += info.thread_insns;
     if (s->c.sched->issued && info.insn) s->c.sched->issued(s->sched_state, w, info.insn, now);
     if (info.insn) {
         if (t.unit == UNIT_LDST) ldst_issue(s, w, &info, now);

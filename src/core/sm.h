@@ -126,6 +126,9 @@ typedef struct {
     uint64_t issue_slots;          /* scheduler-cycles (N per core cycle the SM had work) */
     uint64_t stall[STALL_COUNT];   /* scheduler-cycles with no issue, by reason */
     uint64_t unit_insns[UNIT_COUNT];
+    uint64_t unit_threads[UNIT_COUNT]; /* thread operations (active lanes) per pipeline (energy model) */
+    uint64_t rf_reads, rf_writes;  /* warp register operand reads / result writes through the collector */
+    uint64_t smem_read_passes, smem_write_passes;  /* shared-memory array passes (1 + conflict replays) */
     uint64_t ctas_done;
     uint64_t active_cycles;        /* cycles with at least one CTA resident */
     uint64_t gmem_insns, gmem_requests;  /* global/local warp accesses and the line requests they made */

@@ -319,6 +319,8 @@ static void issue_column(dram *d, dram_bank *bk, uint32_t bank) {
         if (pre > bk->pre_ok) bk->pre_ok = pre;
     }
     d->ctr.column_cmds++;
+    if (write) d->ctr.write_bursts++;
+    else d->ctr.read_bursts++;
     d->ctr.data_bus_cycles += d->burst;
     if (--e->columns_left) return;
     /* Last burst of the request: it completes when its data has moved. */

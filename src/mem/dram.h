@@ -115,6 +115,7 @@ typedef struct dram_counters {
     uint64_t reads, writes;       /* requests completed */
     uint64_t read_bytes, write_bytes;
     uint64_t activates, precharges, column_cmds;
+    uint64_t read_bursts, write_bursts;  /* column_cmds by direction (energy model) */
     uint64_t row_hits, row_misses;/* request found its row open when its bank took it */
     uint64_t bank_busy_cycles;    /* sum over banks of cycles serving a request */
     uint64_t data_bus_cycles;     /* cycles the data bus was transferring */

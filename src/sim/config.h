@@ -35,6 +35,7 @@
 #include "mem/dram.h"
 #include "mem/icnt.h"
 #include "mem/partition.h"
+#include "sim/energy.h"
 
 /* Columns of GPGPU-Sim's -ptx_opcode_latency_* lists: "ADD,MAX,MUL,MAD,DIV". */
 enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_SHFL, OPLAT_COUNT };
@@ -110,6 +111,10 @@ struct locsim_config {
     bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
     bool memcheck;                           /* stop at the first out-of-bounds access (docs/memcheck.md) */
     uint32_t functional_run_quantum;         /* functional mode: instructions per warp turn (docs/functional.md) */
+
+    /* ---- energy model (src/sim/energy.c, docs/energy.md) ---- */
+    double energy_nj[ENERGY_EVENT_COUNT];    /* nJ per event */
+    double static_w[ENERGY_STATIC_COUNT];    /* static power per component, W */
 };
 
 /* Fill every option with its default (the GTX480 values of GPGPU-Sim 3.x). */

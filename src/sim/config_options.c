@@ -19,6 +19,9 @@
 #define LIST(n, field, cnt, sp, lo, hi, syn, d, h) \
     {.name = n, .type = OPT_U32LIST, .offset = F(field), .count = cnt, .sep = sp, .min = lo, .max = hi, .syntax = syn, .def = d, .help = h}
 #define CACHE(n, field, d, h) {.name = n, .type = OPT_CACHE, .offset = F(field), .syntax = "<N|S>:<sets>:<line>:<assoc>,<repl>:<wr>:<alloc>:<wr_alloc>:<idx>,<mshr>:<entries>:<merge>,<miss queue>", .def = d, .help = h}
+#define DBL(n, field, d, lo, hi, h) {.name = n, .type = OPT_DOUBLE, .offset = F(field), .dmin = lo, .dmax = hi, .def = d, .help = h}
+#define EN(n, ev, d, h) DBL("energy_" n "_nj", energy_nj[ev], d, 0.0, 1e6, h)
+#define ST(n, comp, d, h) DBL("energy_static_" n "_w", static_w[comp], d, 0.0, 1e6, h)
 #define CUSTOM(n, p, f, syn, d, h) {.name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .syntax = syn, .def = d, .help = h}
 
 /* ---- custom parsers ---- */
@@ -270,6 +273,72 @@ static const option_def options[] = {
     BOOL("l1d_access_analysis", l1d_access_analysis, "0",
          "(locsim) record every SM's L1D access stream; report Belady-optimal misses (L1D_BEL_*) and the "
          "intra-thread / inter-thread / inter-warp hit breakdown (L1D_hits_*)"),
+    /* Energy model (docs/energy.md; src/sim/energy.c).  locsim's own option
+     * names: GPGPU-Sim's power model (GPUWattch) is driven by an XML file of
+     * McPAT parameters, not by per-event energies, so there is nothing to keep.
+     * All energies are nJ per event, static powers W for the whole component.
+     * Sources (numbers at the node they were published for):
+     *  [K] the 28 nm energy budget of Dally/Keckler (NVIDIA) as tabulated in
+     *      "DNA sequences alignment in multi-GPUs: acceleration and energy payoff",
+     *      BMC Bioinformatics 19 (2018), Table 7: 64-bit FMA 40 pJ, 64-bit FP
+     *      multiply 25 pJ, 32-bit int add 0.4 pJ (as listed), register file
+     *      access 2 pJ, 256-bit access to an 8 KB SRAM 50 pJ, on-chip data
+     *      movement 0.2 pJ/bit/mm, DRAM read/write of a cache line 16 nJ.
+     *  [G] GPGPU-Sim's configs/GTX480/gpuwattch_gtx480.xml (GPUWattch, Leng et
+     *      al., ISCA 2013): idle_core_power = 1.59 W per SM.
+     *  [S] ESTIMATE: 28 nm -> 40 nm (GTX480) scaling x1.8 = capacitance x40/28
+     *      (1.43) times (1.0 V / 0.9 V)^2 (1.23), rounded.  Every default below
+     *      other than [G] is an estimate derived from [K] and [S] as its help
+     *      says; none is a measured GTX480 number. */
+    SECTION("Energy model (nJ per event, W static; docs/energy.md)"),
+    EN("l1d_read", EN_L1D_READ, "0.36",
+       "per L1D read access (hit, pending hit or miss); estimate: a 128 B line = 4 x 50 pJ [K] x 1.8 [S]"),
+    EN("l1d_write", EN_L1D_WRITE, "0.36", "per L1D write access; estimate as l1d_read"),
+    EN("l1d_fill", EN_L1D_FILL, "0.09",
+       "per L1D fill (one reply from the sectored L2: a 32 B sector); estimate: 50 pJ [K] x 1.8 [S]"),
+    EN("l1c_read", EN_L1C_READ, "0.18",
+       "per constant-cache read access; estimate: a 64 B line = 2 x 50 pJ [K] x 1.8 [S]"),
+    EN("l1c_fill", EN_L1C_FILL, "0.09", "per constant-cache fill (a 32 B sector reply); estimate as l1d_fill"),
+    EN("l1t_read", EN_L1T_READ, "0.36", "per texture-cache read access; estimate as l1d_read (128 B lines)"),
+    EN("l1t_fill", EN_L1T_FILL, "0.09", "per texture-cache fill (a 32 B sector reply); estimate as l1d_fill"),
+    EN("shmem_read", EN_SHMEM_READ, "0.36",
+       "per shared-memory read pass (a warp access, one more per bank-conflict replay); estimate: 32 lanes "
+       "x 4 B = 128 B = 4 x 50 pJ [K] x 1.8 [S]"),
+    EN("shmem_write", EN_SHMEM_WRITE, "0.36", "per shared-memory write pass; estimate as shmem_read"),
+    EN("rf_read", EN_RF_READ, "0.115",
+       "per warp register operand read (32 lanes); estimate: 32 x 2 pJ [K] x 1.8 [S]"),
+    EN("rf_write", EN_RF_WRITE, "0.115", "per warp register result write; estimate as rf_read"),
+    EN("alu_op", EN_ALU_OP, "0.009",
+       "per thread operation on the SP pipeline; estimate: between a 32-bit int add (0.4 pJ [K]) and an "
+       "fp32 FMA (a quarter of the 40 pJ fp64 FMA [K]), ~5 pJ x 1.8 [S]"),
+    EN("sfu_op", EN_SFU_OP, "0.072",
+       "per thread operation on the SFU pipeline; estimate: 4 fp32 FMAs (4 x 10 pJ [K]) x 1.8 [S]"),
+    EN("dp_op", EN_DP_OP, "0.072",
+       "per thread operation on a DP pipeline (with -gpgpu_num_dp_units 0 DP runs on, and counts as, the SFU); "
+       "estimate: fp64 FMA 40 pJ [K] x 1.8 [S]"),
+    EN("l2_read", EN_L2_READ, "0.72",
+       "per L2 read access; estimate: a 128 B line from a 64 KB slice = 4 x 100 pJ (twice [K]'s 8 KB figure for "
+       "the larger array) x 1.8 [S]"),
+    EN("l2_write", EN_L2_WRITE, "0.72", "per L2 write access (incl. L1 write-backs); estimate as l2_read"),
+    EN("l2_fill", EN_L2_FILL, "0.18",
+       "per L2 fill from DRAM (one 32 B sector); estimate: 100 pJ per 32 B (see l2_read) x 1.8 [S]"),
+    EN("noc_flit", EN_NOC_FLIT, "1.15",
+       "per crossbar flit (request and reply networks); estimate: 40 B = 320 bits x 0.2 pJ/bit/mm [K] x "
+       "10 mm (about half the side of the 529 mm^2 GF100 die) x 1.8 [S]"),
+    EN("dram_act", EN_DRAM_ACT, "4.0",
+       "per DRAM row activation; estimate: [K]'s 16 nJ for a 128 B line with its row opened is split as "
+       "activate 4 + precharge 2 + two 64 B bursts x 5"),
+    EN("dram_pre", EN_DRAM_PRE, "2.0", "per DRAM precharge; estimate (see dram_act)"),
+    EN("dram_rd", EN_DRAM_RD, "5.0",
+       "per DRAM read burst (one column command: -gpgpu_dram_burst_length beats of the channel); estimate "
+       "(see dram_act)"),
+    EN("dram_wr", EN_DRAM_WR, "5.0", "per DRAM write burst; estimate (see dram_act)"),
+    ST("sm", EN_STATIC_SM, "23.85",
+       "static power of all SMs together, W: 15 x 1.59 W idle core power [G] (scale it with -gpgpu_n_clusters)"),
+    ST("l2", EN_STATIC_L2, "3.0", "static power of the whole L2, W; estimate (leakage of 768 KB of 40 nm SRAM)"),
+    ST("noc", EN_STATIC_NOC, "2.0", "static power of the crossbar, W; estimate"),
+    ST("dram", EN_STATIC_DRAM, "12.0",
+       "static (background) power of the DRAM, W; estimate: 12 GDDR5 chips (6 channels x 2) at ~1 W each"),
     SECTION("Checking and functional execution"),
     BOOL("memcheck", memcheck, "0",
          "(locsim) 1: stop at the first global access outside a live allocation with a compute-sanitizer-style "

@@ -5,14 +5,18 @@
 #include "sim/stats.h"
 #include "sim/stats_json.h"
 
-typedef enum { KIND_COUNTER, KIND_REAL, KIND_RATIO } stat_kind;
+/* COUNTER and REAL are sources (collected); RATIO, SCALED and SUM are derived
+ * when read, from the kernel's or the total's own source values. */
+typedef enum { KIND_COUNTER, KIND_REAL, KIND_RATIO, KIND_SCALED, KIND_SUM } stat_kind;
 
 typedef struct {
     char *name, *total_name, *help;
     stat_kind kind;
     unsigned flags;
-    int num, den;
+    int num, den;          /* RATIO: num / den; SCALED: num */
     double scale;
+    int *terms;            /* SUM: earlier statistics, added in this order */
+    uint32_t nterms;
 } stat_def;
 
 /* The values of every source at one point: kernel deltas or cumulative totals. */
@@ -57,6 +61,7 @@ void stats_destroy(stats *s) {
         free(s->defs[i].name);
         free(s->defs[i].total_name);
         free(s->defs[i].help);
+        free(s->defs[i].terms);
     }
     for (uint32_t k = 0; k < s->nkernels; k++) free_record(&s->kernels[k]);
     free(s->defs);
@@ -132,13 +137,13 @@ int stats_define_real(stats *s, const char *name, const char *total_name, unsign
     return define(s, name, total_name, KIND_REAL, flags, help);
 }
 
-static bool is_source(const stats *s, int id) {
-    return id >= 0 && (uint32_t)id < s->n && s->defs[id].kind != KIND_RATIO;
-}
+/* Derived statistics may only refer to statistics defined before them, so the
+ * reading recursion ends. */
+static bool is_earlier(const stats *s, int id) { return id >= 0 && (uint32_t)id < s->n; }
 
 int stats_define_ratio(stats *s, const char *name, const char *total_name, int num, int den, double scale,
                        unsigned flags, const char *help) {
-    if (!is_source(s, num) || !is_source(s, den)) return -1;
+    if (!is_earlier(s, num) || !is_earlier(s, den)) return -1;
     flags |= (s->defs[num].flags | s->defs[den].flags) & STAT_HOST;
     int id = define(s, name, total_name, KIND_RATIO, flags, help);
     if (id >= 0) {
@@ -146,6 +151,37 @@ int stats_define_ratio(stats *s, const char *name, const char *total_name, int n
         s->defs[id].den = den;
         s->defs[id].scale = scale;
     }
+    return id;
+}
+
+int stats_define_scaled(stats *s, const char *name, int src, double scale, unsigned flags, const char *help) {
+    if (!is_earlier(s, src)) return -1;
+    flags |= s->defs[src].flags & STAT_HOST;
+    int id = define(s, name, NULL, KIND_SCALED, flags, help);
+    if (id >= 0) {
+        s->defs[id].num = src;
+        s->defs[id].scale = scale;
+    }
+    return id;
+}
+
+int stats_define_sum(stats *s, const char *name, const int *terms, uint32_t nterms, unsigned flags,
+                     const char *help) {
+    if (!nterms) return -1;
+    for (uint32_t i = 0; i < nterms; i++) {
+        if (!is_earlier(s, terms[i])) return -1;
+        flags |= s->defs[terms[i]].flags & STAT_HOST;
+    }
+    int *copy = malloc(nterms * sizeof *copy);
+    if (!copy) return -1;
+    memcpy(copy, terms, nterms * sizeof *copy);
+    int id = define(s, name, NULL, KIND_SUM, flags, help);
+    if (id < 0) {
+        free(copy);
+        return -1;
+    }
+    s->defs[id].terms = copy;
+    s->defs[id].nterms = nterms;
     return id;
 }
 
@@ -208,9 +244,19 @@ static double source_value(const stats *s, const uint64_t *cnt, const double *re
 
 static double value_from(const stats *s, const uint64_t *cnt, const double *real, int id) {
     const stat_def *d = &s->defs[id];
-    if (d->kind != KIND_RATIO) return source_value(s, cnt, real, id);
-    double den = source_value(s, cnt, real, d->den);
-    return den != 0.0 ? d->scale * source_value(s, cnt, real, d->num) / den : 0.0;
+    switch (d->kind) {
+    case KIND_RATIO: {
+        double den = value_from(s, cnt, real, d->den);
+        return den != 0.0 ? d->scale * value_from(s, cnt, real, d->num) / den : 0.0;
+    }
+    case KIND_SCALED: return d->scale * value_from(s, cnt, real, d->num);
+    case KIND_SUM: {
+        double sum = 0.0;
+        for (uint32_t i = 0; i < d->nterms; i++) sum += value_from(s, cnt, real, d->terms[i]);
+        return sum;
+    }
+    default: return source_value(s, cnt, real, id);
+    }
 }
 
 double stats_value(const stats *s, uint32_t k, int id) {

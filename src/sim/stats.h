@@ -50,10 +50,17 @@ void stats_destroy(stats *s);
  * memory runs out.  total_name NULL: the total has the same name. */
 int stats_define_counter(stats *s, const char *name, const char *total_name, unsigned flags, const char *help);
 int stats_define_real(stats *s, const char *name, const char *total_name, unsigned flags, const char *help);
-/* value = scale * num / den (0 when den is 0); num and den are sources.  The
- * ratio inherits STAT_HOST from them. */
+/* value = scale * num / den (0 when den is 0); num and den are earlier
+ * statistics.  The ratio inherits STAT_HOST from them. */
 int stats_define_ratio(stats *s, const char *name, const char *total_name, int num, int den, double scale,
                        unsigned flags, const char *help);
+/* value = scale * value of src (any earlier statistic): e.g. an energy, a
+ * count times its energy per event. */
+int stats_define_scaled(stats *s, const char *name, int src, double scale, unsigned flags, const char *help);
+/* value = terms[0] + terms[1] + ... (earlier statistics), added in that order,
+ * so a reader adding the same values in the same order gets the same double. */
+int stats_define_sum(stats *s, const char *name, const int *terms, uint32_t nterms, unsigned flags,
+                     const char *help);
 int stats_find(const stats *s, const char *name);
 uint32_t stats_count(const stats *s);
 const char *stats_name(const stats *s, int id);

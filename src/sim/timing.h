@@ -31,6 +31,10 @@ typedef struct {
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
     int l1p_stat[TIMING_MAX_L1D_POLICY_STATS], nl1p_stats; /* the L1D policy's own (cache_policy_ops.stats) */
+    /* energy model (timing_energy.c) */
+    int time_ns, en_events[ENERGY_EVENT_COUNT], en_event[ENERGY_EVENT_COUNT];
+    int en_comp[ENERGY_COMPONENT_COUNT], en_static[ENERGY_STATIC_COUNT];
+    int en_dynamic, en_static_sum, en_total, en_l2_noc_dram, en_power;
 } timing_stat_ids;
 
 typedef struct {
@@ -52,6 +56,10 @@ void timing_stats_free(timing_state *t);
  * collected inside each kernel's collection pass. */
 int timing_policy_stats_define(timing_state *t);
 void timing_policy_stats_collect(timing_state *t);
+/* Energy model statistics (timing_energy.c): defined at init from the
+ * configuration's energies; collected from the components' counters. */
+int timing_energy_define(timing_state *t);
+void timing_energy_collect(timing_state *t);
 
 /* Total value of a statistic by name (its per-kernel name), 0 if unknown. */
 double timing_stat_total(const timing_state *t, const char *name);

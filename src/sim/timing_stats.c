@@ -115,7 +115,7 @@ int timing_stats_init(timing_state *t, char *err, size_t errlen) {
         stats_define_cache(t->stats, "L1T", d->gpu.insn, &d->l1t) ||
         stats_define_cache(t->stats, "L2", d->gpu.insn, &d->l2) || stats_define_dram(t->stats, &d->dram) ||
         stats_define_icnt(t->stats, "icnt_req", &d->req) || stats_define_icnt(t->stats, "icnt_rep", &d->rep) ||
-        define_sharing(t->stats, d) || timing_policy_stats_define(t)) {
+        define_sharing(t->stats, d) || timing_policy_stats_define(t) || timing_energy_define(t)) {
         snprintf(err, errlen, "cannot define the statistics (out of memory?)");
         return -1;
     }
@@ -202,6 +202,7 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add_icnt(s, &d->req, gpu_icnt(t->g, 0));
     stats_add_icnt(s, &d->rep, gpu_icnt(t->g, 1));
     timing_policy_stats_collect(t);
+    timing_energy_collect(t);
     if (stats_kernel_end(s, L->kernel->name))
         fprintf(stderr, "locsim: out of memory recording the statistics of kernel '%s'\n", L->kernel->name);
 }
