@@ -5,7 +5,10 @@
  * the repeats) and the child's peak resident memory.  Each workload runs in its
  * own process so its peak memory is its own.
  *
- *   bench_functional [--size S] [--seed N] [--repeat R] [workload ...]
+ *   bench_functional [--size S] [--seed N] [--repeat R] [--quantum Q] [workload ...]
+ *
+ * --quantum Q runs with that functional run quantum (-functional_run_quantum;
+ * default LOCSIM_DEFAULT_RUN_QUANTUM).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,9 +19,10 @@
 #include "workload.h"
 
 static void run_functional(const workload_entry *e, uint32_t size, uint64_t seed, void *ctx, bench_report *r) {
-    (void)ctx;
+    const uint32_t *quantum = ctx;
     locsim_device *dev = NULL;
     if (locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev) != LOCSIM_OK) return;
+    locsim_set_run_quantum(dev, *quantum);
     double t0 = bench_now();
     char detail[512];
     r->passed = workload_run(e, dev, size, seed, detail, sizeof detail) == WL_PASS;
@@ -33,20 +37,23 @@ int main(int argc, char **argv) {
     uint32_t size = 0;
     uint64_t seed = 1;
     int repeat = 3;
+    uint32_t quantum = 0;
     const char *only[64];
     int nonly = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quantum") && i + 1 < argc) quantum = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (argv[i][0] != '-' && nonly < 64) only[nonly++] = argv[i];
         else {
-            fprintf(stderr, "usage: bench_functional [--size S] [--seed N] [--repeat R] [workload ...]\n");
+            fprintf(stderr, "usage: bench_functional [--size S] [--seed N] [--repeat R] [--quantum Q] [workload ...]\n");
             return 2;
         }
     }
     if (repeat < 1 || repeat > 99) repeat = 3;
-    printf("functional-mode speed, one core, median of %d runs\n", repeat);
+    printf("functional-mode speed, one core, median of %d runs, run quantum %u\n", repeat,
+           quantum ? quantum : LOCSIM_DEFAULT_RUN_QUANTUM);
     printf("%-14s %6s %14s %10s %12s %10s  %s\n", "workload", "size", "thread_insns", "seconds", "Minsn/s", "peak_MB",
            "check");
     double total_insns = 0, total_seconds = 0;
@@ -62,7 +69,7 @@ int main(int argc, char **argv) {
         int ok = 1;
         for (int k = 0; k < repeat && ok; k++) {
             long kb;
-            ok = bench_measure(e, size, seed, run_functional, NULL, &r, &kb) == 0 && r.passed;
+            ok = bench_measure(e, size, seed, run_functional, &quantum, &r, &kb) == 0 && r.passed;
             secs[k] = r.seconds;
             if (kb > peak_kb) peak_kb = kb;
         }

@@ -8,7 +8,13 @@
  * of those atomics: for it only the workload's own check is required.  So does a
  * workload listed in atomic_scatter below: it places items in output lists with
  * integer atomic cursors (an item's place is the order its atomic arrived in), and
- * its own check compares those lists as sets. */
+ * its own check compares those lists as sets.  The functional quanta are set
+ * through the configuration option -functional_run_quantum (the default run loads
+ * the configuration without it), so the option's path to the executor is what is
+ * tested.
+ *
+ * racy_kernel_follows_the_quantum: a kernel with a deliberate race, whose result
+ * must change with the quantum exactly as worked out by hand (see there). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,16 +59,30 @@ typedef struct {
     char detail[512];
 } run_result;
 
+/* A device of the default configuration with -functional_run_quantum quantum
+ * (0: the option left at its default). */
+static locsim_device *device_with_quantum(locsim_mode mode, uint32_t quantum, locsim_config **cfg) {
+    char q[16], err[512];
+    snprintf(q, sizeof q, "%u", quantum);
+    char *ov[] = {"-functional_run_quantum", q};
+    locsim_status st = locsim_config_load("fermi_gtx480", quantum ? 2 : 0, ov, cfg, err, sizeof err);
+    if (st != LOCSIM_OK) print_error("%s\n", err);
+    assert_int_equal(st, LOCSIM_OK);
+    locsim_device *dev = NULL;
+    assert_int_equal(locsim_device_create(*cfg, mode, &dev), LOCSIM_OK);
+    locsim_set_memcheck(dev, 1);
+    return dev;
+}
+
 static run_result run_once(const workload_entry *e, locsim_mode mode, uint32_t quantum) {
     run_result out;
     memset(&out, 0, sizeof out);
-    locsim_device *dev = NULL;
-    assert_int_equal(locsim_device_create(NULL, mode, &dev), LOCSIM_OK);
-    locsim_set_memcheck(dev, 1);
-    locsim_set_run_quantum(dev, quantum);
+    locsim_config *cfg = NULL;
+    locsim_device *dev = device_with_quantum(mode, quantum, &cfg);
     out.r = workload_run(e, dev, e->wl->test_sizes[0], 1, out.detail, sizeof out.detail);
     out.digest = locsim_dtoh_digest(dev);
     locsim_device_destroy(dev);
+    locsim_config_free(cfg);
     return out;
 }
 
@@ -98,17 +118,103 @@ static void scanner(void **state) {
     assert_true(uses_float_atomics(c, strlen(c)));
 }
 
+/* Two warps race on a shared word with no barrier between them.  Warp 0's lane 0
+ * first counts to 20 (a 3-instruction loop: 60 instructions) and then stores 1
+ * into `flag`; every thread of warp 1 loads `flag` as its 5th instruction
+ * (ld.param, mov, setp, bra, ld.shared; its branch is uniform) and stores it to
+ * out[tid - 32].  Shared memory starts zeroed.  Warp 0 runs first in each round:
+ *   quantum 1:    round 5 runs warp 1's load; warp 0's store is in round > 60: 0
+ *   quantum 32:   warp 0 stops inside its loop after 32 instructions, then warp 1
+ *                 runs to its end: 0
+ *   quantum 1024: warp 0 runs to its exit (about 67 instructions) first: 1
+ *   default (65536): the same as 1024: 1
+ *   timing mode:  warp 1's load issues long before warp 0's loop ends: 0
+ * The quantum is set once through the configuration and once through
+ * locsim_set_run_quantum. */
+static const char race_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".shared .align 4 .b32 flag;\n"
+    ".visible .entry race(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.lt.u32 %p1, %r1, 32;\n"
+    "  @%p1 bra WRITER;\n"
+    "  ld.shared.u32 %r2, [flag];\n"
+    "  sub.u32 %r3, %r1, 32;\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r2;\n"
+    "  ret;\n"
+    "WRITER:\n"
+    "  setp.ne.u32 %p2, %r1, 0;\n"
+    "  @%p2 ret;\n"
+    "  mov.u32 %r4, 0;\n"
+    "LOOP:\n"
+    "  add.u32 %r4, %r4, 1;\n"
+    "  setp.lt.u32 %p2, %r4, 20;\n"
+    "  @%p2 bra LOOP;\n"
+    "  st.shared.u32 [flag], 1;\n"
+    "  ret;\n"
+    "}\n";
+
+/* What warp 1 saw (all 32 of its threads must agree). */
+static uint32_t race_result(locsim_device *dev) {
+    locsim_module *mod = NULL;
+    locsim_kernel *k = NULL;
+    assert_int_equal(locsim_module_load_ptx(dev, race_ptx, sizeof race_ptx - 1, "race.ptx", &mod), LOCSIM_OK);
+    assert_int_equal(locsim_module_get_kernel(mod, "race", &k), LOCSIM_OK);
+    locsim_dptr out;
+    uint32_t init[32], got[32];
+    for (int i = 0; i < 32; i++) init[i] = 7;
+    assert_int_equal(locsim_malloc(dev, &out, sizeof got), LOCSIM_OK);
+    assert_int_equal(locsim_memcpy_htod(dev, out, init, sizeof init), LOCSIM_OK);
+    void *args[] = {&out};
+    locsim_dim3 grid = {1, 1, 1}, block = {64, 1, 1};
+    assert_int_equal(locsim_launch(k, grid, block, 0, args, 1), LOCSIM_OK);
+    assert_int_equal(locsim_memcpy_dtoh(dev, got, out, sizeof got), LOCSIM_OK);
+    for (int i = 1; i < 32; i++) assert_int_equal(got[i], got[0]);
+    return got[0];
+}
+
+static void racy_kernel(void **state) {
+    (void)state;
+    static const struct { uint32_t quantum, want; } cases[] = {{1, 0}, {32, 0}, {1024, 1}, {0, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        locsim_config *cfg = NULL;
+        locsim_device *dev = device_with_quantum(LOCSIM_MODE_FUNCTIONAL, cases[i].quantum, &cfg);
+        uint32_t via_option = race_result(dev);
+        locsim_device_destroy(dev);
+        locsim_config_free(cfg);
+        assert_int_equal(locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev), LOCSIM_OK);
+        locsim_set_run_quantum(dev, cases[i].quantum);
+        uint32_t via_api = race_result(dev);
+        locsim_device_destroy(dev);
+        printf("racy kernel, quantum %u: %u (option), %u (API)\n", cases[i].quantum, via_option, via_api);
+        assert_int_equal(via_option, cases[i].want);
+        assert_int_equal(via_api, cases[i].want);
+    }
+    locsim_config *cfg = NULL;
+    locsim_device *dev = device_with_quantum(LOCSIM_MODE_TIMING, 0, &cfg);
+    assert_int_equal(race_result(dev), 0);
+    locsim_device_destroy(dev);
+    locsim_config_free(cfg);
+}
+
 int main(void) {
     size_t n = workload_count();
-    struct CMUnitTest *tests = calloc(n + 1, sizeof *tests);
+    struct CMUnitTest *tests = calloc(n + 2, sizeof *tests);
     tests[0].name = "float_atomic_scanner";
     tests[0].test_func = scanner;
+    tests[1].name = "racy_kernel_follows_the_quantum";
+    tests[1].test_func = racy_kernel;
     for (size_t i = 0; i < n; i++) {
-        tests[i + 1].name = workload_table[i].wl->name;
-        tests[i + 1].test_func = invariance;
-        tests[i + 1].initial_state = (void *)&workload_table[i];
+        tests[i + 2].name = workload_table[i].wl->name;
+        tests[i + 2].test_func = invariance;
+        tests[i + 2].initial_state = (void *)&workload_table[i];
     }
-    int failed = _cmocka_run_group_tests("invariance", tests, n + 1, NULL, NULL);
+    int failed = _cmocka_run_group_tests("invariance", tests, n + 2, NULL, NULL);
     free(tests);
     return failed;
 }

@@ -8,7 +8,22 @@
  *   early: cp.async; wait_all; adds   -> the adds start only when the data is back
  * so early takes longer by about min(memory latency, add chain); on fermi_gtx480
  * the memory round trip alone is well over 100 core cycles (L2 + DRAM latency of
- * the config), so early >= late + 100.  Both copy the same data (checked). */
+ * the config), so early >= late + 100.  Both copy the same data (checked).
+ *
+ * Groups (test_wait_group_waits_for_older_groups_only): one warp copies 16 bytes
+ * per lane in group 0 (copy A, g[4l..4l+3] -> s[16l]), runs a chain of 256
+ * dependent adds (thousands of cycles: A's round trip ends during it), copies
+ * g[128+4l..] -> s[512+16l] in group 1 (copy B) and reads %clock64 around
+ * wait_group 1 and wait_group 0:
+ *   wait_group 1 waits for group 0 only; A is back already, so it passes within
+ *     a few issue cycles: t1 - tB < 50 (fetch + issue of two instructions);
+ *   wait_group 0 waits for B, issued just before: a full memory round trip,
+ *     t2 - t1 >= 100.
+ * A model that drains every copy at wait_group 1 (as this one did) gives
+ * t1 - tB >= 100 and fails.  Data (locsim lands a copy when its group is waited
+ * for, docs/cp-async.md): after wait_group 1, s[16l] = 1000 + 4l (A) and
+ * s[512+16l] = 0 (B not landed); after wait_group 0, s[512+16l] = 1128 + 4l; the
+ * add chain sums 0..255 = 32640. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,6 +55,64 @@ static const char *ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
     BODY("late", "  mov.u32 %r6, 0;\n  mov.u32 %r7, 0;\nB1:\n  add.u32 %r6, %r6, %r7;\n"
                  "  add.u32 %r7, %r7, 1;\n  setp.lt.u32 %p1, %r7, 64;\n  @%p1 bra B1;\n", WAIT);
 
+static const char *groups_ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".shared .align 16 .b8 s[1024];\n"
+    ".visible .entry groups(.param .u64 g, .param .u64 out, .param .u64 clk)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [g];\n  ld.param.u64 %rd2, [out];\n  ld.param.u64 %rd9, [clk];\n"
+    "  mov.u32 %r1, %tid.x;\n  shl.b32 %r2, %r1, 4;\n"
+    "  mov.u32 %r3, s;\n  add.u32 %r4, %r3, %r2;\n  add.u32 %r5, %r4, 512;\n"
+    "  cvt.u64.u32 %rd3, %r2;\n  add.u64 %rd4, %rd1, %rd3;\n"
+    "  cp.async.cg.shared.global [%r4], [%rd4], 16;\n"
+    "  cp.async.commit_group;\n"
+    "  mov.u32 %r6, 0;\n  mov.u32 %r7, 0;\n"
+    "C1:\n  add.u32 %r6, %r6, %r7;\n  add.u32 %r7, %r7, 1;\n  setp.lt.u32 %p1, %r7, 256;\n  @%p1 bra C1;\n"
+    "  cp.async.cg.shared.global [%r5], [%rd4+512], 16;\n"
+    "  cp.async.commit_group;\n"
+    "  mov.u64 %rd5, %clock64;\n"
+    "  cp.async.wait_group 1;\n"
+    "  mov.u64 %rd6, %clock64;\n"
+    "  ld.shared.u32 %r8, [%r4];\n  ld.shared.u32 %r9, [%r5];\n"
+    "  cp.async.wait_group 0;\n"
+    "  mov.u64 %rd7, %clock64;\n"
+    "  ld.shared.u32 %r10, [%r5];\n"
+    "  add.u64 %rd8, %rd2, %rd3;\n"
+    "  st.global.v4.u32 [%rd8], {%r8, %r9, %r10, %r6};\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @%p1 ret;\n"
+    "  st.global.v2.u64 [%rd9], {%rd5, %rd6};\n"
+    "  st.global.u64 [%rd9+16], %rd7;\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_wait_group_waits_for_older_groups_only(void **state) {
+    (void)state;
+    tdev t;
+    tdev_open(&t, "fermi_gtx480", NULL);
+    uint32_t g[256];
+    for (int i = 0; i < 256; i++) g[i] = 1000 + (uint32_t)i;
+    locsim_dptr dg = tdev_alloc(&t, g, sizeof g), dout = tdev_alloc(&t, NULL, 32 * 16), dclk = tdev_alloc(&t, NULL, 24);
+    void *args[] = {&dg, &dout, &dclk};
+    tdev_launch(&t, tdev_kernel(&t, groups_ptx, "groups"), 1, 32, args, 3);
+    uint32_t out[128];
+    uint64_t clk[3];
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, out, dout, sizeof out), LOCSIM_OK);
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, clk, dclk, sizeof clk), LOCSIM_OK);
+    tdev_close(&t);
+    uint64_t wait1 = clk[1] - clk[0], wait0 = clk[2] - clk[1];
+    printf("wait_group 1 passed after %llu cycles, wait_group 0 after %llu more\n", (unsigned long long)wait1,
+           (unsigned long long)wait0);
+    for (uint32_t l = 0; l < 32; l++) {
+        assert_int_equal(out[4 * l], 1000 + 4 * l);      /* A landed at wait_group 1 */
+        assert_int_equal(out[4 * l + 1], 0);             /* B had not */
+        assert_int_equal(out[4 * l + 2], 1128 + 4 * l);  /* B landed at wait_group 0 */
+        assert_int_equal(out[4 * l + 3], 32640);
+    }
+    assert_true(wait1 < 50);
+    assert_true(wait0 >= 100);
+}
+
 static uint64_t run(const char *kname, uint32_t got[32]) {
     tdev t;
     tdev_open(&t, "fermi_gtx480", NULL);
@@ -70,6 +143,7 @@ static void test_wait_stalls_the_warp(void **state) {
 }
 
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_wait_stalls_the_warp)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_wait_stalls_the_warp),
+                                       cmocka_unit_test(test_wait_group_waits_for_older_groups_only)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

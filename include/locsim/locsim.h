@@ -207,8 +207,10 @@ void locsim_set_memcheck(locsim_device *dev, int on);
 /* 1 if the configuration asks for memcheck (-memcheck 1); 0 for NULL. */
 int locsim_config_memcheck(const locsim_config *cfg);
 /* Functional mode runs each warp of a CTA for up to this many instructions before
- * the next warp (0: the default, 65536).  Results never depend on it for
- * race-free programs; tests use it to check exactly that. */
+ * the next warp (0: the default, LOCSIM_DEFAULT_RUN_QUANTUM).  Results never depend
+ * on it for race-free programs; tests use it to check exactly that.  A device
+ * created with a configuration starts with its -functional_run_quantum. */
+#define LOCSIM_DEFAULT_RUN_QUANTUM 65536
 void locsim_set_run_quantum(locsim_device *dev, uint32_t insns);
 /* FNV-1a 64 digest of every byte copied device -> host so far: two runs whose
  * digests agree showed the host the same results (determinism tests). */

@@ -144,7 +144,9 @@ static int run_with(const workload_entry *e, const run_options *o, run_outcome *
     memset(out, 0, sizeof *out);
     locsim_device *dev = NULL;
     locsim_config *cfg = NULL;
-    if (!o->functional && cli_load_config(o->config, o->noverrides, (char **)o->overrides, &cfg)) return -1;
+    /* Functional mode reads the configuration too: -functional_run_quantum,
+     * -device_memory_mb and -memcheck apply to it. */
+    if (cli_load_config(o->config, o->noverrides, (char **)o->overrides, &cfg)) return -1;
     locsim_mode mode = o->functional ? LOCSIM_MODE_FUNCTIONAL : LOCSIM_MODE_TIMING;
     locsim_status st = locsim_device_create(cfg, mode, &dev);
     if (st != LOCSIM_OK) {
@@ -152,7 +154,7 @@ static int run_with(const workload_entry *e, const run_options *o, run_outcome *
         locsim_config_free(cfg);
         return -1;
     }
-    if (o->memcheck) locsim_set_memcheck(dev, 1);
+    if (o->memcheck || locsim_config_memcheck(cfg)) locsim_set_memcheck(dev, 1);
     double t0 = cli_now_seconds();
     out->result = workload_run(e, dev, o->size, o->seed, out->detail, sizeof out->detail);
     out->seconds = cli_now_seconds() - t0;

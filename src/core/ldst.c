@@ -182,6 +182,15 @@ int ldst_has_work(const sm *s) {
 
 /* ---- completion ---- */
 
+/* A cp.async's copies have all returned: its slot leaves the warp's list. */
+static void cpa_done(sm_warp *W, uint32_t slot) {
+    for (uint32_t k = 0; k < W->ncpa; k++)
+        if (W->cpa_slot[k] == slot) {
+            W->cpa_slot[k] = W->cpa_slot[--W->ncpa];
+            return;
+        }
+}
+
 static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     mem_slot *m = &s->slots[i];
     if (!m->all_sent || m->outstanding) return;
@@ -190,6 +199,7 @@ static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = t;
     W->sb_max = max_u64(W->sb_max, t);
     W->mem_pending--;
+    if (m->cpa) cpa_done(W, i);
     uint32_t cta_slot = W->cta_slot;
     s->ctas[cta_slot].inflight--;
     m->used = 0;
@@ -415,6 +425,11 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         return;
     }
     mem_slot *m = &s->slots[slot];
+    if (in->op == PTX_OP_CP_ASYNC) { /* its group's waits wait for this slot (sm.c) */
+        m->cpa = 1;
+        m->cpa_group = W->cpa_committed;
+        W->cpa_slot[W->ncpa++] = (uint16_t)slot;
+    }
     int is_write = info->mem_is_store && !info->mem_is_atomic;
     if (!is_write) pend_dests(W, m, in);
     int local = space == PTX_SPACE_LOCAL;

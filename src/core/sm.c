@@ -27,6 +27,10 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
                  SM_MAX_CTAS, c->num_sched, c->max_ctas);
         return NULL;
     }
+    if (c->load_slots_per_warp > SM_MAX_CPA) {
+        snprintf(err, errlen, "SM: %u memory slots per warp: at most %d are supported", c->load_slots_per_warp, SM_MAX_CPA);
+        return NULL;
+    }
     for (int u = 0; u < UNIT_COUNT; u++)
         if (c->num_units[u] > SM_MAX_UNITS || (u != UNIT_DP && c->num_units[u] == 0)) {
             snprintf(err, errlen, "SM: pipeline %d needs 1..%d units (got %u)", u, SM_MAX_UNITS, c->num_units[u]);
@@ -171,6 +175,13 @@ void sm_warp_sync(sm *s, uint32_t w) {
     s->hot_unit[w] = W->nt.unit;
 }
 
+/* Is a cp.async copy of a group the warp's next wait waits for still in flight? */
+static int cpa_in_flight_below(const sm *s, const sm_warp *W) {
+    for (uint32_t i = 0; i < W->ncpa; i++)
+        if (s->slots[W->cpa_slot[i]].cpa_group < W->cpa_limit) return 1;
+    return 0;
+}
+
 void sm_warp_recheck(sm *s, uint32_t w) {
     sm_warp *W = &s->warps[w];
     if (!W->next) {
@@ -179,7 +190,7 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     }
     uint64_t t;
     if (W->drain) t = W->mem_pending ? SB_PENDING : W->sb_max;
-    else t = operands_ready(W, W->next);
+    else t = W->cpa_wait && cpa_in_flight_below(s, W) ? SB_PENDING : operands_ready(W, W->next);
     W->wait_mem = t == SB_PENDING;
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
     uint32_t sid = w % s->c.num_sched;
@@ -204,11 +215,17 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
     sm_insn_timing(&s->c, W->next, &W->nt);
     W->is_load = (uint8_t)is_global_or_local_load(W->next);
     /* A call or return switches register frames: the scoreboard is indexed by
-     * the frame's register numbers, so let it drain first.  cp.async.wait_group /
-     * wait_all wait the same way for the warp's cp.async copies to return (every
-     * memory access of the warp in flight: wait_group N > 0 waits for all). */
-    W->drain = W->next->op == PTX_OP_CALL || W->next->op == PTX_OP_RET || W->next->op == PTX_OP_CP_ASYNC_WAIT ||
-               W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL;
+     * the frame's register numbers, so let it drain first. */
+    W->drain = W->next->op == PTX_OP_CALL || W->next->op == PTX_OP_RET;
+    /* cp.async.wait_group N waits until the copies of every committed group but
+     * the N most recent have returned; wait_all commits the open group first and
+     * waits for everything (docs/cp-async.md). */
+    W->cpa_wait = W->next->op == PTX_OP_CP_ASYNC_WAIT || W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL;
+    if (W->cpa_wait) {
+        uint64_t n = W->next->op == PTX_OP_CP_ASYNC_WAIT ? (uint64_t)W->next->opnd[0].imm : 0;
+        uint32_t committed = W->cpa_committed + (W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL);
+        W->cpa_limit = committed > n ? committed - (uint32_t)n : 0;
+    }
     sm_warp_recheck(s, w);
 }
 
@@ -283,6 +300,8 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
         W->at_barrier = 0;
         W->sb_max = 0;
         W->mem_pending = 0;
+        W->ncpa = 0;
+        W->cpa_committed = 0;
         s->age_order[s->nlive++] = (uint8_t)w;
         s->live_mask |= (warp_mask)1 << w;
         if (s->c.sched->warp_start) s->c.sched->warp_start(s->sched_state, w, now);
@@ -365,6 +384,9 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     if (info.insn) {
         if (t.unit == UNIT_LDST) ldst_issue(s, w, &info, now);
         else reserve_dests(W, info.insn, oc_issue(s, w, info.insn, &t, now));
+        /* commit_group and wait_all close the warp's open cp.async group */
+        if ((info.insn->op == PTX_OP_CP_ASYNC_COMMIT || info.insn->op == PTX_OP_CP_ASYNC_WAIT_ALL) && info.active_mask)
+            W->cpa_committed++;
     }
     if (r == EXEC_STEP_EXITED) {
         warp_exited(s, w, now);

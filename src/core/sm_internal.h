@@ -12,6 +12,9 @@
 #define SM_MAX_SCHED 8
 #define SM_MAX_UNITS 8          /* instances of one pipeline kind */
 #define SM_MAX_CTAS 64
+/* cp.async instructions one warp may have in flight: at least load_slots_per_warp
+ * (each holds a memory slot), checked in sm_create. */
+#define SM_MAX_CPA 16
 /* Coalesced accesses of one warp instruction: 32 lanes x up to 4 words (local
  * memory is interleaved word by word, so a v4 local access touches 4 lines). */
 #define LDST_MAX_ACCESS 128
@@ -56,6 +59,12 @@ typedef struct {
     uint8_t wait_mem;      /* the next instruction reads/writes a register a load has not filled */
     uint8_t is_load;       /* the next instruction reads global/local memory */
     uint8_t drain;         /* the next instruction needs an empty scoreboard (call/ret) */
+    uint8_t cpa_wait;      /* the next instruction is cp.async.wait_group / wait_all: it issues
+                              when no copy of a group below cpa_limit is in flight */
+    uint8_t ncpa;          /* cp.async instructions of this warp in flight ... */
+    uint16_t cpa_slot[SM_MAX_CPA]; /* ... and their memory slots */
+    uint32_t cpa_committed; /* cp.async groups the warp has committed (commit_group, wait_all) */
+    uint32_t cpa_limit;    /* groups [0, cpa_limit) must have landed before the wait issues */
     uint8_t ibuf_spare;    /* the instruction after `next` is in the I-buffer too */
     const ptx_insn *next;  /* next instruction, NULL when none */
     insn_timing nt;        /* its pipeline and latency */
@@ -81,6 +90,8 @@ typedef struct {
     uint8_t used;
     uint8_t all_sent;      /* the LD/ST unit has sent every access */
     uint8_t ndst;
+    uint8_t cpa;           /* a cp.async: its copies belong to group cpa_group */
+    uint32_t cpa_group;
     uint32_t dst[4];       /* value registers it writes */
     uint32_t outstanding;  /* accesses not answered yet */
     uint64_t data_ready;   /* when the data of hits is visible */

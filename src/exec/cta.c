@@ -8,7 +8,7 @@
  * instructions; then the next warp runs.  Long quanta keep the interpreter in its
  * tight loop; the limit lets a warp that spins on a flag another warp sets (through
  * shared or global memory) make progress. */
-#define RUN_QUANTUM (1u << 16)
+#define RUN_QUANTUM LOCSIM_DEFAULT_RUN_QUANTUM
 
 static void reset_barrier(exec_barrier *b) {
     memset(b, 0, sizeof *b);

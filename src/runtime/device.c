@@ -67,6 +67,7 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
     dev->printf_out = stdout;
     dev->mem_capacity = (cfg ? cfg->device_memory_mb : 4096) << 20;
     dev->dtoh_digest = 0xcbf29ce484222325ull; /* FNV-1a offset basis */
+    dev->run_quantum = cfg ? cfg->functional_run_quantum : 0; /* -functional_run_quantum */
     if (mode == LOCSIM_MODE_TIMING) {
         locsim_status st = timing_attach ? timing_attach(dev) : LOCSIM_ERR_CONFIG;
         if (st != LOCSIM_OK) {

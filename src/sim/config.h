@@ -116,6 +116,7 @@ struct locsim_config {
     bool l1d_unbounded;                      /* give every SM an effectively infinite L1D */
     bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
     bool memcheck;                           /* stop at the first out-of-bounds access (docs/memcheck.md) */
+    uint32_t functional_run_quantum;         /* functional mode: instructions per warp turn (docs/functional.md) */
 
     /* ---- energy model (src/sim/energy.c, docs/energy.md) ---- */
     double energy_nj[ENERGY_EVENT_COUNT];    /* nJ per event */

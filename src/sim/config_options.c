@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "locsim/locsim.h"
 #include "sim/config_options.h"
 
 #define F(field) offsetof(sim_config, field)
+#define QUOTE_(x) #x
+#define QUOTE(x) QUOTE_(x)   /* a numeric macro as a default string */
 #define SECTION(title) {.name = NULL, .help = title}
 #define UINT(n, field, d, lo, hi, h) {.name = n, .type = OPT_UINT, .offset = F(field), .min = lo, .max = hi, .def = d, .help = h}
 #define U64(n, field, d, lo, hi, h) {.name = n, .type = OPT_U64, .offset = F(field), .min = lo, .max = hi, .def = d, .help = h}
@@ -354,11 +357,16 @@ static const option_def options[] = {
     ST("noc", EN_STATIC_NOC, "2.0", "static power of the crossbar, W; estimate"),
     ST("dram", EN_STATIC_DRAM, "12.0",
        "static (background) power of the DRAM, W; estimate: 12 GDDR5 chips (6 channels x 2) at ~1 W each"),
-    SECTION("Checking"),
+    SECTION("Checking and functional execution"),
     BOOL("memcheck", memcheck, "0",
          "(locsim) 1: stop at the first global access outside a live allocation with a compute-sanitizer-style "
          "report; 0: behave as a GPU (accesses in mapped memory run and are counted in memcheck_oob_accesses, "
          "others fail with cudaErrorIllegalAddress)"),
+    UINT("functional_run_quantum", functional_run_quantum, QUOTE(LOCSIM_DEFAULT_RUN_QUANTUM), 1, 0x7fffffff,
+         "(locsim) functional mode: a warp runs up to this many instructions before the next warp of its CTA "
+         "runs (1: GPGPU-Sim's functional mode, one instruction per warp in turn); a race-free program's "
+         "results do not depend on it (docs/functional.md). The timing model interleaves warps cycle by "
+         "cycle and does not use it"),
 };
 
 const option_def *config_option_table(size_t *count) {
