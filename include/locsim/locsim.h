@@ -210,7 +210,10 @@ int locsim_config_memcheck(const locsim_config *cfg);
  * the next warp (0: the default, LOCSIM_DEFAULT_RUN_QUANTUM).  Results never depend
  * on it for race-free programs; tests use it to check exactly that.  A device
  * created with a configuration starts with its -functional_run_quantum. */
-#define LOCSIM_DEFAULT_RUN_QUANTUM 65536
+/* 32, not longer: a program with a shared-memory race inside a barrier interval
+ * (Rodinia leukocyte, docs/functional.md) then gives the answer timing mode and
+ * GPUs give, at no measurable speed cost against 65536. */
+#define LOCSIM_DEFAULT_RUN_QUANTUM 32
 void locsim_set_run_quantum(locsim_device *dev, uint32_t insns);
 /* FNV-1a 64 digest of every byte copied device -> host so far: two runs whose
  * digests agree showed the host the same results (determinism tests). */
