@@ -67,7 +67,7 @@ static void broken_kernel_fails(void **state) {
     size_t len = 0;
     char *ptx = mutate(e->ptx, *e->ptx_len, m, &len);
     if (!ptx) fail_msg("%s: the mutation text '%s' is not in its kernel.ptx any more", m->workload, m->find);
-    workload_entry broken = { e->wl, ptx, &len };
+    workload_entry broken = { e->wl, ptx, &len, e->ptxas, e->ptxas_len };
     locsim_device *dev = NULL;
     assert_int_equal(locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev), LOCSIM_OK);
     locsim_set_memcheck(dev, 1);
