@@ -3,14 +3,7 @@
 set -u
 locsim=$1
 fail=0
-check() {  # check <description> <expected exit> <pattern in output> <command...>
-  local what=$1 want=$2 pattern=$3; shift 3
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ]; then echo "FAIL: $what: exit $rc, expected $want"; echo "$out" | tail -5; fail=1; return; fi
-  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: $what: output lacks /$pattern/"; echo "$out" | tail -5; fail=1; return; fi
-  echo "ok: $what"
-}
+. "$(dirname "$0")/check.bash"
 check "list prints workloads" 0 "^vectoradd +" "$locsim" list
 n=$("$locsim" list | wc -l)
 [ "$n" -ge 1 ] || { echo "FAIL: list printed no workloads"; fail=1; }

@@ -9,14 +9,7 @@ cd "$src" || exit 1
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() {  # check <description> <expected exit> <pattern in output> <command...>
-  local what=$1 want=$2 pattern=$3; shift 3
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ]; then echo "FAIL: $what: exit $rc, expected $want"; echo "$out" | tail -5; fail=1; return; fi
-  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: $what: output lacks /$pattern/"; echo "$out" | tail -5; fail=1; return; fi
-  echo "ok: $what"
-}
+. "$(dirname "$0")/check.bash"
 run_cwlp() { "$locsim" run bfs --size 1 -gpgpu_scheduler cwlp -l1d_policy lpc "$@"; }
 check "cwlp + lpc: bfs passes its check" 0 "^PASS$" run_cwlp
 check "LIS fraction reported (0..1)" 0 "^L1D_LIS_locality_frac = (0|1)\.[0-9]+$" run_cwlp --stats

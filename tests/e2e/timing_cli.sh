@@ -8,14 +8,7 @@ cd "$src" || exit 1
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() {  # check <description> <expected exit> <pattern in output> <command...>
-  local what=$1 want=$2 pattern=$3; shift 3
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ]; then echo "FAIL: $what: exit $rc, expected $want"; echo "$out" | tail -5; fail=1; return; fi
-  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: $what: output lacks /$pattern/"; echo "$out" | tail -5; fail=1; return; fi
-  echo "ok: $what"
-}
+. "$(dirname "$0")/check.bash"
 check "timing run prints cycles" 0 "gpu_sim_cycle +[1-9]" "$locsim" run vectoradd --size 1
 check "timing run prints IPC" 0 "gpu_ipc +[0-9]" "$locsim" run vectoradd --size 1 --config fermi_gtx480
 check "timing run PASS" 0 "^PASS$" "$locsim" run histogram --size 1 -gpgpu_scheduler lrr
