@@ -204,6 +204,43 @@ static void test_option_changes_only_its_component(void **state) {
     tdev_close(&c);
 }
 
+/* -energy_dp_op_nj charges DP work only where the SM has DP pipelines.  One warp,
+ * one add.f64 per thread, once:
+ *   -gpgpu_num_dp_units 1: 32 dp_op events, and no sfu_op from the add;
+ *   -gpgpu_num_dp_units 0 (Fermi): the add runs on the SFU: 32 sfu_op events, 0 dp_op. */
+static const char *const dp_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry kd(.param .u64 dst)\n{\n"
+    "  .reg .b32 %r<2>;\n  .reg .f64 %fd<3>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, %tid.x;\n  cvt.rn.f64.u32 %fd1, %r1;\n"
+    "  add.f64 %fd2, %fd1, 0d3FF0000000000000;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.f64 [%rd3], %fd2;\n  ret;\n}\n";
+
+static void run_dp(tdev *t, const char *dp_units) {
+    const char *over[] = {"-gpgpu_num_dp_units", dp_units, "-energy_dp_op_nj", "1.14", "-energy_sfu_op_nj", "1.13",
+                          "-gpgpu_perf_sim_memcpy", "0", NULL};
+    tdev_open(t, "fermi_gtx480", over);
+    locsim_kernel *k = tdev_kernel(t, dp_ptx, "kd");
+    locsim_dptr dst = tdev_alloc(t, NULL, 32 * sizeof(double));
+    void *args[1] = {&dst};
+    tdev_launch(t, k, 1, 32, args, 1);
+}
+
+static void test_dp_energy_follows_the_dp_units(void **state) {
+    (void)state;
+    tdev with, without;
+    run_dp(&with, "1");
+    run_dp(&without, "0");
+    assert_true(stat_at(&with, 0, "energy_%s_events", "dp_op") == 32.0);
+    assert_true(stat_at(&with, 0, "energy_%s", "dp_op") == 32.0 * 1.14);
+    assert_true(stat_at(&without, 0, "energy_%s_events", "dp_op") == 0.0);
+    assert_true(stat_at(&without, 0, "energy_%s", "dp_op") == 0.0);
+    assert_true(stat_at(&without, 0, "energy_%s_events", "sfu_op") ==
+                stat_at(&with, 0, "energy_%s_events", "sfu_op") + 32.0);
+    tdev_close(&with);
+    tdev_close(&without);
+}
+
 static void test_bad_energy_option(void **state) {
     (void)state;
     char err[512];
@@ -221,6 +258,7 @@ int main(void) {
         cmocka_unit_test(test_parts_add_up_exactly),
         cmocka_unit_test(test_static_is_power_times_time),
         cmocka_unit_test(test_option_changes_only_its_component),
+        cmocka_unit_test(test_dp_energy_follows_the_dp_units),
         cmocka_unit_test(test_bad_energy_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
