@@ -450,6 +450,10 @@ int cache_locality_signal(const cache *c) {
     return c->pol->locality(c->pol_state);
 }
 
+void cache_kernel_begin(cache *c, const struct ldesc_set *hints) {
+    if (c && c->pol->kernel_begin) c->pol->kernel_begin(c->pol_state, hints);
+}
+
 const cache_policy_ops *cache_policy(const cache *c) { return c->pol; }
 const void *cache_policy_state(const cache *c) { return c->pol_state; }
 
