@@ -88,6 +88,11 @@ static uint8_t live_level(const ld_line *l, uint32_t epoch) {
     return l->level && l->epoch == epoch ? l->level : LVL_NONE;
 }
 
+/* NO_REUSE data allocates no line (with -ldesc_l1_bypass). */
+static int bypassed(const ld_state *s, const ldesc_entry *e) {
+    return e && s->bypass && e->d.type == LOCSIM_LDESC_NO_REUSE;
+}
+
 static void ld_kernel_begin(void *st, const ldesc_set *hints) {
     ((ld_state *)st)->set = hints;
 }
@@ -95,12 +100,8 @@ static void ld_kernel_begin(void *st, const ldesc_set *hints) {
 static cache_alloc_decision ld_allocate(void *st, uint32_t set, uint32_t way, const cache_line *victim,
                                         const mem_req *r, uint64_t now) {
     (void)set, (void)way, (void)victim, (void)now;
-    ld_state *s = st;
-    const ldesc_entry *e = desc_of(s, r);
-    if (!e || !s->bypass || e->d.type != LOCSIM_LDESC_NO_REUSE) return CACHE_ALLOC_INSERT;
-    s->all.bypasses++;
-    if (e->id < STAT_IDS) s->per[e->id].bypasses++;
-    return CACHE_ALLOC_BYPASS;
+    const ldesc_entry *e = desc_of(st, r);
+    return bypassed(st, e) ? CACHE_ALLOC_BYPASS : CACHE_ALLOC_INSERT;
 }
 
 static void ld_insert(void *st, uint32_t set, uint32_t way, const mem_req *r, uint64_t now) {
@@ -142,15 +143,19 @@ static int ld_find_victim(void *st, uint32_t set, uint64_t candidates, const mem
 }
 
 static void ld_access(void *st, uint32_t set, int way, const mem_req *r, cache_outcome o, uint64_t now) {
-    (void)set, (void)way, (void)now;
+    (void)set, (void)now;
     ld_state *s = st;
     const ldesc_entry *e = desc_of(s, r);
     if (!e) return;
+    /* A read miss that left no line behind was bypassed (counted here, once, and
+     * not in allocate, which a refused access asks again at its retry). */
+    int bypass = o == CACHE_MISS && way < 0 && !mem_access_is_write(r->type) && bypassed(s, e);
     ld_count *c[2] = {&s->all, e->id < STAT_IDS ? &s->per[e->id] : NULL};
     for (int i = 0; i < 2 && c[i]; i++) {
         if (o == CACHE_HIT) c[i]->hits++;
         else if (o == CACHE_HIT_RESERVED) c[i]->pending++;
         else if (o == CACHE_MISS) c[i]->misses++;
+        c[i]->bypasses += bypass;
     }
 }
 
