@@ -12,7 +12,11 @@
  *   over_MB       peak_MB minus the same workload's peak in functional mode:
  *                 what the timing model itself costs
  *
- *   bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...]
+ *   bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...] [-- -option value ...]
+ *
+ * Everything after `--` is passed to the configuration as "-option value" pairs
+ * (as on the locsim command line), so a mechanism's speed can be quoted with
+ * it switched on: bench_timing kmeans memc -- -gpgpu_scheduler cwlp -l1d_policy lpc
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,12 +28,19 @@
 #include "sim/config.h"
 #include "workload.h"
 
+/* The configuration a timing run loads: a name or path, then option overrides. */
+typedef struct {
+    const char *name;
+    int nopts;
+    char **opts;
+} bench_config;
+
 static void run_timing(const workload_entry *e, uint32_t size, uint64_t seed, void *ctx, bench_report *r) {
-    const char *config = ctx;
+    const bench_config *bc = ctx;
     locsim_config *cfg = NULL;
     locsim_device *dev = NULL;
     char err[1024];
-    if (locsim_config_load(config, 0, NULL, &cfg, err, sizeof err) != LOCSIM_OK) {
+    if (locsim_config_load(bc->name, bc->nopts, bc->opts, &cfg, err, sizeof err) != LOCSIM_OK) {
         fprintf(stderr, "bench_timing: %s\n", err);
         return;
     }
@@ -69,21 +80,45 @@ int main(int argc, char **argv) {
     uint32_t size = 0;
     uint64_t seed = 1;
     int repeat = 1, nonly = 0;
-    const char *config = "fermi_gtx480";
+    bench_config bc = {.name = "fermi_gtx480"};
     char *only[64];
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            bc.nopts = argc - i - 1;
+            bc.opts = argv + i + 1;
+            break;
+        }
         if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--config") && i + 1 < argc) config = argv[++i];
+        else if (!strcmp(argv[i], "--config") && i + 1 < argc) bc.name = argv[++i];
         else if (argv[i][0] != '-' && nonly < 64) only[nonly++] = argv[i];
         else {
-            fprintf(stderr, "usage: bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...]\n");
+            fprintf(stderr, "usage: bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...] "
+                            "[-- -option value ...]\n");
             return 2;
         }
     }
     if (repeat < 1 || repeat > 99) repeat = 1;
-    printf("timing-mode speed, config %s, one core, median of %d run(s) by CPU time\n", config, repeat);
+    /* A bad option is reported once here, not as every workload FAILED. */
+    locsim_config *check = NULL;
+    char err[1024];
+    if (locsim_config_load(bc.name, bc.nopts, bc.opts, &check, err, sizeof err) != LOCSIM_OK) {
+        fprintf(stderr, "bench_timing: %s\n", err);
+        return 2;
+    }
+    locsim_config_free(check);
+    for (int i = 0; i < nonly; i++) {
+        const workload_entry *e = workload_table;
+        while (e->wl && strcmp(e->wl->name, only[i])) e++;
+        if (!e->wl) {
+            fprintf(stderr, "bench_timing: unknown workload '%s' (locsim list names them)\n", only[i]);
+            return 2;
+        }
+    }
+    printf("timing-mode speed, config %s", bc.name);
+    for (int i = 0; i < bc.nopts; i++) printf(" %s", bc.opts[i]);
+    printf(", one core, median of %d run(s) by CPU time\n", repeat);
     printf("%-14s %6s %14s %12s %9s %9s %9s %10s %9s %9s  %s\n", "workload", "size", "thread_insns", "cycles",
            "seconds", "cpu_s", "Minsn/s", "slowdown", "peak_MB", "over_MB", "check");
     double total_insns = 0, total_seconds = 0, worst_over = 0, rates[256];
@@ -96,7 +131,7 @@ int main(int argc, char **argv) {
         long peak_kb = 0, func_kb = 0, kb;
         int ok = 1;
         for (int k = 0; k < repeat && ok; k++) {
-            ok = bench_measure(e, size, seed, run_timing, (void *)config, &r, &kb) == 0 && r.passed;
+            ok = bench_measure(e, size, seed, run_timing, &bc, &r, &kb) == 0 && r.passed;
             secs[k] = r.cpu_seconds;
             walls[k] = r.seconds;
             if (kb > peak_kb) peak_kb = kb;

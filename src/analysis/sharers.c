@@ -4,28 +4,48 @@
 
 #include "analysis/sharers.h"
 
+/* Speed: the table is probed once per L2 request, and most probes miss the host
+ * cache.  Each entry keeps its key and its SM mask side by side (one cache line,
+ * not two), and neighbouring lines of the address space land in neighbouring
+ * slots (groups of 2^group_shift entries share one 64-byte host line), so a
+ * stream of requests to consecutive lines touches a new host line only every
+ * few lines.  Only the placement changed: what is counted does not depend on
+ * where an entry sits. */
 struct sharers {
     uint32_t words;          /* 64-bit mask words per line */
+    uint32_t stride;         /* 1 + words: uint64 per entry (key, then mask) */
+    uint32_t group_shift;    /* log2 of the entries that share a 64-byte host line */
     uint32_t line_shift;
     uint32_t num_sms;
+    uint32_t cap_bits;       /* cap = 2^cap_bits */
     uint64_t cap;            /* slots, a power of two */
     uint64_t used;
-    uint64_t *key;           /* line + 1; 0 = empty */
-    uint64_t *mask;          /* cap * words */
+    uint64_t *tab;           /* cap * stride: key (line + 1, 0 = empty), mask words */
     uint64_t *slots;         /* indices of the used slots, for a cheap clear */
 };
 
-static uint64_t hash_line(uint64_t line) { return line * 0x9E3779B97F4A7C15ull; }
+/* Where key k's probe starts: a Fibonacci hash of k's group of neighbouring
+ * lines picks the group's place, k's low bits its entry within it. */
+static uint64_t home_slot(const sharers *t, uint64_t k) {
+    uint32_t g = t->group_shift;
+    uint64_t group = ((k >> g) * 0x9E3779B97F4A7C15ull) >> (64 - (t->cap_bits - g));
+    return (group << g) | (k & ((1ull << g) - 1));
+}
 
-static int alloc_table(sharers *t, uint64_t cap) {
-    t->key = calloc(cap, sizeof *t->key);
-    t->mask = calloc(cap * t->words, sizeof *t->mask);
+static uint64_t *entry(const sharers *t, uint64_t i) { return &t->tab[i * t->stride]; }
+
+static int alloc_table(sharers *t, uint32_t cap_bits) {
+    uint64_t cap = 1ull << cap_bits;
+    size_t bytes = (size_t)(cap * t->stride * sizeof *t->tab);
+    t->tab = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
     t->slots = malloc(cap / 2 * sizeof *t->slots);
-    if (!t->key || !t->mask || !t->slots) {
-        free(t->key), free(t->mask), free(t->slots);
+    if (!t->tab || !t->slots) {
+        free(t->tab), free(t->slots);
         return -1;
     }
+    memset(t->tab, 0, bytes);
     t->cap = cap;
+    t->cap_bits = cap_bits;
     return 0;
 }
 
@@ -34,8 +54,10 @@ sharers *sharers_create(uint32_t num_sms, uint32_t line_shift) {
     if (!t) return NULL;
     t->num_sms = num_sms;
     t->words = (num_sms + 63) / 64;
+    t->stride = 1 + t->words;
+    t->group_shift = t->stride <= 2 ? 2 : t->stride <= 4 ? 1 : 0;
     t->line_shift = line_shift;
-    if (alloc_table(t, 1024)) {
+    if (alloc_table(t, 10)) {
         free(t);
         return NULL;
     }
@@ -44,33 +66,35 @@ sharers *sharers_create(uint32_t num_sms, uint32_t line_shift) {
 
 void sharers_destroy(sharers *t) {
     if (!t) return;
-    free(t->key);
-    free(t->mask);
+    free(t->tab);
     free(t->slots);
     free(t);
 }
 
 /* The slot of key k (line + 1): where it is or where it would go. */
 static uint64_t find_slot(const sharers *t, uint64_t k) {
-    uint64_t i = hash_line(k) & (t->cap - 1);
-    while (t->key[i] && t->key[i] != k) i = (i + 1) & (t->cap - 1);
-    return i;
+    uint64_t i = home_slot(t, k);
+    for (;;) {
+        uint64_t key = *entry(t, i);
+        if (!key || key == k) return i;
+        i = (i + 1) & (t->cap - 1);
+    }
 }
 
 static int grow(sharers *t) {
     sharers old = *t;
-    if (alloc_table(t, old.cap * 2)) {
+    if (alloc_table(t, old.cap_bits + 1)) {
         *t = old;
         return -1;
     }
     t->used = 0;
     for (uint64_t n = 0; n < old.used; n++) {
-        uint64_t o = old.slots[n], i = find_slot(t, old.key[o]);
-        t->key[i] = old.key[o];
-        memcpy(&t->mask[i * t->words], &old.mask[o * t->words], t->words * sizeof *t->mask);
+        const uint64_t *o = entry(&old, old.slots[n]);
+        uint64_t i = find_slot(t, o[0]);
+        memcpy(entry(t, i), o, t->stride * sizeof *t->tab);
         t->slots[t->used++] = i;
     }
-    free(old.key), free(old.mask), free(old.slots);
+    free(old.tab), free(old.slots);
     return 0;
 }
 
@@ -78,27 +102,26 @@ int sharers_record(sharers *t, uint64_t addr, uint32_t sm) {
     if (sm >= t->num_sms) return 0;
     uint64_t k = (addr >> t->line_shift) + 1;
     uint64_t i = find_slot(t, k);
-    int fresh = !t->key[i];
+    uint64_t *e = entry(t, i);
+    int fresh = !e[0];
     if (fresh) {
         if (t->used + 1 > t->cap / 2) {
             if (grow(t)) return -1;
             i = find_slot(t, k);
+            e = entry(t, i);
         }
-        t->key[i] = k;
+        e[0] = k;
         t->slots[t->used++] = i;
     }
-    t->mask[i * t->words + sm / 64] |= 1ull << (sm % 64);
+    e[1 + sm / 64] |= 1ull << (sm % 64);
     return fresh;
 }
 
 void sharers_kernel_end(sharers *t, uint64_t *lines, uint64_t *sm_lines) {
     for (uint64_t n = 0; n < t->used; n++) {
-        uint64_t i = t->slots[n];
-        for (uint32_t w = 0; w < t->words; w++) {
-            *sm_lines += (uint64_t)__builtin_popcountll(t->mask[i * t->words + w]);
-            t->mask[i * t->words + w] = 0;
-        }
-        t->key[i] = 0;
+        uint64_t *e = entry(t, t->slots[n]);
+        for (uint32_t w = 0; w < t->words; w++) *sm_lines += (uint64_t)__builtin_popcountll(e[1 + w]);
+        memset(e, 0, t->stride * sizeof *t->tab);
     }
     *lines += t->used;
     t->used = 0;

@@ -39,6 +39,11 @@ struct partition {
      * are zero an L2 cycle has nothing to do but advance now and dram_rr. */
     uint32_t l2_work;
     bool miss_queued;
+    /* No head of those three queues may leave before this L2 cycle (a lower
+     * bound: pushes lower it, a full cycle recomputes it).  Until then a cycle
+     * with no miss queued finds every head not ready, so it, too, only moves
+     * now and dram_rr. */
+    uint64_t next_work;
     uint32_t replies_queued;      /* requests in the L2->icnt queues of all slices */
     sharers *seen;                /* every line the L2 slices have been asked for */
     partition_counters ctr;
@@ -79,8 +84,12 @@ static void tq_pop(timed_queue *q) {
  * on (the L2->icnt queue is drained by the interconnect side, not by it). */
 static void part_push(partition *p, slice *s, int q, const mem_req *r, uint64_t ready) {
     tq_push(&s->q[q], r, ready);
-    if (q != PART_Q_L2_ICNT) p->l2_work++;
-    else p->replies_queued++;
+    if (q != PART_Q_L2_ICNT) {
+        p->l2_work++;
+        if (ready < p->next_work) p->next_work = ready;
+    } else {
+        p->replies_queued++;
+    }
 }
 
 static void part_pop(partition *p, slice *s, int q) {
@@ -169,8 +178,21 @@ static void feed_dram(partition *p) {
     p->dram_rr = ring_wrap(p->dram_rr + 1, p->nslices);
 }
 
+/* The earliest cycle at which a head of the queues an L2 cycle works on may
+ * leave (heads leave first: each queue's ready times grow from head to tail). */
+static uint64_t earliest_head(const partition *p) {
+    static const int work_queues[] = {PART_Q_ICNT_L2, PART_Q_L2_DRAM, PART_Q_DRAM_L2};
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < p->nslices; i++)
+        for (int k = 0; k < 3; k++) {
+            const timed_queue *q = &p->slices[i].q[work_queues[k]];
+            if (q->len && q->e[q->head].ready < t) t = q->e[q->head].ready;
+        }
+    return t;
+}
+
 void partition_l2_cycle(partition *p) {
-    if (!p->l2_work && !p->miss_queued) {
+    if (!p->miss_queued && (!p->l2_work || p->now < p->next_work)) {
         /* Nothing to fill, send or access: the cycle only moves the clock and the
          * DRAM round-robin pointer (feed_dram advances it every cycle). */
         p->dram_rr = ring_wrap(p->dram_rr + 1, p->nslices);
@@ -191,6 +213,7 @@ void partition_l2_cycle(partition *p) {
     }
     p->miss_queued = miss_queued;
     feed_dram(p);
+    p->next_work = earliest_head(p);
     p->now++;
 }
 

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# same-stats.sh OLD_LOCSIM NEW_LOCSIM [--size S] [workload ...]
+#
+# Checks that a change meant only to make the simulator faster changes no
+# statistic: runs every workload (bench_timing's list: all of `locsim list`, at
+# its default size unless --size) under the old and the new binary with
+# fermi_gtx480, plus a few runs with the other shipped configs and with policy
+# options, and compares the --json statistics byte for byte (all but the
+# "version" input, the git description each binary was built from).  Prints one
+# line per run and exits 1 if any pair differs (or a run fails under one binary
+# only).
+set -u
+if [ $# -lt 2 ]; then
+    echo "usage: $0 OLD_LOCSIM NEW_LOCSIM [--size S] [workload ...]" >&2
+    exit 2
+fi
+old=$1 new=$2
+shift 2
+size=()
+if [ "${1:-}" = "--size" ]; then
+    size=(--size "$2")
+    shift 2
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export LOCSIM_QUIET=1
+
+if [ $# -gt 0 ]; then wls=("$@"); else mapfile -t wls < <("$new" list | awk '{print $1}'); fi
+
+# Each run: a label, then the arguments after `run`.
+runs=()
+for w in "${wls[@]}"; do runs+=("$w|$w"); done
+if [ $# -eq 0 ]; then
+    runs+=("kmeans-ccws_gtx285|kmeans --config ccws_gtx285"
+           "bfs-ccws_gtx285-ccws|bfs --config ccws_gtx285 -gpgpu_scheduler ccws"
+           "memc-sharing_fermi|memc --config sharing_fermi"
+           "spmv-sharing_fermi|spmv --config sharing_fermi"
+           "gc-lrr|gc -gpgpu_scheduler lrr"
+           "kmeans-cwlp|kmeans -gpgpu_scheduler cwlp -l1d_policy lpc"
+           "vectoradd-two_level|vectoradd -gpgpu_scheduler two_level")
+fi
+
+bad=0
+for r in "${runs[@]}"; do
+    label=${r%%|*}
+    read -r -a args <<< "${r#*|}"
+    "$old" run "${args[@]}" "${size[@]}" --json "$work/old.json" > /dev/null 2>&1
+    ro=$?
+    "$new" run "${args[@]}" "${size[@]}" --json "$work/new.json" > /dev/null 2>&1
+    rn=$?
+    if [ $ro -ne $rn ]; then
+        echo "DIFF  $label: exit status $ro (old) vs $rn (new)"
+        bad=1
+    elif [ $ro -ne 0 ]; then
+        echo "skip  $label: both exit $ro"
+    elif cmp -s <(grep -v '^ *"version": ' "$work/old.json") <(grep -v '^ *"version": ' "$work/new.json"); then
+        echo "same  $label"
+    else
+        echo "DIFF  $label: statistics differ"
+        diff <(tr ',' '\n' < "$work/old.json") <(tr ',' '\n' < "$work/new.json") | head -10
+        bad=1
+    fi
+    rm -f "$work/old.json" "$work/new.json"
+done
+[ $bad -eq 0 ] && echo "all statistics identical" || echo "statistics DIFFER"
+exit $bad
