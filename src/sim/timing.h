@@ -11,7 +11,7 @@
 #include "sim/stats.h"
 
 #define TIMING_MAX_SCHED_STATS 32   /* statistics a warp-scheduler plug-in may define */
-#define TIMING_MAX_L1D_POLICY_STATS 16  /* statistics an L1D replacement policy may define */
+#define TIMING_MAX_L1D_POLICY_STATS 48  /* statistics an L1D replacement policy may define */
 #define TIMING_MAX_PF_STATS 24      /* statistics a prefetcher plug-in may define (per cache level) */
 #define TIMING_MAX_DSCHED_STATS 32  /* statistics a DRAM scheduler plug-in may define */
 #define TIMING_PF_BASE 12           /* <L>_prefetch_* statistics every prefetcher has (timing_plugin_stats.c) */
@@ -24,7 +24,7 @@ typedef struct {
     stats_cache_ids l1d, l1c, l1t, l2;
     stats_dram_ids dram;
     stats_icnt_ids req, rep;
-    int regs_per_thread, regs_estimated;
+    int regs_per_thread, regs_estimated, cta_clusters;
     int ctas, icnt_cycles, l2_cycles, dram_cycles, skipped_cycles, active_sm_cycles;
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];
