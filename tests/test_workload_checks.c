@@ -40,6 +40,18 @@ static const mutation mutations[] = {
       "a found key returns the first record, not its own" },
     { "mummer", "mummer", "setp.lt.u16 \t%p40, %rs4, %rs3;", "setp.gt.u16 \t%p40, %rs4, %rs3;",
       "the binary search orders bases backwards" },
+    { "cp", "cp", "rsqrt.approx.f32 \t%f92, %f91;", "sqrt.approx.f32 \t%f92, %f91;",
+      "one of a thread's points adds q * r instead of q / r" },
+    { "lib", "lib", "sqrt.rn.f32 \t%f2, %f1;", "mov.f32 \t%f2, %f1;",
+      "the Brownian increment is scaled by delta, not sqrt(delta)" },
+    { "lps", "lps", "mul.f32 \t%f93, %f57, 0f3E2AAAAB;", "mul.f32 \t%f93, %f57, 0f3E2AAAAC;",
+      "the stencil's 1/6 is one ulp too large (the check is bit for bit)" },
+    { "ray", "ray", "setp.lt.f32 \t%p37, %f736, %f170;", "setp.gt.f32 \t%p37, %f736, %f170;",
+      "sphere 0 shadows points from beyond the light instead of before it" },
+    { "nn", "nn", "mul.lo.s32 \t%r7, %r1, 151;", "mul.lo.s32 \t%r7, %r1, 150;",
+      "layer 2's weight rows are 150 words apart instead of 151: map m reads shifted weights" },
+    { "heapsort", "heapsort", "setp.gt.u32 \t%p4, %r35, %r47;", "setp.lt.u32 \t%p4, %r35, %r47;",
+      "heapify sifts towards the smaller child, so the heap is not a max-heap" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
