@@ -1,8 +1,8 @@
 /* heapsort on locsim: the same launch as kernel.cu's main(); every segment is
  * compared with the CPU's sort of it.
  *
- * 192*S segments of 128 keys, one thread each (ref.h).  Measured at the default size
- * 16, seed 1: see docs/workloads.md.  Working set: 1.5 MB of keys, 16 KB per warp. */
+ * 512*S segments of 64 keys, one thread each (ref.h).  Measured at the default size
+ * 12, seed 1: see docs/workloads.md.  Working set: 1.5 MB of keys, 8 KB per warp. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +57,9 @@ static wl_result hs_run(wl_ctx *ctx) {
 
 const workload wl_heapsort = {
     "heapsort",
-    "heap sort (WSMP's own benchmark): each thread heap-sorts a 128-key segment in global memory; "
-    "S = 192*S segments",
-    16,
+    "heap sort (WSMP's own benchmark): each thread heap-sorts a 64-key segment in global memory; "
+    "S = 512*S segments",
+    12,
     { 1, 2 },
     hs_run,
 };

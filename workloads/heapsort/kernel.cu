@@ -49,7 +49,7 @@ extern "C" __global__ void hs_sort(uint32_t *keys, int segments) {
 }
 
 int main(int argc, char **argv) {
-    uint32_t size = 16;  // the evaluation size (wl_heapsort.default_size)
+    uint32_t size = 12;  // the evaluation size (wl_heapsort.default_size)
     uint64_t seed = 1;
     wl_parse_args(argc, argv, HS_MAX_SIZE, &size, &seed);
 

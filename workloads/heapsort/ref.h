@@ -5,13 +5,13 @@
  * and each thread heap-sorts one segment in place in global memory (build a max-heap
  * by sifting down from the middle, then repeatedly swap the root to the end and sift
  * down).  A thread's accesses follow data-dependent paths down its heap (divergent
- * loops, irregular addresses), and the lanes of a warp work in 32 different 512-byte
- * segments, so each warp touches 16 KB: a working set that thrashes a 16 KB L1D.
+ * loops, irregular addresses), and the lanes of a warp work in 32 different 256-byte
+ * segments, so each warp touches 8 KB and two warps fill a 16 KB L1D.
  *
  * Input model: uniform random 32-bit keys (the usual sort benchmark input), with one
  * segment in four already nearly sorted (ascending with 1 in 16 keys disturbed) as
- * real data often has sorted runs.  Size S: 192*S segments (threads) of 128 keys;
- * the default S = 16 is 3072 segments, 393216 keys, 1.5 MB.
+ * real data often has sorted runs.  Size S: 512*S segments (threads) of 64 keys;
+ * the default S = 12 is 6144 segments, 393216 keys, 1.5 MB.
  *
  * The check: every segment equals the CPU's sort of the same input segment. */
 #ifndef WL_HEAPSORT_REF_H
@@ -23,10 +23,10 @@
 #include "wl_rng.h"
 
 #define HS_MAX_SIZE 1024u
-#define HS_SEG 128u       /* keys per segment (per thread) */
+#define HS_SEG 64u        /* keys per segment (per thread) */
 #define HS_BLOCK 64u      /* threads per CTA */
 
-static inline uint32_t hs_segments(uint32_t size) { return 192u * size; }
+static inline uint32_t hs_segments(uint32_t size) { return 512u * size; }
 
 /* segments * HS_SEG keys, or NULL on out-of-memory. */
 static inline uint32_t *hs_generate(uint32_t segments, uint64_t seed) {
