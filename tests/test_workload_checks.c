@@ -52,6 +52,8 @@ static const mutation mutations[] = {
       "layer 2's weight rows are 150 words apart instead of 151: map m reads shifted weights" },
     { "heapsort", "heapsort", "setp.gt.u32 \t%p4, %r35, %r47;", "setp.lt.u32 \t%p4, %r35, %r47;",
       "heapify sifts towards the smaller child, so the heap is not a max-heap" },
+    { "hybridsort", "hybridsort", "setp.gt.f32 \t%p9, %f4, %f3;", "setp.lt.f32 \t%p9, %f4, %f3;",
+      "hy_sort's bitonic compare-exchange is reversed: buckets come out descending" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
