@@ -54,6 +54,8 @@ static const mutation mutations[] = {
       "heapify sifts towards the smaller child, so the heap is not a max-heap" },
     { "hybridsort", "hybridsort", "setp.gt.f32 \t%p9, %f4, %f3;", "setp.lt.f32 \t%p9, %f4, %f3;",
       "hy_sort's bitonic compare-exchange is reversed: buckets come out descending" },
+    { "knn", "knn", "fma.rn.f32 \t%f10, %f7, %f7, %f9;", "fma.rz.f32 \t%f10, %f7, %f7, %f9;",
+      "the distance's fma rounds toward zero, not to nearest (an ulp; the check is bit for bit)" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
