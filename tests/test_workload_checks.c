@@ -60,6 +60,22 @@ static const mutation mutations[] = {
       "the corner tap is 0.25 instead of 0.2" },
     { "doitgen", "doitgen", "ld.global.f32 \t%f6, [%rd9+4];", "ld.global.f32 \t%f6, [%rd9+8];",
       "dg_sum reads A[r][q][2] where A[r][q][1] belongs" },
+    { "cp", "cp", "rsqrt.approx.f32 \t%f92, %f91;", "sqrt.approx.f32 \t%f92, %f91;",
+      "one of a thread's points adds q * r instead of q / r" },
+    { "lib", "lib", "sqrt.rn.f32 \t%f2, %f1;", "mov.f32 \t%f2, %f1;",
+      "the Brownian increment is scaled by delta, not sqrt(delta)" },
+    { "lps", "lps", "mul.f32 \t%f93, %f57, 0f3E2AAAAB;", "mul.f32 \t%f93, %f57, 0f3E2AAAAC;",
+      "the stencil's 1/6 is one ulp too large (the check is bit for bit)" },
+    { "ray", "ray", "setp.lt.f32 \t%p37, %f736, %f170;", "setp.gt.f32 \t%p37, %f736, %f170;",
+      "sphere 0 shadows points from beyond the light instead of before it" },
+    { "nn", "nn", "mul.lo.s32 \t%r7, %r1, 151;", "mul.lo.s32 \t%r7, %r1, 150;",
+      "layer 2's weight rows are 150 words apart instead of 151: map m reads shifted weights" },
+    { "heapsort", "heapsort", "setp.gt.u32 \t%p4, %r35, %r47;", "setp.lt.u32 \t%p4, %r35, %r47;",
+      "heapify sifts towards the smaller child, so the heap is not a max-heap" },
+    { "hybridsort", "hybridsort", "setp.gt.f32 \t%p9, %f4, %f3;", "setp.lt.f32 \t%p9, %f4, %f3;",
+      "hy_sort's bitonic compare-exchange is reversed: buckets come out descending" },
+    { "knn", "knn", "fma.rn.f32 \t%f10, %f7, %f7, %f9;", "fma.rz.f32 \t%f10, %f7, %f7, %f9;",
+      "the distance's fma rounds toward zero, not to nearest (an ulp; the check is bit for bit)" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
