@@ -376,6 +376,58 @@ static void test_l1_hit_latency(void **state) {
     assert_true(chase_cycles("70", 64) - chase_cycles("70", 32) == 32 * (70 + 1));
 }
 
+/* Kernel parameters go through the constant cache (GPGPU-Sim's param_space_kernel
+ * loads use its L1C): chase_ptx reads 3 parameters at offsets 0, 8 and 16, all in
+ * one 64 B L1C line.  A grid of `ctas` one-warp CTAs puts one CTA on each of the
+ * first `ctas` SMs (round-robin CTA placement), so each SM makes 3 warp accesses:
+ * the first misses, the two after it merge into its MSHR entry (pending hits):
+ * L1C accesses = 3 x ctas, misses = ctas.  A second launch finds the line still
+ * there (GPGPU-Sim never invalidates the L1C): 0 misses.  The cold miss is an L2
+ * miss (parameters are not copied through the L2), so it costs at least the ROP
+ * delay (120 L2 = core cycles) plus the DRAM latency (100 DRAM cycles at 924 MHz
+ * = 75.8 core cycles at 700 MHz) more than a perfect constant cache, under
+ * which no parameter touches the L1C. */
+static void run_params(const char *perfect, uint32_t ctas, double *acc, double *miss, double *acc2, double *miss2,
+                       double *cycles) {
+    tdev t;
+    const char *const ov[] = {"-gpgpu_perfect_inst_const_cache", perfect, NULL};
+    tdev_open(&t, "fermi_gtx480", ov);
+    locsim_dptr line = tdev_alloc(&t, NULL, 128), ddst = tdev_alloc(&t, NULL, 8);
+    uint64_t self[16];
+    for (int i = 0; i < 16; i++) self[i] = line;
+    assert_int_equal(locsim_memcpy_htod(t.dev, line, self, sizeof self), LOCSIM_OK);
+    uint32_t iters = 4;
+    void *args[] = {&line, &iters, &ddst};
+    locsim_kernel *k = tdev_kernel(&t, chase_ptx, "chase");
+    tdev_launch(&t, k, ctas, 1, args, 3);
+    *acc = tdev_stat(&t, "L1C_total_cache_accesses", 0);
+    *miss = tdev_stat(&t, "L1C_total_cache_misses", 0);
+    *cycles = tdev_stat(&t, "gpu_sim_cycle", 0);
+    assert_int_equal((int)tdev_stat(&t, "param_warp_accesses", 0), *perfect == '1' ? 0 : 3 * (int)ctas);
+    tdev_launch(&t, k, ctas, 1, args, 3);
+    *acc2 = tdev_stat(&t, "L1C_total_cache_accesses", 0);
+    *miss2 = tdev_stat(&t, "L1C_total_cache_misses", 0);
+    tdev_close(&t);
+}
+
+static void test_kernel_params_through_l1c(void **state) {
+    (void)state;
+    double acc, miss, acc2, miss2, cyc, pacc, pmiss, pacc2, pmiss2, pcyc;
+    run_params("0", 1, &acc, &miss, &acc2, &miss2, &cyc);
+    assert_int_equal((int)acc, 3);
+    assert_int_equal((int)miss, 1);
+    assert_int_equal((int)acc2, 3);
+    assert_int_equal((int)miss2, 0);
+    run_params("1", 1, &pacc, &pmiss, &pacc2, &pmiss2, &pcyc);
+    assert_int_equal((int)pacc, 0);
+    assert_int_equal((int)pacc2, 0);
+    assert_true(cyc - pcyc >= 120 + 100.0 * 700 / 924);
+    run_params("0", 4, &acc, &miss, &acc2, &miss2, &cyc);
+    assert_int_equal((int)acc, 12);
+    assert_int_equal((int)miss, 4);
+    assert_int_equal((int)miss2, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream_sees_dram_latency),
@@ -386,6 +438,7 @@ int main(void) {
         cmocka_unit_test(test_memcpy_fills_l2),
         cmocka_unit_test(test_flush_l1_between_kernels),
         cmocka_unit_test(test_l1_hit_latency),
+        cmocka_unit_test(test_kernel_params_through_l1c),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

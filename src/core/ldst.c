@@ -7,7 +7,12 @@
  *    most distinct 4-byte words any of the 32 banks must deliver; lanes reading
  *    the same word are served by one broadcast; atomics serialise every lane of a
  *    bank); data visible smem_latency + degree - 1 cycles after issue.
- *  - ld.param: fixed param_latency.
+ *  - ld.param of the kernel's own parameters: a constant-cache load of the
+ *    parameter's offset + SM_PARAM_BASE (GPGPU-Sim sends param_space_kernel
+ *    accesses through its constant cache too, so the first kernel on an SM waits
+ *    for an L2/DRAM round trip); with -gpgpu_perfect_inst_const_cache they, and
+ *    constant loads, take const_latency / param_latency and touch no cache.
+ *    ld.param of a call sequence (registers on a GPU): param_latency.
  *  - global / local / const: the lanes' addresses are coalesced into one request
  *    per cache line touched (first-touch order of the lanes; sector mask of the
  *    32 B sectors used, so a sectored L1 fetches only those); the unit sends one
@@ -357,14 +362,14 @@ static void add_access(ldst_unit *u, access_index *x, uint64_t addr, uint32_t by
     a->lanes = 1u << lane;
 }
 
-static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint32_t line) {
+static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint64_t base, uint32_t line) {
     ldst_unit *u = &s->ldst;
     access_index x = {{0}};
     u->naccess = 0;
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         if (!local) {
-            add_access(u, &x, info->mem_addr[lane], info->mem_size, line, lane);
+            add_access(u, &x, base + info->mem_addr[lane], info->mem_size, line, lane);
             continue;
         }
         uint32_t words = info->mem_size > 4 ? info->mem_size / 4 : 1;
@@ -415,8 +420,14 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         dests_ready_at(W, in, now + s->c.smem_latency + degree - 1);
         return;
     }
-    if (space == PTX_SPACE_PARAM) {
+    int kparam = space == PTX_SPACE_PARAM && info->mem_is_kparam && !info->mem_is_store && !s->c.perfect_const;
+    if (space == PTX_SPACE_PARAM && !kparam) {
         dests_ready_at(W, in, now + s->c.param_latency);
+        return;
+    }
+    if (space == PTX_SPACE_CONST && s->c.perfect_const && !info->mem_is_store) {
+        s->st.const_insns++;
+        dests_ready_at(W, in, now + s->c.const_latency);
         return;
     }
     int32_t slot = ldst_slot_alloc(s, w);
@@ -442,6 +453,10 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         u->target = TARGET_L1C;
         u->type = MEM_CONST_ACC_R;
         s->st.const_insns++;
+    } else if (kparam) {
+        u->target = TARGET_L1C;
+        u->type = MEM_CONST_ACC_R;
+        s->st.param_insns++;
     } else {
         u->type = local ? (is_write ? MEM_LOCAL_ACC_W : MEM_LOCAL_ACC_R) : (is_write ? MEM_GLOBAL_ACC_W : MEM_GLOBAL_ACC_R);
         u->target = s->l1d && !u->atomic && (local || s->c.l1d_global) ? TARGET_L1D : TARGET_BYPASS;
@@ -451,7 +466,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
                   : u->target == TARGET_L1C ? s->c.l1c.line_size
                   : u->target == TARGET_L1T ? s->c.l1t.line_size
                                             : s->c.coalesce_line;
-    coalesce(s, w, info, local, line);
+    coalesce(s, w, info, local, kparam ? SM_PARAM_BASE : 0, line);
     u->busy = u->naccess > 0;
     u->warp = w;
     u->slot = (uint32_t)slot;

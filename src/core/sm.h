@@ -75,7 +75,9 @@ typedef struct {
     uint32_t insns_per_iline;      /* 8-byte PTX instructions per instruction-cache line */
     uint32_t l1_latency;           /* L1D hit: cycles until the data is visible; misses leave after it */
     uint32_t smem_latency;         /* shared memory access (no conflicts) */
-    uint32_t param_latency;        /* ld.param of kernel arguments */
+    uint32_t param_latency;        /* ld.param of kernel arguments with a perfect constant cache */
+    bool perfect_const;            /* -gpgpu_perfect_inst_const_cache: constant and parameter loads
+                                      always hit (else kernel parameters go through the L1C) */
     uint32_t const_latency;        /* constant-cache hit (GPGPU-Sim: no latency queue, next cycle) */
     uint32_t smem_banks;           /* 32 */
     uint32_t smem_bank_width;      /* 4 bytes */
@@ -134,6 +136,7 @@ typedef struct {
     uint64_t gmem_insns, gmem_requests;  /* global/local warp accesses and the line requests they made */
     uint64_t smem_insns, smem_conflict_cycles;  /* extra cycles spent on bank conflicts */
     uint64_t const_insns;
+    uint64_t param_insns;          /* ld.param of kernel arguments sent to the constant cache */
     uint64_t tex_insns;            /* tex / tld4 warp instructions that read memory */
     uint64_t ldst_fail_cycles;     /* cycles the LD/ST unit retried a reservation fail */
     uint64_t oc_bank_conflict_cycles;  /* cycles operand reads waited for a register bank */

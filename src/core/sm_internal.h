@@ -23,6 +23,12 @@
  * (DEVMEM_GLOBAL_LIMIT), so local lines never alias global ones in a cache. */
 #define SM_LOCAL_BASE 0x0000010000000000ull
 
+/* Kernel parameters as the constant cache sees them (ld.param of a kernel's own
+ * parameters goes through it, as GPGPU-Sim's param_space_kernel accesses do):
+ * parameter offset + this base, below the global heap (DEVMEM_GLOBAL_BASE) and
+ * the same for every kernel, as GPGPU-Sim's parameter addresses are. */
+#define SM_PARAM_BASE 0x0000000010000000ull
+
 /* Request tags: the target in the top bits, the memory slot below. */
 #define TAG_TARGET_SHIFT 60
 #define TAG_SLOT_MASK ((1ull << TAG_TARGET_SHIFT) - 1)

@@ -98,6 +98,8 @@ typedef struct {
     uint8_t mem_size;           /* bytes per lane (vector width x element size) */
     uint8_t mem_is_texture;     /* tex, tld4: global reads through the texture cache (one
                                    address per lane: its first texel, as GPGPU-Sim) */
+    uint8_t mem_is_kparam;      /* ld.param of a kernel's own parameters (mem_addr: offset in
+                                   the parameter buffer); a call sequence's .param is not */
     uint32_t mem_mask;          /* lanes that accessed memory */
     uint64_t mem_addr[EXEC_WARP_SIZE]; /* global: device address; shared: shared offset;
                                           local: local offset of that lane's thread */

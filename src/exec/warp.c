@@ -236,6 +236,7 @@ static void fill_info(exec_step_info *info, const exec_ctx *x, uint32_t mask) {
     info->mem_is_store = 0;
     info->mem_is_atomic = 0;
     info->mem_is_texture = 0;
+    info->mem_is_kparam = 0;
     info->mem_size = 0;
     info->mem_mask = 0;
 }

@@ -58,6 +58,8 @@ static int define_core(stats *s, timing_stat_ids *d) {
     C(smem_insns, "smem_warp_accesses", 0, "shared-memory warp instructions");
     C(smem_conflicts, "smem_bank_conflict_cycles", 0, "extra LD/ST cycles spent on shared-memory bank conflicts");
     C(const_insns, "const_warp_accesses", STAT_DETAIL, "constant-memory warp instructions");
+    C(param_insns, "param_warp_accesses", STAT_DETAIL,
+      "ld.param warp instructions of kernel arguments sent to the constant cache");
     C(tex_insns, "tex_warp_accesses", STAT_DETAIL, "texture-fetch warp instructions (tex, tld4) that read memory");
     C(ldst_fails, "ldst_reservation_fail_cycles", 0, "cycles the LD/ST unit retried an access a cache refused");
     C(oc_bank_conflicts, "oc_bank_conflict_cycles", STAT_DETAIL,
@@ -146,6 +148,7 @@ static void collect_sm(timing_state *t, const sm *m) {
     stats_add(s, d->smem_insns, c->smem_insns);
     stats_add(s, d->smem_conflicts, c->smem_conflict_cycles);
     stats_add(s, d->const_insns, c->const_insns);
+    stats_add(s, d->param_insns, c->param_insns);
     stats_add(s, d->tex_insns, c->tex_insns);
     stats_add(s, d->ldst_fails, c->ldst_fail_cycles);
     stats_add(s, d->oc_bank_conflicts, c->oc_bank_conflict_cycles);
