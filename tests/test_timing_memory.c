@@ -428,6 +428,86 @@ static void test_kernel_params_through_l1c(void **state) {
     assert_int_equal((int)miss2, 0);
 }
 
+/* 32 instructions in a straight line: ld.param, mov, 28 x add, st, ret.  At 8
+ * bytes an instruction (GPGPU-Sim's PTX instruction size) they fill exactly two
+ * 128 B instruction-cache lines (a function starts on a line boundary). */
+static const char *const straight_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry straight(.param .u64 dst)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, 0;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+
+/* One warp runs straight_ptx.  The fetch unit reads 2 instructions (16 B) per
+ * instruction-cache access: 16 accesses for 32 instructions.  The first access
+ * to each of the 2 lines misses and waits for the fill (which hands the warp its
+ * instructions without another access); the 7 other accesses to a line hit:
+ * L1I accesses 16, misses 2, hits 14.  Code is never copied into the L2, so each
+ * miss is 4 sector misses there (128 B line of a normal L1, 32 B L2 sectors):
+ * L2 INST_ACC_R misses 8.  A second launch finds both lines still in the L1I
+ * (GPGPU-Sim never invalidates it): 16 hits, 0 misses.  Each cold line costs at
+ * least the ROP delay + DRAM latency (120 + 75.8 core cycles, see
+ * test_kernel_params_through_l1c) more than a perfect instruction cache, and
+ * the second line is only asked for once the warp reaches it. */
+static void test_instruction_cache_misses(void **state) {
+    (void)state;
+    double cyc[2];
+    for (int perfect = 0; perfect < 2; perfect++) {
+        tdev t;
+        const char *const ov[] = {"-gpgpu_perfect_inst_const_cache", perfect ? "1" : "0", NULL};
+        tdev_open(&t, "fermi_gtx480", ov);
+        locsim_dptr ddst = tdev_alloc(&t, NULL, 8);
+        void *args[] = {&ddst};
+        locsim_kernel *k = tdev_kernel(&t, straight_ptx, "straight");
+        tdev_launch(&t, k, 1, 32, args, 1);
+        uint32_t out = 0;
+        assert_int_equal(locsim_memcpy_dtoh(t.dev, &out, ddst, 4), LOCSIM_OK);
+        assert_int_equal(out, 28);
+        cyc[perfect] = tdev_stat(&t, "gpu_sim_cycle", 0);
+        if (perfect) {
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_accesses", 0), 0);
+        } else {
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_accesses", 0), 16);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_misses", 0), 2);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_hits", 0), 14);
+            assert_int_equal((int)tdev_stat(&t, "L2_cache_stats_breakdown[INST_ACC_R][MISS]", 0), 8);
+            tdev_launch(&t, k, 1, 32, args, 1);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_accesses", 0), 16);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_misses", 0), 0);
+        }
+        tdev_close(&t);
+    }
+    assert_true(cyc[0] - cyc[1] >= 2 * (120 + 100.0 * 700 / 924));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream_sees_dram_latency),
@@ -439,6 +519,7 @@ int main(void) {
         cmocka_unit_test(test_flush_l1_between_kernels),
         cmocka_unit_test(test_l1_hit_latency),
         cmocka_unit_test(test_kernel_params_through_l1c),
+        cmocka_unit_test(test_instruction_cache_misses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,7 +117,18 @@ int ldst_init(sm *s, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_tex_cache:l1: %s", why);
         return -1;
     }
+    if (!s->c.perfect_inst_const) {
+        snprintf(name, sizeof name, "L1I[%u]", s->id);
+        cache_geometry ig = s->c.l1i;
+        ig.write_global = ig.write_local = CACHE_WRITE_READ_ONLY;
+        s->l1i = cache_create(&ig, name, why, sizeof why);
+        if (!s->l1i) {
+            snprintf(err, errlen, "-gpgpu_cache:il1: %s", why);
+            return -1;
+        }
+    }
     s->woken_cap = cache_max_waiters(s->l1c);
+    if (s->l1i && cache_max_waiters(s->l1i) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1i);
     if (s->l1d && cache_max_waiters(s->l1d) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1d);
     if (cache_max_waiters(s->l1t) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1t);
     s->woken = calloc(s->woken_cap, sizeof *s->woken);
@@ -137,6 +148,7 @@ void ldst_free(sm *s) {
     cache_destroy(s->l1d);
     cache_destroy(s->l1c);
     cache_destroy(s->l1t);
+    cache_destroy(s->l1i);
     free(s->woken);
     free(s->bypass.q);
     free(s->slots);
@@ -174,15 +186,19 @@ uint64_t ldst_next_work(const sm *s, uint64_t now) {
     if ((s->ldst.busy && !s->ldst.blocked) || s->bypass.len || cache_miss_queue_length(s->l1c) ||
         cache_miss_queue_length(s->l1t))
         return now + 1;
+    uint64_t t = UINT64_MAX;
     const mem_req *r = s->l1d ? cache_miss_queue_peek(s->l1d) : NULL;
-    if (!r) return UINT64_MAX;
-    uint64_t t = r->issue_cycle + s->c.l1_latency;
+    if (r) t = r->issue_cycle + s->c.l1_latency;
+    const mem_req *i = s->l1i ? cache_miss_queue_peek(s->l1i) : NULL;
+    if (i && i->issue_cycle < t) t = i->issue_cycle; /* a fetch miss leaves at its fetch cycle */
+    if (t == UINT64_MAX) return t;
     return t > now + 1 ? t : now + 1;
 }
 
 int ldst_has_work(const sm *s) {
     return (s->ldst.busy && !s->ldst.blocked) || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
-           cache_miss_queue_length(s->l1c) || cache_miss_queue_length(s->l1t);
+           cache_miss_queue_length(s->l1c) || cache_miss_queue_length(s->l1t) ||
+           (s->l1i && cache_miss_queue_length(s->l1i));
 }
 
 /* ---- completion ---- */
@@ -224,14 +240,23 @@ static void slot_answered(sm *s, uint64_t tag, uint32_t n, uint64_t now) {
     slot_maybe_done(s, (uint32_t)i, now);
 }
 
+static cache *target_cache(sm *s, uint32_t target) {
+    switch (target) {
+    case TARGET_L1D: return s->l1d;
+    case TARGET_L1C: return s->l1c;
+    case TARGET_L1T: return s->l1t;
+    case TARGET_L1I: return s->l1i;
+    default: return NULL;
+    }
+}
+
 /* A sector of a normal L1 line whose other sectors are still on their way
  * (a sectored L2 answers per sector): the fill only notes it.  Nothing an access
  * or a warp waits for has changed, so the SM is neither woken nor its refused
  * access retried (the retry would fail for the same reason). */
 static bool partial_fill(sm *s, const mem_req *reply) {
     if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return false;
-    uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
-    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : target == TARGET_L1T ? s->l1t : NULL;
+    cache *c = target_cache(s, (uint32_t)(reply->tag >> TAG_TARGET_SHIFT));
     return c && cache_fill_is_partial(c, reply);
 }
 
@@ -246,9 +271,7 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     s->st.replies_in++;
     if (partial_fill(s, reply)) {
         note_latency(s, reply, now);
-        uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
-        cache_fill(target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : s->l1t, reply, now, s->woken,
-                   s->woken_cap);
+        cache_fill(target_cache(s, (uint32_t)(reply->tag >> TAG_TARGET_SHIFT)), reply, now, s->woken, s->woken_cap);
         return;
     }
     sm_poke(s, now);
@@ -262,9 +285,14 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
         slot_answered(s, reply->tag, mem_sector_count(reply->sector_mask), now);
         return;
     }
-    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : target == TARGET_L1T ? s->l1t : NULL;
+    cache *c = target_cache(s, target);
     if (!c) return;
     int n = cache_fill(c, reply, now, s->woken, s->woken_cap);
+    if (target == TARGET_L1I) {
+        for (int i = 0; i < n; i++) sm_ifetch_filled(s, (uint32_t)(s->woken[i].tag & TAG_SLOT_MASK), now);
+        if (s->iretry) sm_ifetch_retry(s, now); /* the fill freed an MSHR entry */
+        return;
+    }
     for (int i = 0; i < n; i++)
         if (!mem_access_is_write(s->woken[i].type)) slot_answered(s, s->woken[i].tag, 1, now);
 }
@@ -420,12 +448,12 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         dests_ready_at(W, in, now + s->c.smem_latency + degree - 1);
         return;
     }
-    int kparam = space == PTX_SPACE_PARAM && info->mem_is_kparam && !info->mem_is_store && !s->c.perfect_const;
+    int kparam = space == PTX_SPACE_PARAM && info->mem_is_kparam && !info->mem_is_store && !s->c.perfect_inst_const;
     if (space == PTX_SPACE_PARAM && !kparam) {
         dests_ready_at(W, in, now + s->c.param_latency);
         return;
     }
-    if (space == PTX_SPACE_CONST && s->c.perfect_const && !info->mem_is_store) {
+    if (space == PTX_SPACE_CONST && s->c.perfect_inst_const && !info->mem_is_store) {
         s->st.const_insns++;
         dests_ready_at(W, in, now + s->c.const_latency);
         return;
@@ -497,10 +525,22 @@ static const mem_req *l1d_out_peek(const sm *s, uint64_t now) {
     return r && r->issue_cycle + s->c.l1_latency <= now ? r : NULL;
 }
 
+/* The instruction cache's oldest miss, once its fetch cycle has come: it goes
+ * to the interconnect beside the LD/ST unit's request (GPGPU-Sim's fetch stage
+ * sends its misses itself). */
+static void send_inst(sm *s, uint64_t now) {
+    const mem_req *r = cache_miss_queue_peek(s->l1i);
+    if (!r || r->issue_cycle > now || !s->send(s->port_ctx, s->id, r)) return;
+    cache_miss_queue_pop(s->l1i);
+    s->st.requests_out++;
+    if (s->iretry) sm_ifetch_retry(s, now); /* miss-queue room */
+}
+
 /* Move at most one request towards the interconnect, round-robin over the L1D,
  * the constant cache, the bypass queue and the texture cache. */
 static void send_one(sm *s, uint64_t now) {
     if (!s->send) return;
+    if (s->l1i) send_inst(s, now);
     for (uint32_t i = 0; i < 4; i++) {
         uint32_t src = (s->out_rr + i) % 4;
         const mem_req *r = src == 0 ? l1d_out_peek(s, now)
@@ -603,5 +643,6 @@ void ldst_cycle(sm *s, uint64_t now) {
 
 const cache *sm_l1d(const sm *s) { return s->l1d; }
 const cache *sm_l1c(const sm *s) { return s->l1c; }
+const cache *sm_l1i(const sm *s) { return s->l1i; }
 const cache *sm_l1t(const sm *s) { return s->l1t; }
 l1_trace *sm_l1_trace(const sm *s) { return s->l1_trace; }

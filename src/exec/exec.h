@@ -120,6 +120,8 @@ int exec_warp_exited(const exec_cta *cta, uint32_t w);
 const ptx_insn *exec_warp_next_insn(const exec_cta *cta, uint32_t w);
 /* Index of that instruction in its function (0 when the warp has none). */
 uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w);
+/* Its byte address in instruction memory (the function's code_addr + 8 x pc). */
+uint64_t exec_warp_code_addr(const exec_cta *cta, uint32_t w);
 /* When every live warp of the CTA has arrived, release the barrier; returns 1 if released. */
 int exec_cta_try_release_barrier(exec_cta *cta);
 int exec_cta_done(const exec_cta *cta);

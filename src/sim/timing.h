@@ -18,7 +18,7 @@
 /* Ids of the statistics the timing model defines in its registry. */
 typedef struct {
     stats_gpu_ids gpu;
-    stats_cache_ids l1d, l1c, l1t, l2;
+    stats_cache_ids l1d, l1c, l1t, l1i, l2;
     stats_dram_ids dram;
     stats_icnt_ids req, rep;
     int regs_per_thread, regs_estimated;

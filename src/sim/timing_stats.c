@@ -119,6 +119,7 @@ int timing_stats_init(timing_state *t, char *err, size_t errlen) {
         stats_define_cache(t->stats, "L1D", d->gpu.insn, &d->l1d) ||
         stats_define_cache(t->stats, "L1C", d->gpu.insn, &d->l1c) ||
         stats_define_cache(t->stats, "L1T", d->gpu.insn, &d->l1t) ||
+        stats_define_cache(t->stats, "L1I", d->gpu.insn, &d->l1i) ||
         stats_define_cache(t->stats, "L2", d->gpu.insn, &d->l2) || stats_define_dram(t->stats, &d->dram) ||
         stats_define_icnt(t->stats, "icnt_req", &d->req) || stats_define_icnt(t->stats, "icnt_rep", &d->rep) ||
         define_sharing(t->stats, d) || timing_policy_stats_define(t) || timing_energy_define(t)) {
@@ -157,6 +158,7 @@ static void collect_sm(timing_state *t, const sm *m) {
     if (sm_l1d(m)) stats_add_cache(s, &d->l1d, sm_l1d(m));
     stats_add_cache(s, &d->l1c, sm_l1c(m));
     if (sm_l1t(m)) stats_add_cache(s, &d->l1t, sm_l1t(m));
+    if (sm_l1i(m)) stats_add_cache(s, &d->l1i, sm_l1i(m));
 }
 
 void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_seconds) {
