@@ -88,7 +88,8 @@ typedef struct {
     uint32_t pc;                /* its index in the function */
     const ptx_function *func;   /* the function it belongs to */
     uint32_t active_mask;       /* lanes that executed it (after guard predicate) */
-    uint32_t thread_insns;      /* = popcount of lanes that were active before the guard */
+    uint32_t thread_insns;      /* = popcount of active_mask: lanes whose guard is false do not
+                                   count (GPGPU-Sim's gpu_sim_insn: set_not_active at execute) */
     /* Memory instructions (ld/st/atom/red): the resolved space (generic addresses
      * are classified) and per-lane addresses in that space.  mem_space is
      * PTX_SPACE_NONE for non-memory instructions. */

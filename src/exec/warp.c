@@ -273,8 +273,8 @@ exec_step_result exec_run_warp(exec_cta *cta, exec_warp *w, exec_step_info *info
         }
         x.active = active;
         cta->warp_insns++;
-        cta->thread_insns += popc32(mask);
-        if (info) fill_info(info, &x, mask);
+        cta->thread_insns += popc32(active);
+        if (info) fill_info(info, &x, active);
         if (watchdog && cta->warp_insns > watchdog) {
             watchdog_fault(&x);
             break;
