@@ -113,6 +113,23 @@ static void test_sharing_fermi(void **state) {
     assert_true(c.clock_mhz[CLOCK_ICNT] == 1400.0);
 }
 
+/* The Locality Descriptor paper's single-chip system (Table 1): 15 SMs, GTO with 2
+ * schedulers, 48 KB shared, L1 32 KB 4-way, L2 768 KB 16-way over 6 channels. */
+static void test_ldesc_gtx480(void **state) {
+    (void)state;
+    sim_config c;
+    load_shipped(&c, "ldesc_gtx480");
+    assert_int_equal(config_num_sms(&c), 15);
+    assert_string_equal(c.scheduler, "gto");
+    assert_int_equal(c.num_sched_per_core, 2);
+    assert_int_equal(cache_size_bytes(&c.l1d), 32 * 1024);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(config_num_l2_slices(&c) * cache_size_bytes(&c.l2), 768 * 1024);
+    assert_int_equal(c.l2.assoc, 16);
+    assert_int_equal(c.n_mem, 6);
+    assert_string_equal(c.cta_scheduler, "rr");
+}
+
 static char *dump_to_string(const sim_config *c) {
     char *buf = NULL;
     size_t len = 0;
@@ -264,7 +281,7 @@ static void expect_finalize_error(const char *name, const char *value, const cha
 static void test_finalize_errors(void **state) {
     (void)state;
     expect_finalize_error("-l1d_policy", "belady",
-                          "-l1d_policy: unknown replacement policy 'belady' (expected lru fifo lpc sharing)");
+                          "-l1d_policy: unknown replacement policy 'belady' (expected lru fifo lpc sharing ldesc)");
     /* the sharing L1 decides at the fill: the default L1D allocates on miss */
     expect_finalize_error("-l1d_policy", "sharing", "-l1d_policy: policy 'sharing': decides L1 allocation");
     expect_finalize_error("-gpgpu_dram_timing_opt", "nbk=8",
@@ -336,6 +353,7 @@ int main(void) {
         cmocka_unit_test(test_fermi_gtx480),
         cmocka_unit_test(test_ccws_gtx285),
         cmocka_unit_test(test_sharing_fermi),
+        cmocka_unit_test(test_ldesc_gtx480),
         cmocka_unit_test(test_defaults_are_gtx480),
         cmocka_unit_test(test_dump_round_trip),
         cmocka_unit_test(test_file_errors),

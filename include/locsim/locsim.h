@@ -185,6 +185,57 @@ locsim_status locsim_surface_create(locsim_device *dev, const locsim_resource_de
 locsim_status locsim_surface_destroy(locsim_device *dev, uint64_t handle);
 locsim_status locsim_surface_get_desc(locsim_device *dev, uint64_t handle, locsim_resource_desc *res);
 
+/* ---- Locality Descriptors (Vijaykumar et al., ISCA 2018; docs/ldesc.md) ----
+ * A descriptor tells the simulated GPU how a kernel's threads reuse one data
+ * structure.  It is a hint: it never changes what a program computes, only how
+ * the CTA scheduler (-cta_scheduler ldesc), the L1D (-l1d_policy ldesc) and the
+ * prefetcher treat the data.  Attach descriptors after the data is in device
+ * memory and before the launches they describe; they apply to every launch
+ * until detached, cleared, or their allocation is freed. */
+enum {                                   /* locality type: a bit set (several allowed) */
+    LOCSIM_LDESC_INTRA_THREAD = 1u,      /* reuse by the same thread (hard pinning) */
+    LOCSIM_LDESC_INTER_THREAD = 2u,      /* data shared between threads / CTAs */
+    LOCSIM_LDESC_NO_REUSE = 4u           /* streamed once (bypasses the L1); alone only */
+};
+typedef enum { LOCSIM_LDESC_COACCESSED = 0, LOCSIM_LDESC_NEARBY = 1 } locsim_ldesc_sharing;
+typedef enum { LOCSIM_LDESC_REGULAR = 0, LOCSIM_LDESC_IRREGULAR = 1 } locsim_ldesc_pattern;
+
+typedef struct {
+    /* 1. the data structure: [base, base + size) inside one live allocation */
+    locsim_dptr base;
+    uint64_t size;
+    /* 2. locality type: LOCSIM_LDESC_* bits */
+    uint32_t type;
+    /* 3. tile semantics.  A data tile (D-Tile) is data_tile.x x .y x .z elements of
+     *    elem_size bytes (x fastest); a compute tile (C-Tile) is compute_tile.x x .y
+     *    x .z CTAs.  C-Tiles and D-Tiles correspond 1:1: the k-th D-Tile in X->Y->Z
+     *    order goes with the k-th C-Tile in the order `map` gives -- map.d is the
+     *    rank of grid dimension d in the C-Tile traversal (1 fastest; 0: the
+     *    dimension is not traversed, as (1,0,0) in the paper's histo example). */
+    uint32_t elem_size;
+    locsim_dim3 data_tile;
+    locsim_dim3 compute_tile;
+    locsim_dim3 map;
+    /* 4. locality semantics: sharing type, access pattern, stride (elements) */
+    locsim_ldesc_sharing sharing;
+    locsim_ldesc_pattern pattern;
+    int64_t stride;
+    /* 5. priority: larger wins when descriptors conflict */
+    int32_t priority;
+} locsim_ldesc;
+
+/* At most this many descriptors are attached at once. */
+#define LOCSIM_LDESC_MAX 16
+/* Validate and attach d; *id (may be NULL) receives its number (0..MAX-1, the
+ * index of its statistics).  LOCSIM_ERR_INVALID with a message naming the field
+ * for a range outside every live allocation, zero tile dimensions, an unknown
+ * type/sharing/pattern, NO_REUSE mixed with another type, a bad map. */
+locsim_status locsim_ldesc_attach(locsim_device *dev, const locsim_ldesc *d, int *id);
+locsim_status locsim_ldesc_detach(locsim_device *dev, int id);
+void locsim_ldesc_clear(locsim_device *dev);
+/* Descriptors attached now. */
+uint32_t locsim_ldesc_count(const locsim_device *dev);
+
 /* ---- statistics of the device so far ---- */
 typedef struct {
     uint64_t kernels;          /* kernels launched */

@@ -101,6 +101,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     s->faulted = 0;
     memset(s->stall_reason, 0, sizeof s->stall_reason);
     ldst_kernel_begin(s);
+    cache_kernel_begin(s->l1d, k->L ? k->L->ldesc : NULL);
     s->kernel_active = 1;
     return 0;
 }

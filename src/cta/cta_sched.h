@@ -28,6 +28,7 @@ typedef struct {
     locsim_dim3 grid;
     const char *args;           /* text after "<name>:" ("" if none) */
     const void *cfg;            /* the locsim_config, for a policy's own options */
+    const struct ldesc_set *ldesc;  /* the launch's Locality Descriptors (src/ldesc/), NULL: none */
 } cta_sched_params;
 
 typedef struct cta_sched_ops {
@@ -39,6 +40,9 @@ typedef struct cta_sched_ops {
     int (*next)(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, uint64_t *cta);
     /* Optional: CTA cta finished on SM sm. */
     void (*done)(void *st, uint32_t sm, uint64_t cta, uint64_t now);
+    /* Optional: CTA clusters (groups of CTAs meant for one SM) the policy formed
+     * for this kernel (statistic cta_sched_clusters). */
+    uint64_t (*clusters)(const void *st);
 } cta_sched_ops;
 
 /* By name ("rr", ...; text after ':' goes to *args).  NULL if unknown. */

@@ -4,11 +4,11 @@
 #include "cta/cta_sched.h"
 
 extern const cta_sched_ops cta_sched_rr, cta_sched_bcs, cta_sched_q8, cta_sched_q16, cta_sched_qx,
-    cta_sched_q8_adpt, cta_sched_q16_adpt, cta_sched_qx_adpt;
+    cta_sched_q8_adpt, cta_sched_q16_adpt, cta_sched_qx_adpt, cta_sched_ldesc;
 
 static const cta_sched_ops *const policies[] = {
     &cta_sched_rr,      &cta_sched_bcs,      &cta_sched_q8,      &cta_sched_q16,
-    &cta_sched_qx,      &cta_sched_q8_adpt,  &cta_sched_q16_adpt, &cta_sched_qx_adpt,
+    &cta_sched_qx,      &cta_sched_q8_adpt,  &cta_sched_q16_adpt, &cta_sched_qx_adpt, &cta_sched_ldesc,
 };
 
 const cta_sched_ops *cta_sched_find(const char *spec, const char **args) {

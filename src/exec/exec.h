@@ -71,6 +71,7 @@ typedef struct {
     uint64_t *oob_accesses;       /* memcheck off: accesses outside allocations that hit
                                      mapped memory are counted here (may be NULL) */
     uint32_t run_quantum;         /* exec_cta_run: instructions per warp turn (0: default) */
+    const struct ldesc_set *ldesc;/* Locality Descriptors of the launch (src/ldesc/), NULL: none */
 } exec_launch;
 
 typedef struct exec_cta exec_cta;  /* opaque: defined in src/exec/ */

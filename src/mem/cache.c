@@ -178,12 +178,11 @@ static int choose_victim(cache *c, uint32_t set, const mem_req *r, uint64_t now)
 }
 
 /* The policy's allocation decision for r into `way` (CACHE_ALLOC_INSERT without
- * the hook). */
+ * the hook).  Callers count a bypass (ctr.bypassed) only once the access goes
+ * ahead: one refused for another resource is retried and asks again. */
 static cache_alloc_decision decide(cache *c, uint32_t set, int way, const mem_req *r, uint64_t now) {
     if (!c->pol->allocate) return CACHE_ALLOC_INSERT;
-    cache_alloc_decision d = c->pol->allocate(c->pol_state, set, (uint32_t)way, line_ptr(c, set, (uint32_t)way), r, now);
-    if (d == CACHE_ALLOC_BYPASS) c->ctr.bypassed++;
-    return d;
+    return c->pol->allocate(c->pol_state, set, (uint32_t)way, line_ptr(c, set, (uint32_t)way), r, now);
 }
 
 static bool victim_needs_writeback(cache *c, uint32_t set, int way) {
@@ -293,6 +292,7 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
     if (e < 0) e = mshr_alloc(c, la);
     c->mshr[e].requested |= to_fetch;
     c->mshr[e].bypass = bypass;
+    c->ctr.bypassed += bypass;
     if (c->g.sectored) c->mshr_sectors_used += mem_sector_count(to_fetch);
     add_waiter(c, e, r, need, false);
     mem_req fetch = line_request(c, r, la, to_fetch,
@@ -343,6 +343,7 @@ static cache_outcome write_allocate(cache *c, const mem_req *r, uint64_t la, uin
     if (victim < 0) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_LINE_ALLOC, why);
     if (decide(c, set, victim, r, now) == CACHE_ALLOC_BYPASS) {   /* as no-write-allocate */
         if (!mq_has_room(c, 1)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
+        c->ctr.bypassed++;
         return forward_write(c, r, CACHE_MISS, why);
     }
     uint32_t slots = (uint32_t)forward + victim_needs_writeback(c, set, victim);
@@ -453,6 +454,10 @@ int cache_locality_signal(const cache *c) {
     return c->pol->locality(c->pol_state);
 }
 
+void cache_kernel_begin(cache *c, const struct ldesc_set *hints) {
+    if (c && c->pol->kernel_begin) c->pol->kernel_begin(c->pol_state, hints);
+}
+
 const cache_policy_ops *cache_policy(const cache *c) { return c->pol; }
 const void *cache_policy_state(const cache *c) { return c->pol_state; }
 
@@ -461,7 +466,11 @@ const void *cache_policy_state(const cache *c) { return c->pol_state; }
  * data is simply not kept. */
 static cache_line *place_on_fill(cache *c, uint32_t set, uint64_t la, const mem_req *owner, uint64_t now) {
     int victim = choose_victim(c, set, owner, now);
-    if (victim < 0 || decide(c, set, victim, owner, now) == CACHE_ALLOC_BYPASS) return NULL;
+    if (victim < 0) return NULL;
+    if (decide(c, set, victim, owner, now) == CACHE_ALLOC_BYPASS) {
+        c->ctr.bypassed++;
+        return NULL;
+    }
     evict(c, set, (uint32_t)victim, owner);
     return install(c, set, (uint32_t)victim, la, owner, now);
 }

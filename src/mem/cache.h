@@ -37,6 +37,8 @@
 
 #include "mem/mem_req.h"
 
+struct ldesc_set;   /* src/ldesc/ldesc.h: a launch's Locality Descriptors */
+
 /* ---- geometry and policies (GPGPU-Sim's cache configuration string) ---- */
 
 typedef enum {
@@ -70,6 +72,10 @@ typedef struct cache_geometry {
     uint8_t level;              /* what the cache is, for policies that differ by role:
                                    CACHE_LEVEL_L1D, CACHE_LEVEL_L2 or 0 (other) */
     uint8_t sharing_dead_block; /* -sharing_dead_block, for the 'sharing' policy's L1 */
+    uint8_t ldesc_bypass;       /* -ldesc_l1_bypass, -ldesc_l1_hard_pin, -ldesc_l1_soft_pin and */
+    uint8_t ldesc_hard_pin;     /* -ldesc_unpin_period (core cycles, 0: never), for the */
+    uint8_t ldesc_soft_pin;     /* 'ldesc' policy (docs/ldesc.md) */
+    uint32_t ldesc_unpin_period;
     uint8_t write_global;       /* cache_write_policy for global (and every non-local) space */
     uint8_t write_local;        /* cache_write_policy for local space ('L' = local B, global T) */
     uint8_t alloc;              /* cache_alloc_policy */
@@ -184,6 +190,9 @@ typedef struct cache_policy_ops {
     void (*report)(const void *st, uint64_t now, void (*emit)(void *ctx, const char *name, double value),
                    void *ctx);
     const struct cache_policy_stat_def *stats;
+    /* Optional: a kernel starts; `hints` are its Locality Descriptors
+     * (src/ldesc/ldesc.h; NULL: none), valid until the next call. */
+    void (*kernel_begin)(void *st, const struct ldesc_set *hints);
 } cache_policy_ops;
 
 /* A statistic a policy reports (see cache_policy_ops.report): a counter
@@ -298,6 +307,9 @@ int cache_force_fill(cache *c, uint64_t addr, uint8_t sectors);
 /* The policy's locality signal (cache_policy_ops.locality): 1 / 0, or -1 when
  * the policy has none (or c is NULL). */
 int cache_locality_signal(const cache *c);
+/* A kernel starts with these Locality Descriptors (NULL: none): passed to the
+ * policy's kernel_begin, if it has one. */
+void cache_kernel_begin(cache *c, const struct ldesc_set *hints);
 /* The policy's ops and state, for its statistics (cache_policy_ops.report). */
 const cache_policy_ops *cache_policy(const cache *c);
 const void *cache_policy_state(const cache *c);

@@ -147,6 +147,7 @@ locsim_status locsim_free(locsim_device *dev, locsim_dptr ptr) {
                              (unsigned long long)ptr);
     uint64_t back = granules(size);
     dev->mem_used -= back < dev->mem_used ? back : dev->mem_used;
+    runtime_ldesc_forget(dev, ptr, size);
     return LOCSIM_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "exec/exec.h"
+#include "ldesc/ldesc.h"
 #include "locsim/locsim.h"
 #include "ptx/ir.h"
 #include "runtime/devmem.h"
@@ -93,6 +94,11 @@ struct locsim_device {
     uint64_t next_code_addr;     /* instruction memory: where the next loaded function goes */
     const locsim_timing_ops *timing_ops;
     void *timing;
+    /* Locality Descriptors (ldesc_api.c): the attached ones by id, and their
+     * priority-sorted snapshot that launches carry (exec_launch.ldesc). */
+    locsim_ldesc ldesc_slot[LOCSIM_LDESC_MAX];
+    uint8_t ldesc_used[LOCSIM_LDESC_MAX];
+    ldesc_set ldesc;
     char error[2048];
 };
 
@@ -120,6 +126,9 @@ locsim_status runtime_module_link(locsim_module *mod);
 locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block,
                                      uint32_t dyn_smem, void **args, uint32_t nargs,
                                      uint8_t *params_buf, exec_launch *L);
+
+/* Drop the descriptors inside a freed allocation [base, base + size). */
+void runtime_ldesc_forget(locsim_device *dev, uint64_t base, uint64_t size);
 
 /* Free the device's arrays and objects (device destruction). */
 void runtime_textures_free(locsim_device *dev);

@@ -549,6 +549,10 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         check_policy(&c->l1t, CACHE_LEVEL_OTHER, "", "gpgpu_tex_cache:l1", err, errlen))
         return -1;
     c->l1d.sharing_dead_block = (uint8_t)c->sharing_dead_block;
+    c->l1d.ldesc_bypass = (uint8_t)c->ldesc_l1_bypass;
+    c->l1d.ldesc_hard_pin = (uint8_t)c->ldesc_l1_hard_pin;
+    c->l1d.ldesc_soft_pin = (uint8_t)c->ldesc_l1_soft_pin;
+    c->l1d.ldesc_unpin_period = c->ldesc_unpin_period;
     static const uint8_t global_write[] = {0, CACHE_WRITE_THROUGH, CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
     if (c->l1d_global_write != L1D_GLOBAL_WRITE_FROM_CACHE) c->l1d.write_global = global_write[c->l1d_global_write];
     if (c->warp_size % c->simd_width) {

@@ -153,7 +153,7 @@ static const option_def options[] = {
     UINT("gpgpu_num_sched_per_core", num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
     STR("gpgpu_scheduler", scheduler, "gto",
         "warp scheduler: lrr | gto | two_level_active:<G>:<inner>:<outer> | warp_limiting:<prio>:<N> | ..."),
-    STR("cta_scheduler", cta_scheduler, "rr", "(locsim) CTA scheduler: rr (GPGPU-Sim's round-robin, greedy) | bcs | q8 | q16 | qx | q8_adpt | q16_adpt | qx_adpt (docs/sharing.md)"),
+    STR("cta_scheduler", cta_scheduler, "rr", "(locsim) CTA scheduler: rr (GPGPU-Sim's round-robin, greedy) | bcs | q8 | q16 | qx | q8_adpt | q16_adpt | qx_adpt (docs/sharing.md) | ldesc (Locality Descriptor clustering, docs/ldesc.md)"),
     UINT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, "1", 1, 1,
          "instructions one warp may issue per cycle: only 1 (GPGPU-Sim's GTX480 value) is modelled"),
     UINT("gpgpu_num_sp_units", num_sp_units, "2", 1, 8, "SP (ALU) pipelines per SM"),
@@ -206,6 +206,16 @@ static const option_def options[] = {
     UINT("sharing_dead_block", sharing_dead_block, "0", 0, 1,
          "(locsim) policy 'sharing' in the L1D: a private LRU line passed over once is marked dead and evicted the "
          "next time it is LRU (Tabbakh et al. VI-B)"),
+    UINT("ldesc_l1_bypass", ldesc_l1_bypass, "1", 0, 1,
+         "(locsim) policy 'ldesc' in the L1D: misses on NO_REUSE descriptors' data allocate no line (docs/ldesc.md)"),
+    UINT("ldesc_l1_hard_pin", ldesc_l1_hard_pin, "1", 0, 1,
+         "(locsim) policy 'ldesc': INTRA_THREAD data is hard-pinned (way 0 is evicted when a set is all pinned)"),
+    UINT("ldesc_l1_soft_pin", ldesc_l1_soft_pin, "1", 0, 2,
+         "(locsim) policy 'ldesc': soft pinning of INTER_THREAD data; 0 off, 1 COACCESSED IRREGULAR descriptors "
+         "only (the paper's Fig. 11), 2 every INTER_THREAD descriptor (its section 4.4)"),
+    UINT("ldesc_unpin_period", ldesc_unpin_period, "0", 0, 2147483647,
+         "(locsim) policy 'ldesc': reset every pinned line's priority each this many core cycles (0: never; the "
+         "paper's unpin timer, whose period it does not give)"),
     {.name = "l1d_global_write_policy", .type = OPT_ENUM, .offset = F(l1d_global_write),
      .choices = "cache|through|evict|back", .def = "cache",
      .help = "(locsim) L1D policy for global writes; cache: as the -gpgpu_cache:dl1 string says (local writes always follow it)"},

@@ -462,6 +462,7 @@ static void end_kernel(gpu *g) {
     if (g->p.flush_l2 && g->parts)
         for (uint32_t i = 0; i < g->nparts; i++)
             for (uint32_t k = 0; k < g->slices_per_part; k++) cache_flush_dirty(partition_l2(g->parts[i], k));
+    if (g->cta_state && g->cta_ops->clusters) g->st.cta_clusters += g->cta_ops->clusters(g->cta_state);
     if (g->cta_state) g->cta_ops->destroy(g->cta_state);
     g->cta_state = NULL;
     g->L = NULL;
@@ -519,7 +520,8 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     g->st.regs_per_thread_sum += k.occ.regs_per_thread;
     g->ctas_total = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
     cta_sched_params cp = {.num_sms = g->p.num_sms, .max_ctas_per_sm = k.occ.ctas_per_sm, .nctas = g->ctas_total,
-                           .grid = L->grid, .args = g->p.cta_args, .cfg = g->p.cfg};
+                           .grid = L->grid, .args = g->p.cta_args, .cfg = g->p.cfg,
+                           .ldesc = L->ldesc};
     g->cta_ops = g->p.cta_sched;
     g->cta_state = g->cta_ops->create(&cp, err, errlen);
     if (!g->cta_state) return LOCSIM_ERR_CONFIG;

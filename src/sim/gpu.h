@@ -81,6 +81,7 @@ typedef struct {
     uint64_t sharer_lines, sharer_sm_lines;
     uint64_t regs_per_thread_sum;  /* over launches: registers per thread occupancy charged */
     uint64_t regs_estimated;       /* launches whose count is the liveness estimate (no ptxas listing) */
+    uint64_t cta_clusters;         /* CTA clusters the CTA scheduler formed (cta_sched_ops.clusters) */
 } gpu_counters;
 
 typedef struct gpu gpu;

@@ -11,7 +11,7 @@
 #include "sim/stats.h"
 
 #define TIMING_MAX_SCHED_STATS 32   /* statistics a warp-scheduler plug-in may define */
-#define TIMING_MAX_L1D_POLICY_STATS 16  /* statistics an L1D replacement policy may define */
+#define TIMING_MAX_L1D_POLICY_STATS 48  /* statistics an L1D replacement policy may define */
 #define TIMING_L1A_STATS 19         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
 #define TIMING_L1A_CRN 17           /* ... and its CRN histogram buckets (L1T_CRN_BUCKETS) */
 
@@ -21,7 +21,7 @@ typedef struct {
     stats_cache_ids l1d, l1c, l1t, l1i, l2;
     stats_dram_ids dram;
     stats_icnt_ids req, rep;
-    int regs_per_thread, regs_estimated;
+    int regs_per_thread, regs_estimated, cta_clusters;
     int ctas, icnt_cycles, l2_cycles, dram_cycles, skipped_cycles, active_sm_cycles;
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];

@@ -78,6 +78,8 @@ static int define_core(stats *s, timing_stat_ids *d) {
     C(sm_insn_max, "cta_sm_insn_max_x_sms", STAT_DETAIL, "per kernel: SMs x the most thread instructions of one SM");
     C(sharer_lines, "sharers_lines", STAT_DETAIL, "distinct L2 lines SMs loaded (global/local) per kernel, summed");
     C(sharer_sm_lines, "sharers_sm_lines", STAT_DETAIL, "sum over those lines of the distinct SMs that loaded each");
+    C(cta_clusters, "cta_sched_clusters", STAT_DETAIL,
+      "CTA clusters the CTA scheduler formed, summed over kernels (-cta_scheduler ldesc; docs/ldesc.md)");
 #define R(field, name, num, den, help) \
     ok &= (d->field = stats_define_ratio(s, name, NULL, d->num, d->den, 1.0, 0, help)) >= 0
     R(nbr_frac, "cta_neighbour_same_sm_frac", nbr_same, nbr, "share of CTAs placed on the SM of their linear predecessor");
@@ -184,6 +186,7 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->sharer_sm_lines, gc->sharer_sm_lines);
     stats_add(s, d->regs_per_thread, gc->regs_per_thread_sum);
     stats_add(s, d->regs_estimated, gc->regs_estimated);
+    stats_add(s, d->cta_clusters, gc->cta_clusters);
     stats_add_real(s, d->gpu.host_seconds, t->host_seconds);
     uint64_t l1_bypassed = 0, l1_mshr_shared = 0;
     for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) {

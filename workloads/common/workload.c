@@ -86,3 +86,16 @@ void wl_free_buffers(locsim_device *dev, locsim_dptr *const *bufs, size_t n) {
         *bufs[i] = 0;
     }
 }
+
+locsim_ldesc wl_ldesc(locsim_dptr base, uint64_t size, uint32_t type, uint32_t elem_size) {
+    locsim_ldesc d;
+    memset(&d, 0, sizeof d);
+    d.base = base;
+    d.size = size;
+    d.type = type;
+    d.elem_size = elem_size;
+    d.data_tile = (locsim_dim3){1, 1, 1};
+    d.compute_tile = (locsim_dim3){1, 1, 1};
+    d.map = (locsim_dim3){1, 0, 0};
+    return d;
+}

@@ -79,6 +79,12 @@ void wl_free_buffers(locsim_device *dev, locsim_dptr *const *bufs, size_t n);
                     sizeof((locsim_dptr *const[]){__VA_ARGS__}) / sizeof(locsim_dptr *))
 
 /* Check a call; on error record it and return WL_ERROR from the calling function. */
+/* A Locality Descriptor (docs/ldesc.md) for [base, base + size): the given type
+ * and element size; tiles of one element / one CTA, map (1,0,0), COACCESSED,
+ * REGULAR, stride 0, priority 0.  The caller sets what else it knows and attaches
+ * it with locsim_ldesc_attach.  Descriptors are hints: they never change results. */
+locsim_ldesc wl_ldesc(locsim_dptr base, uint64_t size, uint32_t type, uint32_t elem_size);
+
 #define WL_CHECK(ctx, call)                                            \
     do {                                                               \
         locsim_status wl_st_ = (call);                                 \

@@ -23,6 +23,12 @@ static wl_result hist_simulate(wl_ctx *ctx, locsim_module *mod, const uint32_t *
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->data, data, (size_t)words * sizeof(uint32_t)));
     WL_CHECK(ctx, locsim_memset(dev, d->hist_global, 0, hist_bytes));
     WL_CHECK(ctx, locsim_memset(dev, d->hist_shared, 0, hist_bytes));
+    /* Locality Descriptor (docs/ldesc.md): the samples are streamed, each word read
+     * once per launch (NO_REUSE).  (The paper's histo is Parboil's, whose
+     * sm_mappings table is INTER_THREAD COACCESSED REGULAR; ours has no such table:
+     * the bins are updated by atomics, which do not use the L1.) */
+    locsim_ldesc dd = wl_ldesc(d->data, (size_t)words * sizeof(uint32_t), LOCSIM_LDESC_NO_REUSE, sizeof(uint32_t));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dd, NULL));
 
     locsim_kernel *k_global, *k_shared;
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "hist_global", &k_global));

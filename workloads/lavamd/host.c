@@ -35,6 +35,25 @@ static wl_result run(wl_ctx *ctx) {
     WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_particles, p, npar * sizeof(lavamd_particle)));
     WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_count, count, nboxes * sizeof(int)));
     WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_list, list, nboxes * LAVAMD_MAX_NBRS * sizeof(int)));
+    /* Locality Descriptors (docs/ldesc.md; Table 2: LMD INTRA_THREAD and INTER_THREAD
+     * COACCESSED REGULAR): a box's particles (one D-Tile of LAVAMD_PAR) are read by
+     * its own CTA and by the CTAs of its neighbour boxes; each CTA walks its own
+     * neighbour-list row (INTRA_THREAD: ours keeps the per-thread working set in
+     * registers and local memory, which no descriptor covers); forces are written once. */
+    {
+        locsim_ldesc dp = wl_ldesc(d_particles, npar * sizeof(lavamd_particle), LOCSIM_LDESC_INTER_THREAD,
+                                   sizeof(lavamd_particle));
+        dp.data_tile.x = LAVAMD_PAR;
+        dp.stride = 1;
+        dp.priority = 1;
+        locsim_ldesc dl = wl_ldesc(d_list, nboxes * LAVAMD_MAX_NBRS * sizeof(int), LOCSIM_LDESC_INTRA_THREAD,
+                                   sizeof(int));
+        dl.data_tile.x = LAVAMD_MAX_NBRS;
+        locsim_ldesc df = wl_ldesc(d_forces, npar * sizeof(lavamd_force), LOCSIM_LDESC_NO_REUSE, sizeof(lavamd_force));
+        WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &dp, NULL));
+        WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &dl, NULL));
+        WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &df, NULL));
+    }
 
     float a2 = LAVAMD_A2, cutoff2 = LAVAMD_CUTOFF2;
     void *args[] = {&d_particles, &d_count, &d_list, &d_forces, &a2, &cutoff2};

@@ -30,6 +30,11 @@ static wl_result run(wl_ctx *ctx) {
     WL_TRY(ctx, locsim_malloc(ctx->dev, &d_row[1], row_bytes));
     WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_wall, wall, wall_bytes));
     WL_TRY(ctx, locsim_memcpy_htod(ctx->dev, d_row[0], wall, row_bytes));
+    {   /* Locality Descriptor (docs/ldesc.md; Table 2: PT NO_REUSE): each wall row is
+         * read once, by the launch that steps through it. */
+        locsim_ldesc dw = wl_ldesc(d_wall, wall_bytes, LOCSIM_LDESC_NO_REUSE, sizeof(int));
+        WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &dw, NULL));
+    }
 
     int src = 0, cols_arg = (int)cols;
     locsim_dim3 grid = {pathfinder_grid(cols), 1, 1}, block = {PATHFINDER_BLOCK, 1, 1};

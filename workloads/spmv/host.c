@@ -28,6 +28,20 @@ static wl_result spmv_simulate(wl_ctx *ctx, locsim_module *mod, const spmv_probl
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->cols, p->cols, nnz * sizeof(int32_t)));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->vals, p->vals, nnz * sizeof(float)));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->x, p->x, n * sizeof(float)));
+    /* Locality Descriptors (docs/ldesc.md; the paper's Table 2 gives SPMV INTRA_THREAD
+     * and INTER_THREAD COACCESSED IRREGULAR): x is gathered by every thread through
+     * cols (one D-Tile, the whole vector, shared by the whole grid); the matrix rows
+     * (cols, vals) are walked by their own thread across loop iterations. */
+    locsim_ldesc dx = wl_ldesc(d->x, n * sizeof(float), LOCSIM_LDESC_INTER_THREAD, sizeof(float));
+    dx.data_tile.x = (uint32_t)n;
+    dx.compute_tile.x = UINT32_MAX;   /* the whole grid (clamped to it) */
+    dx.pattern = LOCSIM_LDESC_IRREGULAR;
+    dx.priority = 1;
+    locsim_ldesc dcols = wl_ldesc(d->cols, nnz * sizeof(int32_t), LOCSIM_LDESC_INTRA_THREAD, sizeof(int32_t));
+    locsim_ldesc dvals = wl_ldesc(d->vals, nnz * sizeof(float), LOCSIM_LDESC_INTRA_THREAD, sizeof(float));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dx, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dcols, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dvals, NULL));
 
     locsim_kernel *scalar, *vector;
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "spmv_scalar", &scalar));

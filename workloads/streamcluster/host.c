@@ -37,6 +37,20 @@ static wl_result sc_upload(wl_ctx *ctx, const sc_input *in, const sc_host *h, sc
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->cost, h->cost, nf));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->assign, h->assign, ni));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->center_table, h->cs.center_table, ni));
+    /* Locality Descriptors (docs/ldesc.md; Table 2: SC NO_REUSE and INTER_THREAD
+     * NEARBY): per launch each point's coordinates, weight and cost are read once by
+     * its thread; center_table is looked up through assign[i], nearby points mostly
+     * hitting the same few entries. */
+    locsim_ldesc dc = wl_ldesc(d->coord, nf * SC_DIM, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    locsim_ldesc dw = wl_ldesc(d->weight, nf, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    locsim_ldesc dt = wl_ldesc(d->center_table, ni, LOCSIM_LDESC_INTER_THREAD, sizeof(int32_t));
+    dt.sharing = LOCSIM_LDESC_NEARBY;
+    dt.pattern = LOCSIM_LDESC_IRREGULAR;
+    dt.data_tile.x = (uint32_t)in->n;
+    dt.compute_tile.x = UINT32_MAX;
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dc, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dw, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dt, NULL));
     return WL_PASS;
 }
 

@@ -8,12 +8,14 @@ extern const cache_policy_ops cache_policy_lru;
 extern const cache_policy_ops cache_policy_fifo;
 extern const cache_policy_ops cache_policy_lpc;
 extern const cache_policy_ops cache_policy_sharing;
+extern const cache_policy_ops cache_policy_ldesc;
 
 static const cache_policy_ops *const policies[] = {
     &cache_policy_lru,
     &cache_policy_fifo,
     &cache_policy_lpc,
     &cache_policy_sharing,
+    &cache_policy_ldesc,
 };
 
 const cache_policy_ops *cache_policy_find(const char *name) {
