@@ -137,6 +137,32 @@ static void expect_error(addrmap_config c, const char *mapping, const char *frag
     assert_non_null(strstr(err, fragment));
 }
 
+/* GPGPU-Sim's partition_address(), which its L2 indexes sets with: channel out
+ * by division (dramid@8, 6 channels), then the slice bit out.  The slice is bank
+ * bit 0, which is channel-local address bit 8 (...BBBCCCCB.CCSSSSSS), so
+ *   local = ((A >> 8) / 6) << 8 | (A & 255),  part = (local >> 9) << 8 | (local & 255).
+ * A = 6 x 256: channel 0, local 256 (slice 1): part 0.  A = 12 x 256 + 130:
+ * channel 0, local 512 + 130 (slice 0): part 256 + 130.  A = 13 x 256 + 4:
+ * channel 1, local 512 + 4: part 260.  The 128 B lines of one slice then take
+ * consecutive partition line numbers: slice 0 of channel 0 holds chunks 0, 12,
+ * 24, ... (2 lines each), which become partition lines 0,1, 2,3, 4,5, ... */
+static void test_partition_address(void **state) {
+    (void)state;
+    addrmap m = gtx480(0, 0);
+    assert_int_equal(addrmap_partition_addr(&m, 0), 0);
+    assert_int_equal(at(&m, 6 * 256).slice, 1);
+    assert_int_equal(addrmap_partition_addr(&m, 6 * 256), 0);
+    assert_int_equal(addrmap_partition_addr(&m, 12 * 256 + 130), 256 + 130);
+    assert_int_equal(at(&m, 13 * 256 + 4).channel, 1);
+    assert_int_equal(addrmap_partition_addr(&m, 13 * 256 + 4), 260);
+    for (uint64_t k = 0; k < 100; k++) {
+        uint64_t a = k * 12 * 256;
+        assert_int_equal(at(&m, a).slice, 0);
+        assert_int_equal(addrmap_partition_addr(&m, a) / 128, 2 * k);
+        assert_int_equal(addrmap_partition_addr(&m, a + 128) / 128, 2 * k + 1);
+    }
+}
+
 static void test_mapping_errors(void **state) {
     (void)state;
     addrmap_config c = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16};
@@ -155,6 +181,7 @@ int main(void) {
         cmocka_unit_test(test_hash_spreads_row_stride),
         cmocka_unit_test(test_dbit_mapping),
         cmocka_unit_test(test_mapping_errors),
+        cmocka_unit_test(test_partition_address),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -376,6 +376,138 @@ static void test_l1_hit_latency(void **state) {
     assert_true(chase_cycles("70", 64) - chase_cycles("70", 32) == 32 * (70 + 1));
 }
 
+/* Kernel parameters go through the constant cache (GPGPU-Sim's param_space_kernel
+ * loads use its L1C): chase_ptx reads 3 parameters at offsets 0, 8 and 16, all in
+ * one 64 B L1C line.  A grid of `ctas` one-warp CTAs puts one CTA on each of the
+ * first `ctas` SMs (round-robin CTA placement), so each SM makes 3 warp accesses:
+ * the first misses, the two after it merge into its MSHR entry (pending hits):
+ * L1C accesses = 3 x ctas, misses = ctas.  A second launch finds the line still
+ * there (GPGPU-Sim never invalidates the L1C): 0 misses.  The cold miss is an L2
+ * miss (parameters are not copied through the L2), so it costs at least the ROP
+ * delay (120 L2 = core cycles) plus the DRAM latency (100 DRAM cycles at 924 MHz
+ * = 75.8 core cycles at 700 MHz) more than a perfect constant cache, under
+ * which no parameter touches the L1C. */
+static void run_params(const char *perfect, uint32_t ctas, double *acc, double *miss, double *acc2, double *miss2,
+                       double *cycles) {
+    tdev t;
+    const char *const ov[] = {"-gpgpu_perfect_inst_const_cache", perfect, NULL};
+    tdev_open(&t, "fermi_gtx480", ov);
+    locsim_dptr line = tdev_alloc(&t, NULL, 128), ddst = tdev_alloc(&t, NULL, 8);
+    uint64_t self[16];
+    for (int i = 0; i < 16; i++) self[i] = line;
+    assert_int_equal(locsim_memcpy_htod(t.dev, line, self, sizeof self), LOCSIM_OK);
+    uint32_t iters = 4;
+    void *args[] = {&line, &iters, &ddst};
+    locsim_kernel *k = tdev_kernel(&t, chase_ptx, "chase");
+    tdev_launch(&t, k, ctas, 1, args, 3);
+    *acc = tdev_stat(&t, "L1C_total_cache_accesses", 0);
+    *miss = tdev_stat(&t, "L1C_total_cache_misses", 0);
+    *cycles = tdev_stat(&t, "gpu_sim_cycle", 0);
+    assert_int_equal((int)tdev_stat(&t, "param_warp_accesses", 0), *perfect == '1' ? 0 : 3 * (int)ctas);
+    tdev_launch(&t, k, ctas, 1, args, 3);
+    *acc2 = tdev_stat(&t, "L1C_total_cache_accesses", 0);
+    *miss2 = tdev_stat(&t, "L1C_total_cache_misses", 0);
+    tdev_close(&t);
+}
+
+static void test_kernel_params_through_l1c(void **state) {
+    (void)state;
+    double acc, miss, acc2, miss2, cyc, pacc, pmiss, pacc2, pmiss2, pcyc;
+    run_params("0", 1, &acc, &miss, &acc2, &miss2, &cyc);
+    assert_int_equal((int)acc, 3);
+    assert_int_equal((int)miss, 1);
+    assert_int_equal((int)acc2, 3);
+    assert_int_equal((int)miss2, 0);
+    run_params("1", 1, &pacc, &pmiss, &pacc2, &pmiss2, &pcyc);
+    assert_int_equal((int)pacc, 0);
+    assert_int_equal((int)pacc2, 0);
+    assert_true(cyc - pcyc >= 120 + 100.0 * 700 / 924);
+    run_params("0", 4, &acc, &miss, &acc2, &miss2, &cyc);
+    assert_int_equal((int)acc, 12);
+    assert_int_equal((int)miss, 4);
+    assert_int_equal((int)miss2, 0);
+}
+
+/* 32 instructions in a straight line: ld.param, mov, 28 x add, st, ret.  At 8
+ * bytes an instruction (GPGPU-Sim's PTX instruction size) they fill exactly two
+ * 128 B instruction-cache lines (a function starts on a line boundary). */
+static const char *const straight_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry straight(.param .u64 dst)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [dst];\n  mov.u32 %r1, 0;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+
+/* One warp runs straight_ptx.  The fetch unit reads 2 instructions (16 B) per
+ * instruction-cache access: 16 accesses for 32 instructions.  The first access
+ * to each of the 2 lines misses and waits for the fill (which hands the warp its
+ * instructions without another access); the 7 other accesses to a line hit:
+ * L1I accesses 16, misses 2, hits 14.  Code is never copied into the L2, so each
+ * miss is 4 sector misses there (128 B line of a normal L1, 32 B L2 sectors):
+ * L2 INST_ACC_R misses 8.  A second launch finds both lines still in the L1I
+ * (GPGPU-Sim never invalidates it): 16 hits, 0 misses.  Each cold line costs at
+ * least the ROP delay + DRAM latency (120 + 75.8 core cycles, see
+ * test_kernel_params_through_l1c) more than a perfect instruction cache, and
+ * the second line is only asked for once the warp reaches it. */
+static void test_instruction_cache_misses(void **state) {
+    (void)state;
+    double cyc[2];
+    for (int perfect = 0; perfect < 2; perfect++) {
+        tdev t;
+        const char *const ov[] = {"-gpgpu_perfect_inst_const_cache", perfect ? "1" : "0", NULL};
+        tdev_open(&t, "fermi_gtx480", ov);
+        locsim_dptr ddst = tdev_alloc(&t, NULL, 8);
+        void *args[] = {&ddst};
+        locsim_kernel *k = tdev_kernel(&t, straight_ptx, "straight");
+        tdev_launch(&t, k, 1, 32, args, 1);
+        uint32_t out = 0;
+        assert_int_equal(locsim_memcpy_dtoh(t.dev, &out, ddst, 4), LOCSIM_OK);
+        assert_int_equal(out, 28);
+        cyc[perfect] = tdev_stat(&t, "gpu_sim_cycle", 0);
+        if (perfect) {
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_accesses", 0), 0);
+        } else {
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_accesses", 0), 16);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_misses", 0), 2);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_hits", 0), 14);
+            assert_int_equal((int)tdev_stat(&t, "L2_cache_stats_breakdown[INST_ACC_R][MISS]", 0), 8);
+            tdev_launch(&t, k, 1, 32, args, 1);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_accesses", 0), 16);
+            assert_int_equal((int)tdev_stat(&t, "L1I_total_cache_misses", 0), 0);
+        }
+        tdev_close(&t);
+    }
+    assert_true(cyc[0] - cyc[1] >= 2 * (120 + 100.0 * 700 / 924));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream_sees_dram_latency),
@@ -386,6 +518,8 @@ int main(void) {
         cmocka_unit_test(test_memcpy_fills_l2),
         cmocka_unit_test(test_flush_l1_between_kernels),
         cmocka_unit_test(test_l1_hit_latency),
+        cmocka_unit_test(test_kernel_params_through_l1c),
+        cmocka_unit_test(test_instruction_cache_misses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

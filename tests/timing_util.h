@@ -17,13 +17,22 @@ typedef struct {
     locsim_module *mod;
 } tdev;
 
-/* A timing device for config `name` with overrides (NULL-terminated "-opt", "value" list). */
+/* A timing device for config `name` with overrides (NULL-terminated "-opt", "value" list).
+ * The tests' expected values are worked out for the data they load and the code
+ * they run, so kernel parameters hit a perfect constant cache
+ * (-gpgpu_perfect_inst_const_cache 1) unless a test's overrides say otherwise
+ * (they come later and win): a parameter's cold constant-cache miss is its own
+ * test's business (test_timing_memory: test_kernel_params_through_l1c). */
 static inline void tdev_open(tdev *t, const char *name, const char *const *overrides) {
     char err[1024];
-    int n = 0;
-    while (overrides && overrides[n]) n++;
+    const char *args[64] = {"-gpgpu_perfect_inst_const_cache", "1"};
+    int n = 2;
+    while (overrides && overrides[n - 2] && n < 62) {
+        args[n] = overrides[n - 2];
+        n++;
+    }
     memset(t, 0, sizeof *t);
-    locsim_status st = locsim_config_load(name, n, (char **)overrides, &t->cfg, err, sizeof err);
+    locsim_status st = locsim_config_load(name, n, (char **)args, &t->cfg, err, sizeof err);
     if (st != LOCSIM_OK) print_error("config: %s\n", err);
     assert_int_equal(st, LOCSIM_OK);
     st = locsim_device_create(t->cfg, LOCSIM_MODE_TIMING, &t->dev);

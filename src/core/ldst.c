@@ -7,7 +7,12 @@
  *    most distinct 4-byte words any of the 32 banks must deliver; lanes reading
  *    the same word are served by one broadcast; atomics serialise every lane of a
  *    bank); data visible smem_latency + degree - 1 cycles after issue.
- *  - ld.param: fixed param_latency.
+ *  - ld.param of the kernel's own parameters: a constant-cache load of the
+ *    parameter's offset + SM_PARAM_BASE (GPGPU-Sim sends param_space_kernel
+ *    accesses through its constant cache too, so the first kernel on an SM waits
+ *    for an L2/DRAM round trip); with -gpgpu_perfect_inst_const_cache they, and
+ *    constant loads, take const_latency / param_latency and touch no cache.
+ *    ld.param of a call sequence (registers on a GPU): param_latency.
  *  - global / local / const: the lanes' addresses are coalesced into one request
  *    per cache line touched (first-touch order of the lanes; sector mask of the
  *    32 B sectors used, so a sectored L1 fetches only those); the unit sends one
@@ -112,7 +117,18 @@ int ldst_init(sm *s, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_tex_cache:l1: %s", why);
         return -1;
     }
+    if (!s->c.perfect_inst_const) {
+        snprintf(name, sizeof name, "L1I[%u]", s->id);
+        cache_geometry ig = s->c.l1i;
+        ig.write_global = ig.write_local = CACHE_WRITE_READ_ONLY;
+        s->l1i = cache_create(&ig, name, why, sizeof why);
+        if (!s->l1i) {
+            snprintf(err, errlen, "-gpgpu_cache:il1: %s", why);
+            return -1;
+        }
+    }
     s->woken_cap = cache_max_waiters(s->l1c);
+    if (s->l1i && cache_max_waiters(s->l1i) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1i);
     if (s->l1d && cache_max_waiters(s->l1d) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1d);
     if (cache_max_waiters(s->l1t) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1t);
     s->woken = calloc(s->woken_cap, sizeof *s->woken);
@@ -132,6 +148,7 @@ void ldst_free(sm *s) {
     cache_destroy(s->l1d);
     cache_destroy(s->l1c);
     cache_destroy(s->l1t);
+    cache_destroy(s->l1i);
     free(s->woken);
     free(s->bypass.q);
     free(s->slots);
@@ -169,15 +186,19 @@ uint64_t ldst_next_work(const sm *s, uint64_t now) {
     if ((s->ldst.busy && !s->ldst.blocked) || s->bypass.len || cache_miss_queue_length(s->l1c) ||
         cache_miss_queue_length(s->l1t))
         return now + 1;
+    uint64_t t = UINT64_MAX;
     const mem_req *r = s->l1d ? cache_miss_queue_peek(s->l1d) : NULL;
-    if (!r) return UINT64_MAX;
-    uint64_t t = r->issue_cycle + s->c.l1_latency;
+    if (r) t = r->issue_cycle + s->c.l1_latency;
+    const mem_req *i = s->l1i ? cache_miss_queue_peek(s->l1i) : NULL;
+    if (i && i->issue_cycle < t) t = i->issue_cycle; /* a fetch miss leaves at its fetch cycle */
+    if (t == UINT64_MAX) return t;
     return t > now + 1 ? t : now + 1;
 }
 
 int ldst_has_work(const sm *s) {
     return (s->ldst.busy && !s->ldst.blocked) || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
-           cache_miss_queue_length(s->l1c) || cache_miss_queue_length(s->l1t);
+           cache_miss_queue_length(s->l1c) || cache_miss_queue_length(s->l1t) ||
+           (s->l1i && cache_miss_queue_length(s->l1i));
 }
 
 /* ---- completion ---- */
@@ -248,14 +269,23 @@ static void slot_answered(sm *s, uint64_t tag, uint32_t n, uint64_t now) {
     slot_maybe_done(s, (uint32_t)i, now);
 }
 
+static cache *target_cache(sm *s, uint32_t target) {
+    switch (target) {
+    case TARGET_L1D: return s->l1d;
+    case TARGET_L1C: return s->l1c;
+    case TARGET_L1T: return s->l1t;
+    case TARGET_L1I: return s->l1i;
+    default: return NULL;
+    }
+}
+
 /* A sector of a normal L1 line whose other sectors are still on their way
  * (a sectored L2 answers per sector): the fill only notes it.  Nothing an access
  * or a warp waits for has changed, so the SM is neither woken nor its refused
  * access retried (the retry would fail for the same reason). */
 static bool partial_fill(sm *s, const mem_req *reply) {
     if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return false;
-    uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
-    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : target == TARGET_L1T ? s->l1t : NULL;
+    cache *c = target_cache(s, (uint32_t)(reply->tag >> TAG_TARGET_SHIFT));
     return c && cache_fill_is_partial(c, reply);
 }
 
@@ -271,9 +301,7 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     bool demand = !(reply->flags & MEM_REQ_PREFETCH);   /* a prefetch's fill: nobody waited for it */
     if (partial_fill(s, reply)) {
         if (demand) note_latency(s, reply, now);
-        uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
-        cache_fill(target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : s->l1t, reply, now, s->woken,
-                   s->woken_cap);
+        cache_fill(target_cache(s, (uint32_t)(reply->tag >> TAG_TARGET_SHIFT)), reply, now, s->woken, s->woken_cap);
         return;
     }
     sm_poke(s, now);
@@ -287,9 +315,14 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
         slot_answered(s, reply->tag, mem_sector_count(reply->sector_mask), now);
         return;
     }
-    cache *c = target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : target == TARGET_L1T ? s->l1t : NULL;
+    cache *c = target_cache(s, target);
     if (!c) return;
     int n = cache_fill(c, reply, now, s->woken, s->woken_cap);
+    if (target == TARGET_L1I) {
+        for (int i = 0; i < n; i++) sm_ifetch_filled(s, (uint32_t)(s->woken[i].tag & TAG_SLOT_MASK), now);
+        if (s->iretry) sm_ifetch_retry(s, now); /* the fill freed an MSHR entry */
+        return;
+    }
     for (int i = 0; i < n; i++)
         if (!mem_access_is_write(s->woken[i].type)) slot_answered(s, s->woken[i].tag, 1, now);
 }
@@ -387,14 +420,14 @@ static void add_access(ldst_unit *u, access_index *x, uint64_t addr, uint32_t by
     a->lanes = 1u << lane;
 }
 
-static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint32_t line) {
+static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint64_t base, uint32_t line) {
     ldst_unit *u = &s->ldst;
     access_index x = {{0}};
     u->naccess = 0;
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         if (!local) {
-            add_access(u, &x, info->mem_addr[lane], info->mem_size, line, lane);
+            add_access(u, &x, base + info->mem_addr[lane], info->mem_size, line, lane);
             continue;
         }
         uint32_t words = info->mem_size > 4 ? info->mem_size / 4 : 1;
@@ -445,8 +478,14 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         dests_ready_at(W, in, now + s->c.smem_latency + degree - 1);
         return;
     }
-    if (space == PTX_SPACE_PARAM) {
+    int kparam = space == PTX_SPACE_PARAM && info->mem_is_kparam && !info->mem_is_store && !s->c.perfect_inst_const;
+    if (space == PTX_SPACE_PARAM && !kparam) {
         dests_ready_at(W, in, now + s->c.param_latency);
+        return;
+    }
+    if (space == PTX_SPACE_CONST && s->c.perfect_inst_const && !info->mem_is_store) {
+        s->st.const_insns++;
+        dests_ready_at(W, in, now + s->c.const_latency);
         return;
     }
     int32_t slot = ldst_slot_alloc(s, w);
@@ -472,6 +511,10 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         u->target = TARGET_L1C;
         u->type = MEM_CONST_ACC_R;
         s->st.const_insns++;
+    } else if (kparam) {
+        u->target = TARGET_L1C;
+        u->type = MEM_CONST_ACC_R;
+        s->st.param_insns++;
     } else {
         u->type = local ? (is_write ? MEM_LOCAL_ACC_W : MEM_LOCAL_ACC_R) : (is_write ? MEM_GLOBAL_ACC_W : MEM_GLOBAL_ACC_R);
         u->target = s->l1d && !u->atomic && (local || s->c.l1d_global) ? TARGET_L1D : TARGET_BYPASS;
@@ -481,7 +524,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
                   : u->target == TARGET_L1C ? s->c.l1c.line_size
                   : u->target == TARGET_L1T ? s->c.l1t.line_size
                                             : s->c.coalesce_line;
-    coalesce(s, w, info, local, line);
+    coalesce(s, w, info, local, kparam ? SM_PARAM_BASE : 0, line);
     u->busy = u->naccess > 0;
     u->warp = w;
     u->slot = (uint32_t)slot;
@@ -512,10 +555,22 @@ static const mem_req *l1d_out_peek(const sm *s, uint64_t now) {
     return r && r->issue_cycle + s->c.l1_latency <= now ? r : NULL;
 }
 
+/* The instruction cache's oldest miss, once its fetch cycle has come: it goes
+ * to the interconnect beside the LD/ST unit's request (GPGPU-Sim's fetch stage
+ * sends its misses itself). */
+static void send_inst(sm *s, uint64_t now) {
+    const mem_req *r = cache_miss_queue_peek(s->l1i);
+    if (!r || r->issue_cycle > now || !s->send(s->port_ctx, s->id, r)) return;
+    cache_miss_queue_pop(s->l1i);
+    s->st.requests_out++;
+    if (s->iretry) sm_ifetch_retry(s, now); /* miss-queue room */
+}
+
 /* Move at most one request towards the interconnect, round-robin over the L1D,
  * the constant cache, the bypass queue and the texture cache. */
 static void send_one(sm *s, uint64_t now) {
     if (!s->send) return;
+    if (s->l1i) send_inst(s, now);
     for (uint32_t i = 0; i < 4; i++) {
         uint32_t src = (s->out_rr + i) % 4;
         const mem_req *r = src == 0 ? l1d_out_peek(s, now)
@@ -627,5 +682,6 @@ void ldst_cycle(sm *s, uint64_t now) {
 
 const cache *sm_l1d(const sm *s) { return s->l1d; }
 const cache *sm_l1c(const sm *s) { return s->l1c; }
+const cache *sm_l1i(const sm *s) { return s->l1i; }
 const cache *sm_l1t(const sm *s) { return s->l1t; }
 l1_trace *sm_l1_trace(const sm *s) { return s->l1_trace; }

@@ -92,6 +92,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     memset(s->unit_free, 0, sizeof s->unit_free);
     oc_kernel_begin(s);
     s->fetch_free = 0;
+    s->iretry = 0;
     s->resident = s->nlive = 0;
     s->live_mask = 0;
     s->wake_at = 0;
@@ -230,6 +231,50 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
     sm_warp_recheck(s, w);
 }
 
+/* Warp w's fetch at cycle f in the instruction cache (-gpgpu_cache:il1), as
+ * GPGPU-Sim's fetch does it: one access for the 16 bytes (2 instructions, fewer
+ * at the end of a line) at the warp's PC + PROGRAM_MEM_START.  A hit hands them
+ * to the I-buffer at f; a miss (its line goes to the L2, and DRAM, like any
+ * read: GPGPU-Sim never copies code into the L2) or a pending hit leaves the
+ * warp waiting for the fill; a reservation fail (no MSHR or miss-queue room)
+ * until a fill or a sent miss frees room.  1 on a hit. */
+static int icache_fetch(sm *s, uint32_t w, uint64_t f) {
+    sm_warp *W = &s->warps[w];
+    uint32_t line = s->c.l1i.line_size;
+    uint64_t a = SM_CODE_BASE + exec_warp_code_addr(W->cta, W->index);
+    uint32_t off = (uint32_t)(a & (line - 1)), bytes = off + 16 > line ? line - off : 16;
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    r.addr = a & ~(uint64_t)(line - 1);
+    r.tag = ((uint64_t)TARGET_L1I << TAG_TARGET_SHIFT) | w;
+    r.issue_cycle = f;
+    r.pc = exec_warp_pc(W->cta, W->index);
+    r.sector_mask = mem_sector_mask(a, bytes, line);
+    r.size = (uint16_t)(mem_sector_count(r.sector_mask) * MEM_SECTOR_SIZE);
+    r.sm = (uint16_t)s->id;
+    r.warp = (uint16_t)w;
+    r.type = MEM_INST_ACC_R;
+    cache_fail_reason why;
+    cache_outcome o = cache_access(s->l1i, &r, f, &why);
+    if (o == CACHE_HIT) return 1;
+    W->imiss = o == CACHE_RESERVATION_FAIL ? IMISS_RETRY : IMISS_FILL;
+    s->iretry += W->imiss == IMISS_RETRY;
+    return 0;
+}
+
+/* A fetch for warp w at the first free fetch slot from `from`. */
+static void fetch_at(sm *s, uint32_t w, const ptx_insn *nx, uint64_t from) {
+    sm_warp *W = &s->warps[w];
+    uint64_t f = max_u64(from, s->fetch_free);
+    s->fetch_free = f + 1;
+    W->ibuf_spare = nx && (exec_warp_code_addr(W->cta, W->index) / 8 + 1) % s->c.insns_per_iline != 0;
+    if (nx && s->l1i && !icache_fetch(s, w, f)) {
+        sm_warp_refresh(s, w, NEVER); /* no issue before the fill (sm_ifetch_filled) */
+        return;
+    }
+    sm_warp_refresh(s, w, f + 2);
+}
+
 /* Fetch, as GPGPU-Sim's Fermi core: a warp's I-buffer holds 2 instructions; when
  * it is empty the fetch unit (one warp per SM per cycle) reads the next 2 (16
  * bytes of 8-byte PTX instructions; 1 at the end of an instruction-cache line),
@@ -237,8 +282,10 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
  * fetch to issue.  A taken branch or a reconvergence leaves a wrong second
  * entry, which the scheduler flushes one cycle after the branch issued.  Fetch
  * slots are granted in request order (GPGPU-Sim scans warps round-robin).
- * The instruction cache itself (-gpgpu_cache:il1) is not modelled: every fetch
- * hits. */
+ * Each fetch looks up the instruction cache (icache_fetch) unless
+ * -gpgpu_perfect_inst_const_cache is set.  The instruction after a barrier is
+ * taken as fetched while the warp waited there (GPGPU-Sim keeps fetching for a
+ * warp at a barrier). */
 void sm_warp_fetch(sm *s, uint32_t w, const ptx_insn *cur, int spare, uint64_t now) {
     sm_warp *W = &s->warps[w];
     const ptx_insn *nx = exec_warp_next_insn(W->cta, W->index);
@@ -247,10 +294,34 @@ void sm_warp_fetch(sm *s, uint32_t w, const ptx_insn *cur, int spare, uint64_t n
         sm_warp_refresh(s, w, now + 1);
         return;
     }
-    uint64_t f = max_u64(now + (spare ? 1 : 0), s->fetch_free);
+    fetch_at(s, w, nx, now + (spare ? 1 : 0));
+}
+
+/* The fill of warp w's instruction-cache miss arrived at `now`: GPGPU-Sim's
+ * fetch hands the waiting warp its instructions at its next free fetch slot
+ * (the fill is not looked up again), decode and issue follow as for a hit. */
+void sm_ifetch_filled(sm *s, uint32_t w, uint64_t now) {
+    sm_warp *W = &s->warps[w];
+    if (!W->cta || !W->live || W->imiss != IMISS_FILL) return;
+    W->imiss = IMISS_NONE;
+    uint64_t f = max_u64(now, s->fetch_free);
     s->fetch_free = f + 1;
-    W->ibuf_spare = nx && (exec_warp_pc(W->cta, W->index) + 1) % s->c.insns_per_iline != 0;
     sm_warp_refresh(s, w, f + 2);
+    sm_poke(s, now);
+}
+
+/* Room in the instruction cache again: the warps it refused fetch again, in
+ * warp order. */
+void sm_ifetch_retry(sm *s, uint64_t now) {
+    uint32_t max_warps = s->c.max_threads / s->c.warp_size;
+    for (uint32_t w = 0; w < max_warps && s->iretry; w++) {
+        sm_warp *W = &s->warps[w];
+        if (W->imiss != IMISS_RETRY) continue;
+        W->imiss = IMISS_NONE;
+        s->iretry--;
+        if (W->cta && W->live) fetch_at(s, w, exec_warp_next_insn(W->cta, W->index), now);
+    }
+    sm_poke(s, now);
 }
 
 /* Reserve the destination registers of an ALU/control instruction. */

@@ -75,7 +75,10 @@ typedef struct {
     uint32_t insns_per_iline;      /* 8-byte PTX instructions per instruction-cache line */
     uint32_t l1_latency;           /* L1D hit: cycles until the data is visible; misses leave after it */
     uint32_t smem_latency;         /* shared memory access (no conflicts) */
-    uint32_t param_latency;        /* ld.param of kernel arguments */
+    uint32_t param_latency;        /* ld.param of kernel arguments with a perfect constant cache */
+    bool perfect_inst_const;       /* -gpgpu_perfect_inst_const_cache: instruction fetches, constant
+                                      and parameter loads always hit (else fetches go through the
+                                      L1I and kernel parameters through the L1C, misses to the L2) */
     uint32_t const_latency;        /* constant-cache hit (GPGPU-Sim: no latency queue, next cycle) */
     uint32_t smem_banks;           /* 32 */
     uint32_t smem_bank_width;      /* 4 bytes */
@@ -84,6 +87,7 @@ typedef struct {
     bool l1d_global;               /* global accesses use the L1D (else only local ones do) */
     bool flush_l1;                 /* -gpgpu_flush_l1_cache: invalidate the L1D at every kernel start */
     cache_geometry l1d, l1c;       /* -gpgpu_cache:dl1, -gpgpu_const_cache:l1 */
+    cache_geometry l1i;            /* -gpgpu_cache:il1 */
     cache_geometry l1t;            /* -gpgpu_tex_cache:l1 */
     uint32_t bypass_queue;         /* requests that skip the L1 (atomics, uncached) waiting to leave */
     uint32_t load_slots_per_warp;  /* memory instructions a warp may have in flight */
@@ -135,6 +139,7 @@ typedef struct {
     uint64_t gmem_insns, gmem_requests;  /* global/local warp accesses and the line requests they made */
     uint64_t smem_insns, smem_conflict_cycles;  /* extra cycles spent on bank conflicts */
     uint64_t const_insns;
+    uint64_t param_insns;          /* ld.param of kernel arguments sent to the constant cache */
     uint64_t tex_insns;            /* tex / tld4 warp instructions that read memory */
     uint64_t ldst_fail_cycles;     /* cycles the LD/ST unit retried a reservation fail */
     uint64_t oc_bank_conflict_cycles;  /* cycles operand reads waited for a register bank */
@@ -188,6 +193,7 @@ void sm_flush_stats(sm *s, uint64_t now);
 const sm_counters *sm_stats(const sm *s);
 const cache *sm_l1d(const sm *s);
 const cache *sm_l1c(const sm *s);
+const cache *sm_l1i(const sm *s);  /* NULL with a perfect instruction cache */
 const cache *sm_l1t(const sm *s);  /* NULL without a texture cache */
 /* The SM's L1D access-stream recorder (NULL unless l1d_access_analysis): the
  * timing model analyses and empties it at each kernel end. */

@@ -23,10 +23,20 @@
  * (DEVMEM_GLOBAL_LIMIT), so local lines never alias global ones in a cache. */
 #define SM_LOCAL_BASE 0x0000010000000000ull
 
+/* Kernel parameters as the constant cache sees them (ld.param of a kernel's own
+ * parameters goes through it, as GPGPU-Sim's param_space_kernel accesses do):
+ * parameter offset + this base, below the global heap (DEVMEM_GLOBAL_BASE) and
+ * the same for every kernel, as GPGPU-Sim's parameter addresses are. */
+#define SM_PARAM_BASE 0x0000000010000000ull
+
+/* Instruction memory as the caches see it: a function's code_addr + this base
+ * (GPGPU-Sim's PROGRAM_MEM_START), below the global heap. */
+#define SM_CODE_BASE 0x00000000F0000000ull
+
 /* Request tags: the target in the top bits, the memory slot below. */
 #define TAG_TARGET_SHIFT 60
 #define TAG_SLOT_MASK ((1ull << TAG_TARGET_SHIFT) - 1)
-enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4 };
+enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4, TARGET_L1I = 5 };
 
 /* Operand collector (opcoll.c): collector-unit sets and reservation rings. */
 enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
@@ -66,6 +76,9 @@ typedef struct {
     uint32_t cpa_committed; /* cp.async groups the warp has committed (commit_group, wait_all) */
     uint32_t cpa_limit;    /* groups [0, cpa_limit) must have landed before the wait issues */
     uint8_t ibuf_spare;    /* the instruction after `next` is in the I-buffer too */
+    uint8_t imiss;         /* its fetch waits for the instruction cache: IMISS_FILL (a miss or
+                              pending hit, answered by the fill) or IMISS_RETRY (refused: no
+                              MSHR or miss-queue room; fetched again after the next fill/send) */
     const ptx_insn *next;  /* next instruction, NULL when none */
     insn_timing nt;        /* its pipeline and latency */
     uint64_t ibuf_at;      /* cycle it is decoded in the I-buffer */
@@ -160,6 +173,8 @@ struct sm {
 
     ldst_unit ldst;
     cache *l1d, *l1c, *l1t;
+    cache *l1i;            /* NULL: -gpgpu_perfect_inst_const_cache */
+    uint32_t iretry;       /* warps in IMISS_RETRY */
     l1_trace *l1_trace;    /* L1D access-stream recorder (-l1d_access_analysis), else NULL */
     req_ring bypass;
     uint32_t out_rr;
@@ -212,6 +227,12 @@ uint64_t oc_cu_free_at(const sm *s, uint8_t unit);
  * register banks, function unit and result bus; returns the cycle its result
  * is visible. */
 uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_timing *t, uint64_t now);
+
+enum { IMISS_NONE = 0, IMISS_FILL = 1, IMISS_RETRY = 2 };
+/* The instruction cache answered warp w's fetch (fill) or has room again
+ * (send): fetch for the warps that waited. */
+void sm_ifetch_filled(sm *s, uint32_t w, uint64_t now);
+void sm_ifetch_retry(sm *s, uint64_t now);
 
 /* ---- ldst.c ---- */
 int ldst_init(sm *s, char *err, size_t errlen);

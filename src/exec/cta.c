@@ -128,6 +128,13 @@ const ptx_insn *exec_warp_next_insn(const exec_cta *cta, uint32_t w) {
     return pc < f->ninsn ? &f->insns[pc] : NULL;
 }
 
+uint64_t exec_warp_code_addr(const exec_cta *cta, uint32_t w) {
+    if (w >= cta->nwarps) return 0;
+    const exec_warp *wp = &cta->warps[w];
+    if (wp->sp == 0 || wp->nframes == 0) return 0;
+    return wp->frames[wp->nframes - 1].func->code_addr + (uint64_t)wp->stack[wp->sp - 1].pc * 8;
+}
+
 uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w) {
     if (w >= cta->nwarps) return 0;
     const exec_warp *wp = &cta->warps[w];

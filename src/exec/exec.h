@@ -89,7 +89,8 @@ typedef struct {
     uint32_t pc;                /* its index in the function */
     const ptx_function *func;   /* the function it belongs to */
     uint32_t active_mask;       /* lanes that executed it (after guard predicate) */
-    uint32_t thread_insns;      /* = popcount of lanes that were active before the guard */
+    uint32_t thread_insns;      /* = popcount of active_mask: lanes whose guard is false do not
+                                   count (GPGPU-Sim's gpu_sim_insn: set_not_active at execute) */
     /* Memory instructions (ld/st/atom/red): the resolved space (generic addresses
      * are classified) and per-lane addresses in that space.  mem_space is
      * PTX_SPACE_NONE for non-memory instructions. */
@@ -99,6 +100,8 @@ typedef struct {
     uint8_t mem_size;           /* bytes per lane (vector width x element size) */
     uint8_t mem_is_texture;     /* tex, tld4: global reads through the texture cache (one
                                    address per lane: its first texel, as GPGPU-Sim) */
+    uint8_t mem_is_kparam;      /* ld.param of a kernel's own parameters (mem_addr: offset in
+                                   the parameter buffer); a call sequence's .param is not */
     uint32_t mem_mask;          /* lanes that accessed memory */
     uint64_t mem_addr[EXEC_WARP_SIZE]; /* global: device address; shared: shared offset;
                                           local: local offset of that lane's thread */
@@ -119,6 +122,8 @@ int exec_warp_exited(const exec_cta *cta, uint32_t w);
 const ptx_insn *exec_warp_next_insn(const exec_cta *cta, uint32_t w);
 /* Index of that instruction in its function (0 when the warp has none). */
 uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w);
+/* Its byte address in instruction memory (the function's code_addr + 8 x pc). */
+uint64_t exec_warp_code_addr(const exec_cta *cta, uint32_t w);
 /* When every live warp of the CTA has arrived, release the barrier; returns 1 if released. */
 int exec_cta_try_release_barrier(exec_cta *cta);
 int exec_cta_done(const exec_cta *cta);

@@ -198,6 +198,7 @@ static unsigned vector_regs(const ptx_operand *o, unsigned vec, uint32_t regs[4]
 static void note_access(exec_ctx *x, ptx_space space, uint32_t lane, uint64_t addr) {
     exec_step_info *info = x->info;
     if (!info) return;
+    if (space == PTX_SPACE_PARAM) info->mem_is_kparam = 1; /* resolved to the kernel's own buffer */
     if (x->in->space == PTX_SPACE_PARAM) space = PTX_SPACE_PARAM;
     if (!info->mem_mask) info->mem_space = (uint8_t)space;
     info->mem_mask |= 1u << lane;

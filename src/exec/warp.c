@@ -236,6 +236,7 @@ static void fill_info(exec_step_info *info, const exec_ctx *x, uint32_t mask) {
     info->mem_is_store = 0;
     info->mem_is_atomic = 0;
     info->mem_is_texture = 0;
+    info->mem_is_kparam = 0;
     info->mem_size = 0;
     info->mem_mask = 0;
 }
@@ -272,8 +273,8 @@ exec_step_result exec_run_warp(exec_cta *cta, exec_warp *w, exec_step_info *info
         }
         x.active = active;
         cta->warp_insns++;
-        cta->thread_insns += popc32(mask);
-        if (info) fill_info(info, &x, mask);
+        cta->thread_insns += popc32(active);
+        if (info) fill_info(info, &x, active);
         if (watchdog && cta->warp_insns > watchdog) {
             watchdog_fault(&x);
             break;

@@ -141,7 +141,34 @@ int addrmap_init(addrmap *m, const addrmap_config *cfg, char *err, size_t errlen
     make_field(m->bank_mask, &m->bank);
     make_field(m->row_mask, &m->row);
     make_field(m->col_mask, &m->col);
+    /* slice = bank mod slices per channel: the bank field's low bits */
+    for (uint32_t b = 0; (1u << b) < cfg->n_sub_per_channel; b++)
+        for (uint32_t i = 0; i < m->bank.n; i++)
+            if (b >= m->bank.dst[i] && b < (uint32_t)m->bank.dst[i] + m->bank.len[i])
+                m->sub_mask |= 1ull << (m->bank.src[i] + (b - m->bank.dst[i]));
     return 0;
+}
+
+/* Remove the bits of mask from x, shifting the bits above each one down. */
+static uint64_t squeeze(uint64_t x, uint64_t mask) {
+    while (mask) {
+        uint32_t b = 63 - (uint32_t)__builtin_clzll(mask); /* highest first */
+        mask &= ~(1ull << b);
+        uint64_t low = x & ((1ull << b) - 1);
+        x = b == 63 ? low : (x >> (b + 1)) << b | low;
+    }
+    return x;
+}
+
+uint64_t addrmap_partition_addr(const addrmap *m, uint64_t addr) {
+    uint64_t local;
+    if (m->dramid_bit >= 0) {
+        uint64_t low = addr & ((1ull << m->dramid_bit) - 1);
+        local = (addr >> m->dramid_bit) / m->cfg.n_channels << m->dramid_bit | low;
+    } else {
+        local = squeeze(addr, m->chan_mask);
+    }
+    return squeeze(local, m->sub_mask);
 }
 
 void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out) {

@@ -59,11 +59,18 @@ typedef struct addrmap {
     uint64_t chan_mask, bank_mask, row_mask, col_mask;
     uint32_t row_bits;
     addrmap_field chan, bank, row, col;
+    uint64_t sub_mask;                       /* channel-local address bits that pick the L2 slice */
 } addrmap;
 
 /* 0, or -1 with err saying what in the mapping is wrong. */
 int addrmap_init(addrmap *m, const addrmap_config *cfg, char *err, size_t errlen);
 void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out);
+/* The address within its L2 slice, as GPGPU-Sim's partition_address(): the
+ * channel taken out (by division with dramid@, else its D bits squeezed out),
+ * then the bank bits that choose the slice within the channel squeezed out.
+ * GPGPU-Sim's L2 indexes its sets with it, so that a slice's lines spread over
+ * all its sets instead of camping on those the partition bits select. */
+uint64_t addrmap_partition_addr(const addrmap *m, uint64_t addr);
 
 /* Total L2 slices (channels x slices per channel). */
 static inline uint32_t addrmap_slices(const addrmap *m) { return m->cfg.n_channels * m->cfg.n_sub_per_channel; }

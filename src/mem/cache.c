@@ -61,6 +61,8 @@ struct cache {
     uint8_t writeback_type;      /* MEM_L1_WRBK_ACC or MEM_L2_WRBK_ACC */
     cache_evict_hook hook;
     void *hook_ctx;
+    cache_index_addr_fn index_addr;  /* NULL: index with the line address itself */
+    const void *index_ctx;
     cache_counters ctr;
     /* The prefetcher (NULL: none; then nothing below costs more than a test). */
     const prefetch_ops *pf;
@@ -82,6 +84,7 @@ static uint32_t log2_u32(uint32_t v) {
 static uint64_t line_addr_of(const cache *c, uint64_t addr) { return addr >> c->line_shift; }
 
 static uint32_t set_index(const cache *c, uint64_t la) {
+    if (c->index_addr) la = c->index_addr(c->index_ctx, la << c->line_shift) >> c->line_shift;
     if (c->g.index == CACHE_INDEX_XOR && c->set_bits > 0) {
         /* Fold the two tag chunks above the index into it, so power-of-two strides
          * spread over the sets (the idea of GPGPU-Sim's 'H'; not its exact bits). */
@@ -885,4 +888,9 @@ void cache_destroy(cache *c) {
     free(c->mshr_bucket);
     free(c->mshr_next);
     free(c);
+}
+
+void cache_set_index_addr(cache *c, cache_index_addr_fn fn, const void *ctx) {
+    c->index_addr = fn;
+    c->index_ctx = ctx;
 }

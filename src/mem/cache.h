@@ -351,4 +351,10 @@ uint64_t cache_total_accesses(const cache *c);
 const char *cache_outcome_name(cache_outcome o);   /* "HIT", "HIT_RESERVED", ... */
 const char *cache_fail_name(cache_fail_reason f);  /* "LINE_ALLOC_FAIL", ... */
 
+/* Optional: the address a cache indexes its sets with, given a line's byte
+ * address (NULL: the address itself).  The L2 slices index with the address
+ * within their partition (addrmap_partition_addr), as GPGPU-Sim's L2 does. */
+typedef uint64_t (*cache_index_addr_fn)(const void *ctx, uint64_t addr);
+void cache_set_index_addr(cache *c, cache_index_addr_fn fn, const void *ctx);
+
 #endif

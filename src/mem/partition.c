@@ -340,6 +340,10 @@ static uint32_t queue_capacity(const partition_config *cfg, int q) {
     return cfg->queue_size[q];
 }
 
+/* GPGPU-Sim's l2_cache_config::set_index: the set from the address within the
+ * partition, without the channel and slice bits (no set camping). */
+static uint64_t l2_index_addr(const void *ctx, uint64_t addr) { return addrmap_partition_addr(ctx, addr); }
+
 partition *partition_create(const partition_config *cfg, const addrmap *am, uint32_t channel,
                             char *err, size_t errlen) {
     if (channel >= am->cfg.n_channels) {
@@ -379,6 +383,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->id.am = am;
         s->id.global = channel * p->nslices + i;
         cache_set_prefetch_owner(s->l2, slice_owns, &s->id);
+        cache_set_index_addr(s->l2, l2_index_addr, am);
         s->woken = calloc(cache_max_waiters(s->l2), sizeof *s->woken);
         if (!s->woken) goto oom;
         for (int q = 0; q < PART_Q_COUNT; q++)

@@ -323,6 +323,9 @@ typedef struct ptx_function {
     uint32_t ptxas_regs;    /* .entry: registers per thread from a ptxas listing
                                (locsim_module_set_ptxas_listing); 0 = none, estimate */
 
+    uint64_t code_addr;     /* byte address of the first instruction in the simulated
+                               instruction memory (8 bytes an instruction, as GPGPU-Sim's
+                               PTX instructions); set by the runtime at load */
     uint32_t kparam_size;   /* .entry: bytes of the kernel parameter buffer (params laid
                                out at their offsets, rounded up to the largest alignment) */
 

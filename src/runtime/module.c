@@ -277,6 +277,13 @@ locsim_status locsim_module_load_ptx_ex(locsim_device *dev, const char *ptx, siz
     }
     mod->dev = dev;
     mod->ptx = pm;
+    /* Instruction memory, as GPGPU-Sim lays out the functions it loads: one after
+     * another in load order, 8 bytes an instruction; here each starts on a 128 B
+     * boundary (the fetch model's line arithmetic assumes it). */
+    for (uint32_t i = 0; i < pm->nfuncs; i++) {
+        pm->funcs[i].code_addr = dev->next_code_addr;
+        dev->next_code_addr += ((uint64_t)pm->funcs[i].ninsn * 8 + 127) & ~(uint64_t)127;
+    }
     locsim_status st = runtime_module_link(mod);
     if (st != LOCSIM_OK) {
         free(mod->kernels);

@@ -91,6 +91,7 @@ struct locsim_device {
     int warned_oob;              /* the one-line out-of-bounds warning was printed */
     uint32_t run_quantum;        /* functional warp quantum (0: default) */
     uint64_t dtoh_digest;        /* locsim_dtoh_digest */
+    uint64_t next_code_addr;     /* instruction memory: where the next loaded function goes */
     const locsim_timing_ops *timing_ops;
     void *timing;
     /* Locality Descriptors (ldesc_api.c): the attached ones by id, and their

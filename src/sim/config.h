@@ -83,6 +83,7 @@ struct locsim_config {
     uint32_t ldesc_l1_bypass, ldesc_l1_hard_pin, ldesc_l1_soft_pin, ldesc_unpin_period;   /* policy 'ldesc' */
     uint32_t l1d_global_write;               /* L1D_GLOBAL_WRITE_* */
     bool flush_l1_cache;                     /* invalidate L1D between kernels */
+    bool perfect_inst_const_cache;           /* constant/parameter loads always hit */
     bool flush_l2_cache;                     /* drop dirty L2 lines after each kernel (GPGPU-Sim's flush) */
     bool perf_sim_memcpy;                    /* host<->device copies fill the L2 */
 

@@ -220,6 +220,9 @@ static const option_def options[] = {
      .choices = "cache|through|evict|back", .def = "cache",
      .help = "(locsim) L1D policy for global writes; cache: as the -gpgpu_cache:dl1 string says (local writes always follow it)"},
     BOOL("gpgpu_flush_l1_cache", flush_l1_cache, "1", "invalidate the L1D at every kernel boundary"),
+    BOOL("gpgpu_perfect_inst_const_cache", perfect_inst_const_cache, "0",
+         "constant-cache and kernel-parameter loads always hit (1 cycle); 0: ld.param of kernel arguments goes "
+         "through the constant cache and its misses through the L2, as GPGPU-Sim's param_space_kernel loads"),
     BOOL("gpgpu_flush_l2_cache", flush_l2_cache, "0",
          "after each kernel drop the L2 lines holding dirty data, without write-back traffic (GPGPU-Sim's "
          "flush); clean lines stay"),

@@ -66,6 +66,7 @@ static void sm_params(const sim_config *c, sm_config *s) {
      * which has no latency queue (-gpgpu_l1_latency is the L1D's alone). */
     s->param_latency = 1;
     s->const_latency = 1;
+    s->perfect_inst_const = c->perfect_inst_const_cache;
     s->smem_banks = c->shmem_num_banks;
     s->smem_bank_width = 4;
     s->coalesce_line = 128;
@@ -79,6 +80,7 @@ static void sm_params(const sim_config *c, sm_config *s) {
     }
     s->l1d_access_analysis = c->l1d_access_analysis;
     s->l1c = c->l1c;
+    s->l1i = c->l1i;
     s->l1t = c->l1t;
     s->bypass_queue = BYPASS_QUEUE;
     s->load_slots_per_warp = LOAD_SLOTS_PER_WARP;

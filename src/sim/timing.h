@@ -21,14 +21,14 @@
 /* Ids of the statistics the timing model defines in its registry. */
 typedef struct {
     stats_gpu_ids gpu;
-    stats_cache_ids l1d, l1c, l1t, l2;
+    stats_cache_ids l1d, l1c, l1t, l1i, l2;
     stats_dram_ids dram;
     stats_icnt_ids req, rep;
     int regs_per_thread, regs_estimated, cta_clusters;
     int ctas, icnt_cycles, l2_cycles, dram_cycles, skipped_cycles, active_sm_cycles;
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];
-    int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns, tex_insns;
+    int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns, param_insns, tex_insns;
     int ldst_fails, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
     int nbr, nbr_same, nbr_frac, sm_ctas, sm_ctas_max, sm_ctas_min, sm_insn, sm_insn_max;   /* CTA map */
     int ctas_max_ratio, ctas_min_ratio, insn_max_ratio, sharer_lines, sharer_sm_lines, sharers;

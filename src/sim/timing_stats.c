@@ -58,6 +58,8 @@ static int define_core(stats *s, timing_stat_ids *d) {
     C(smem_insns, "smem_warp_accesses", 0, "shared-memory warp instructions");
     C(smem_conflicts, "smem_bank_conflict_cycles", 0, "extra LD/ST cycles spent on shared-memory bank conflicts");
     C(const_insns, "const_warp_accesses", STAT_DETAIL, "constant-memory warp instructions");
+    C(param_insns, "param_warp_accesses", STAT_DETAIL,
+      "ld.param warp instructions of kernel arguments sent to the constant cache");
     C(tex_insns, "tex_warp_accesses", STAT_DETAIL, "texture-fetch warp instructions (tex, tld4) that read memory");
     C(ldst_fails, "ldst_reservation_fail_cycles", 0, "cycles the LD/ST unit retried an access a cache refused");
     C(oc_bank_conflicts, "oc_bank_conflict_cycles", STAT_DETAIL,
@@ -119,6 +121,7 @@ int timing_stats_init(timing_state *t, char *err, size_t errlen) {
         stats_define_cache(t->stats, "L1D", d->gpu.insn, &d->l1d) ||
         stats_define_cache(t->stats, "L1C", d->gpu.insn, &d->l1c) ||
         stats_define_cache(t->stats, "L1T", d->gpu.insn, &d->l1t) ||
+        stats_define_cache(t->stats, "L1I", d->gpu.insn, &d->l1i) ||
         stats_define_cache(t->stats, "L2", d->gpu.insn, &d->l2) || stats_define_dram(t->stats, &d->dram) ||
         stats_define_icnt(t->stats, "icnt_req", &d->req) || stats_define_icnt(t->stats, "icnt_rep", &d->rep) ||
         define_sharing(t->stats, d) || timing_policy_stats_define(t) || timing_energy_define(t)) {
@@ -148,6 +151,7 @@ static void collect_sm(timing_state *t, const sm *m) {
     stats_add(s, d->smem_insns, c->smem_insns);
     stats_add(s, d->smem_conflicts, c->smem_conflict_cycles);
     stats_add(s, d->const_insns, c->const_insns);
+    stats_add(s, d->param_insns, c->param_insns);
     stats_add(s, d->tex_insns, c->tex_insns);
     stats_add(s, d->ldst_fails, c->ldst_fail_cycles);
     stats_add(s, d->oc_bank_conflicts, c->oc_bank_conflict_cycles);
@@ -156,6 +160,7 @@ static void collect_sm(timing_state *t, const sm *m) {
     if (sm_l1d(m)) stats_add_cache(s, &d->l1d, sm_l1d(m));
     stats_add_cache(s, &d->l1c, sm_l1c(m));
     if (sm_l1t(m)) stats_add_cache(s, &d->l1t, sm_l1t(m));
+    if (sm_l1i(m)) stats_add_cache(s, &d->l1i, sm_l1i(m));
 }
 
 void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_seconds) {
