@@ -209,7 +209,7 @@ static void test_file_errors(void **state) {
                  "test.cfg:1: -gpgpu_dram_timing_opt: DRAM timing CL='x': expected a number of cycles in [0, 100000], "
                  "got 'nbk=16:CL=x'");
     expect_error("-gpgpu_dram_scheduler 2\n",
-                 "test.cfg:1: -gpgpu_dram_scheduler: unknown DRAM scheduler '2' (expected 0, 1, fifo, frfcfs), got '2'");
+                 "test.cfg:1: -gpgpu_dram_scheduler: unknown DRAM scheduler '2' (expected 0, 1, fifo, frfcfs, mfq), got '2'");
     expect_error("-l1d_global_write_policy sometimes\n",
                  "test.cfg:1: -l1d_global_write_policy: expected one of cache|through|evict|back, got 'sometimes'");
     expect_error("-gpgpu_n_clusters\n-gpgpu_n_mem 6\n", "test.cfg:1: -gpgpu_n_clusters: missing value");

@@ -191,9 +191,38 @@ static void cpa_done(sm_warp *W, uint32_t slot) {
         }
 }
 
+/* ---- latency tolerance (sigma, docs/wsmp.md) ---- */
+
+static void sigma_update(sm *s, uint32_t w) {
+    uint32_t waiting = (uint32_t)__builtin_popcount(s->wait_lanes[w]);
+    s->sigma[w] = (uint8_t)((32 - waiting) * 100 / 32);
+}
+
+/* Lanes of slot m's access missed: they wait until the slot's data is back. */
+static void sigma_wait(sm *s, mem_slot *m, uint32_t lanes) {
+    uint32_t fresh = lanes & ~m->miss_lanes;
+    if (!fresh) return;
+    m->miss_lanes |= fresh;
+    for (uint32_t b = fresh; b; b &= b - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(b);
+        if (s->lane_wait[m->warp][lane]++ == 0) s->wait_lanes[m->warp] |= 1u << lane;
+    }
+    sigma_update(s, m->warp);
+}
+
+static void sigma_release(sm *s, mem_slot *m) {
+    for (uint32_t b = m->miss_lanes; b; b &= b - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(b);
+        if (--s->lane_wait[m->warp][lane] == 0) s->wait_lanes[m->warp] &= ~(1u << lane);
+    }
+    m->miss_lanes = 0;
+    sigma_update(s, m->warp);
+}
+
 static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     mem_slot *m = &s->slots[i];
     if (!m->all_sent || m->outstanding) return;
+    if (m->miss_lanes) sigma_release(s, m);
     sm_warp *W = &s->warps[m->warp];
     uint64_t t = max_u64(m->data_ready, now + 1);
     for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = t;
@@ -239,8 +268,9 @@ static void note_latency(sm *s, const mem_req *reply, uint64_t now) {
 
 void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     s->st.replies_in++;
+    bool demand = !(reply->flags & MEM_REQ_PREFETCH);   /* a prefetch's fill: nobody waited for it */
     if (partial_fill(s, reply)) {
-        note_latency(s, reply, now);
+        if (demand) note_latency(s, reply, now);
         uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
         cache_fill(target == TARGET_L1D ? s->l1d : target == TARGET_L1C ? s->l1c : s->l1t, reply, now, s->woken,
                    s->woken_cap);
@@ -251,7 +281,7 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
         s->st.ldst_fail_cycles += now - s->last_cycle - 1; /* the cycles it slept blocked */
     s->ldst.blocked = 0; /* a fill may free what the refused access needed */
     if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return; /* write ack */
-    note_latency(s, reply, now);
+    if (demand) note_latency(s, reply, now);
     uint32_t target = (uint32_t)(reply->tag >> TAG_TARGET_SHIFT);
     if (target == TARGET_BYPASS) {
         slot_answered(s, reply->tag, mem_sector_count(reply->sector_mask), now);
@@ -493,6 +523,12 @@ static void send_one(sm *s, uint64_t now) {
                          : src == 2 ? bypass_peek(&s->bypass)
                                     : cache_miss_queue_peek(s->l1t);
         if (!r) continue;
+        mem_req stamped;
+        if (s->c.track_sigma) {   /* the warp's latency tolerance as the request leaves, its own misses counted */
+            stamped = *r;
+            stamped.sigma = s->sigma[stamped.warp < SCHED_MAX_WARPS ? stamped.warp : 0];
+            r = &stamped;
+        }
         if (!s->send(s->port_ctx, s->id, r)) return;  /* interconnect full: retry next cycle */
         if (src == 0) cache_miss_queue_pop(s->l1d);
         else if (src == 1) cache_miss_queue_pop(s->l1c);
@@ -517,6 +553,7 @@ static mem_req make_request(const sm *s, const ldst_unit *u, const ldst_access *
     r.size = (uint16_t)(is_write ? a->bytes : mem_sector_count(a->sectors) * MEM_SECTOR_SIZE);
     r.sm = (uint16_t)s->id;
     r.warp = (uint16_t)u->warp;
+    r.sigma = s->sigma[u->warp];
     r.type = u->type;
     r.flags = u->atomic ? MEM_REQ_ATOMIC : 0;
     return r;
@@ -542,6 +579,7 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
         s->bypass.len++;
         s->st.bypass_requests++;
         if (expects_data) m->outstanding += mem_sector_count(r.sector_mask);
+        if (expects_data && s->c.track_sigma) sigma_wait(s, m, u->acc[u->next].lanes);
         return 1;
     }
     cache *c = u->target == TARGET_L1D ? s->l1d : u->target == TARGET_L1C ? s->l1c : s->l1t;
@@ -552,6 +590,7 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
         if (o == CACHE_HIT)
             m->data_ready = max_u64(m->data_ready, now + (c == s->l1d ? s->c.l1_latency : s->c.const_latency));
         else m->outstanding++;
+        if (o != CACHE_HIT && s->c.track_sigma) sigma_wait(s, m, u->acc[u->next].lanes);
     }
     if (u->target == TARGET_L1D) {
         uint64_t line = r.addr / cache_geom(c)->line_size;

@@ -305,6 +305,11 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
         W->cpa_committed = 0;
         s->age_order[s->nlive++] = (uint8_t)w;
         s->live_mask |= (warp_mask)1 << w;
+        s->sigma[w] = 100;   /* no lane waits */
+        if (s->c.track_sigma) {
+            s->wait_lanes[w] = 0;
+            memset(s->lane_wait[w], 0, sizeof s->lane_wait[w]);
+        }
         if (s->c.sched->warp_start) s->c.sched->warp_start(s->sched_state, w, now);
         sm_warp_fetch(s, w, NULL, 0, now);
     }
@@ -468,7 +473,8 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     if (ready) {
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
                         .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive,
-                        .l1d_locality = l1d_locality, .l1d = s->l1d};
+                        .l1d_locality = l1d_locality, .l1d = s->l1d,
+                        .sigma = s->c.track_sigma ? s->sigma : NULL};
         int w = s->c.sched->pick(s->sched_state, &v);
         s->sched_next[sched_id] = now + 1; /* ready warps remain candidates next cycle */
         if (w >= 0 && sched_mask_has(ready, (uint32_t)w)) {

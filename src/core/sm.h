@@ -89,6 +89,7 @@ typedef struct {
     uint32_t load_slots_per_warp;  /* memory instructions a warp may have in flight */
     uint32_t total_sms;            /* for the local-memory address interleave */
     bool l1d_access_analysis;      /* record the L1D access stream (src/analysis/l1trace.h) */
+    bool track_sigma;              /* keep each warp's latency tolerance (a plug-in uses it: docs/wsmp.md) */
 } sm_config;
 
 /* The resources one CTA of a kernel takes and how many fit in an SM. */

@@ -94,6 +94,7 @@ typedef struct {
     uint32_t cpa_group;
     uint32_t dst[4];       /* value registers it writes */
     uint32_t outstanding;  /* accesses not answered yet */
+    uint32_t miss_lanes;   /* lanes whose access missed (latency tolerance, track_sigma) */
     uint64_t data_ready;   /* when the data of hits is visible */
     int32_t next_free;
 } mem_slot;
@@ -144,6 +145,12 @@ struct sm {
     sm_cta ctas[SM_MAX_CTAS];
     uint32_t resident;
     uint8_t age_order[SCHED_MAX_WARPS];
+    /* Latency tolerance (docs/wsmp.md), kept when c.track_sigma: per warp slot,
+     * how many in-flight memory instructions each lane waits on after a miss,
+     * the lanes with any, and sigma = 100 x (32 - those lanes) / 32, floored. */
+    uint8_t sigma[SCHED_MAX_WARPS];
+    uint32_t wait_lanes[SCHED_MAX_WARPS];
+    uint8_t lane_wait[SCHED_MAX_WARPS][32];
     uint32_t nlive;
     warp_mask live_mask;
     warp_mask sched_mask[SM_MAX_SCHED];

@@ -22,6 +22,7 @@ typedef struct {
     uint8_t requested;   /* sectors asked from below, not yet arrived */
     uint8_t arrived;     /* sectors that arrived for this entry */
     uint8_t bypass;      /* the policy allocated no line: the fill is not kept */
+    uint8_t prefetch;    /* opened by a prefetch; no demand request has merged into it */
     uint32_t nwaiters;
     uint16_t merged[MEM_MAX_SECTORS];  /* sectored caches: waiters needing each sector */
 } mshr_entry;
@@ -61,6 +62,13 @@ struct cache {
     cache_evict_hook hook;
     void *hook_ctx;
     cache_counters ctr;
+    /* The prefetcher (NULL: none; then nothing below costs more than a test). */
+    const prefetch_ops *pf;
+    void *pf_state;
+    cache_prefetch_counters pfc;
+    bool pf_late;                /* the access being made merged into a prefetch in flight */
+    cache_owns_fn pf_owns;       /* NULL: every address is this cache's */
+    void *pf_owns_ctx;
 };
 
 /* ---- small helpers ---- */
@@ -153,7 +161,7 @@ static mem_req line_request(const cache *c, const mem_req *cause, uint64_t la, u
     q.sector_mask = sectors;
     q.size = (uint16_t)(mem_sector_count(sectors) * MEM_SECTOR_SIZE);
     q.type = type;
-    q.flags = 0;
+    q.flags = cause->flags & MEM_REQ_PREFETCH;   /* a prefetch's fetches stay prefetches below */
     return q;
 }
 
@@ -187,10 +195,17 @@ static bool victim_needs_writeback(cache *c, uint32_t set, int way) {
     return l->allocated && l->dirty;
 }
 
+/* A line leaves the cache: an untouched prefetched one was useless. */
+static void pf_line_gone(cache *c, const cache_line *l) {
+    if (l->prefetched) c->pfc.useless++;
+    if (c->pf->on_evict) c->pf->on_evict(c->pf_state, l->line_addr << c->line_shift, l->warp, l->prefetched != 0);
+}
+
 /* Replace way's content: write back dirty sectors, tell the policy and the hook. */
 static void evict(cache *c, uint32_t set, uint32_t way, const mem_req *cause) {
     cache_line *l = line_ptr(c, set, way);
     if (!l->allocated) return;
+    if (c->pf) pf_line_gone(c, l);
     if (c->hook) c->hook(c->hook_ctx, l, cause);
     if (c->pol->on_evict) c->pol->on_evict(c->pol_state, set, way, l);
     c->ctr.evictions++;
@@ -240,6 +255,11 @@ static bool merge_full(const cache *c, int e, uint8_t need) {
 
 static void add_waiter(cache *c, int e, const mem_req *r, uint8_t need, bool merged) {
     mshr_entry *m = &c->mshr[e];
+    if (m->prefetch && !(r->flags & MEM_REQ_PREFETCH)) {   /* a demand caught up with a prefetch */
+        m->prefetch = 0;
+        c->pfc.late++;
+        c->pf_late = true;
+    }
     size_t i = waiters_of(c, e) + m->nwaiters++;
     c->wreq[i] = *r;
     c->wneed[i] = need;
@@ -409,6 +429,7 @@ static cache_outcome write_evict_access(cache *c, const mem_req *r, uint32_t set
             mq_push(c, &wb);
             c->ctr.writebacks++;
         }
+        if (c->pf) pf_line_gone(c, l);
         if (c->pol->on_evict) c->pol->on_evict(c->pol_state, set, (uint32_t)way, l);
         memset(l, 0, sizeof *l);
     } else {
@@ -428,6 +449,86 @@ static cache_outcome access_write(cache *c, const mem_req *r, uint8_t want, uint
     }
 }
 
+/* ---- prefetching ---- */
+
+/* Fetch line la for the prefetcher, on behalf of demand access `cause`.  Only
+ * a line neither present nor in flight is fetched, and only with resources to
+ * spare: a prefetch never takes the last free MSHR entry or miss-queue slot,
+ * so it cannot be what refuses the next demand miss. */
+static void prefetch_line(cache *c, const mem_req *cause, uint64_t la, uint64_t now) {
+    uint32_t set = set_index(c, la);
+    if (c->pf_owns && !c->pf_owns(c->pf_owns_ctx, la << c->line_shift)) {
+        c->pfc.foreign++;
+        return;
+    }
+    if (find_way(c, set, la) >= 0 || mshr_find(c, la) >= 0) {
+        c->pfc.redundant++;
+        return;
+    }
+    uint8_t to_fetch = c->full_mask;
+    bool mshr_ok = c->g.sectored ? c->mshr_sectors_used + 2 * mem_sector_count(to_fetch) <= c->g.mshr_entries
+                                 : c->mshr_used + 2 <= c->g.mshr_entries;
+    mem_req q = line_request(c, cause, la, to_fetch, mem_access_is_write(cause->type) ? MEM_GLOBAL_ACC_R : cause->type);
+    q.flags = MEM_REQ_PREFETCH;
+    int victim = -1;
+    if (mshr_ok && c->g.alloc == CACHE_ALLOC_ON_MISS) {
+        victim = choose_victim(c, set, &q, now);
+        if (victim < 0 || decide(c, set, victim, &q, now) == CACHE_ALLOC_BYPASS) mshr_ok = false;
+    }
+    uint32_t slots = 1 + (victim >= 0 && victim_needs_writeback(c, set, victim));
+    if (!mshr_ok || !mq_has_room(c, slots + 1)) {
+        c->pfc.dropped++;
+        return;
+    }
+    if (victim >= 0) {
+        evict(c, set, (uint32_t)victim, &q);
+        install(c, set, (uint32_t)victim, la, &q, now)->pending = to_fetch;
+    }
+    int e = mshr_alloc(c, la);
+    c->mshr[e].requested = to_fetch;
+    c->mshr[e].prefetch = 1;
+    if (c->g.sectored) c->mshr_sectors_used += mem_sector_count(to_fetch);
+    mq_push(c, &q);
+    c->pfc.issued++;
+}
+
+/* cache_access with a prefetcher attached: the demand bookkeeping (useful,
+ * late), the prefetcher's hook, then its candidates. */
+static cache_outcome access_with_prefetcher(cache *c, const mem_req *r, uint8_t want, uint64_t la, uint32_t set,
+                                            uint64_t now, cache_fail_reason *why) {
+    bool demand = !(r->flags & MEM_REQ_PREFETCH);
+    int way = find_way(c, set, la);
+    cache_line *l = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
+    bool was_prefetched = demand && l && l->prefetched;
+    uint16_t pf_warp = l ? l->warp : 0;
+    if (was_prefetched) l->prefetched = 0;   /* before the access: a write may drop the line */
+    c->pf_late = false;
+    bool is_write = mem_access_is_write(r->type);
+    cache_outcome o = is_write ? access_write(c, r, want, la, set, now, why) : access_read(c, r, want, la, set, now, why);
+    if (o == CACHE_RESERVATION_FAIL) {
+        if (was_prefetched) l->prefetched = 1;   /* nothing happened: retried later */
+        return o;
+    }
+    way = find_way(c, set, la);
+    if (c->pol->on_access) c->pol->on_access(c->pol_state, set, way, r, o, now);
+    if (!demand) return o;
+    prefetch_access a = {.addr = r->addr, .pc = r->pc, .warp = r->warp, .sm = r->sm, .type = r->type,
+                         .hit = o == CACHE_HIT, .late = c->pf_late};
+    if (was_prefetched) {
+        a.useful = 1;
+        a.pf_warp = pf_warp;
+        c->pfc.useful++;
+    }
+    if (c->pf_late) a.pf_warp = way >= 0 ? line_ptr(c, set, (uint32_t)way)->warp : r->warp;
+    if (o == CACHE_MISS && !is_write) c->pfc.demand_read_misses++;
+    if (is_write || mem_access_is_writeback(r->type)) return o;   /* prefetchers train on reads */
+    uint64_t cand[PREFETCH_MAX_CANDIDATES];
+    uint32_t n = c->pf->on_access(c->pf_state, &a, now, cand, PREFETCH_MAX_CANDIDATES);
+    c->pfc.candidates += n;
+    for (uint32_t i = 0; i < n && i < PREFETCH_MAX_CANDIDATES; i++) prefetch_line(c, r, line_addr_of(c, cand[i]), now);
+    return o;
+}
+
 /* ---- public API ---- */
 
 cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_reason *why) {
@@ -439,6 +540,7 @@ cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_
      * names is taken, never a line the cache does not have. */
     uint8_t want = mem_line_mask(r, c->g.line_size);
     if (!want) want = mem_sector_mask(r->addr, 1, c->g.line_size);
+    if (c->pf) return access_with_prefetcher(c, r, want, la, set, now, why);
     cache_outcome o = mem_access_is_write(r->type) ? access_write(c, r, want, la, set, now, why)
                                                    : access_read(c, r, want, la, set, now, why);
     if (c->pol->on_access && o != CACHE_RESERVATION_FAIL)
@@ -506,6 +608,11 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
     if (l) {
         l->valid |= fresh;
         l->pending &= (uint8_t)~fresh;
+    }
+    if (c->pf && !m->requested) {
+        if (l && m->prefetch) l->prefetched = 1;
+        if (c->pf->on_fill)
+            c->pf->on_fill(c->pf_state, la << c->line_shift, l ? l->warp : reply->warp, m->prefetch != 0, now);
     }
     bool hinted = l && c->pol->reply_hint;
 
@@ -614,6 +721,7 @@ uint32_t cache_invalidate_all(cache *c) {
             cache_line *l = line_ptr(c, s, w);
             if (!l->allocated || l->pending) continue;
             dropped_dirty += l->dirty != 0;
+            if (c->pf) pf_line_gone(c, l);
             if (c->pol->on_evict) c->pol->on_evict(c->pol_state, s, w, l);
             memset(l, 0, sizeof *l);
         }
@@ -628,6 +736,7 @@ uint32_t cache_flush_dirty(cache *c) {
             cache_line *l = line_ptr(c, s, w);
             if (!l->allocated || l->pending || !l->dirty) continue;
             dropped++;
+            if (c->pf) pf_line_gone(c, l);
             if (c->pol->on_evict) c->pol->on_evict(c->pol_state, s, w, l);
             memset(l, 0, sizeof *l);
         }
@@ -658,6 +767,7 @@ int cache_force_fill(cache *c, uint64_t addr, uint8_t sectors) {
     cache_line *l = line_ptr(c, set, (uint32_t)victim);
     if (l->allocated) {
         /* Replaced without a write-back, as GPGPU-Sim's copy engine does. */
+        if (c->pf) pf_line_gone(c, l);
         if (c->pol->on_evict) c->pol->on_evict(c->pol_state, set, (uint32_t)victim, l);
         c->ctr.evictions++;
     }
@@ -665,6 +775,15 @@ int cache_force_fill(cache *c, uint64_t addr, uint8_t sectors) {
     l->valid = mask;
     return 0;
 }
+
+void cache_set_prefetch_owner(cache *c, cache_owns_fn fn, void *ctx) {
+    c->pf_owns = fn;
+    c->pf_owns_ctx = ctx;
+}
+
+const prefetch_ops *cache_prefetcher(const cache *c) { return c->pf; }
+const void *cache_prefetcher_state(const cache *c) { return c->pf_state; }
+const cache_prefetch_counters *cache_prefetch_stats(const cache *c) { return &c->pfc; }
 
 const cache_geometry *cache_geom(const cache *c) { return &c->g; }
 const cache_counters *cache_stats(const cache *c) { return &c->ctr; }
@@ -728,6 +847,24 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     for (size_t b = 0; b < ((size_t)1 << hash_bits); b++) c->mshr_bucket[b] = -1;
     c->pol_state = pol->create ? pol->create(g) : NULL;
     if (pol->create && !c->pol_state) goto oom;
+    if (g->pf.name[0]) {
+        c->pf = prefetch_find(g->pf.name);
+        if (!c->pf) {
+            if (err) snprintf(err, errlen, "%s: unknown prefetcher '%s'", name, g->pf.name);
+            cache_destroy(c);
+            return NULL;
+        }
+        prefetch_config pc = g->pf;
+        pc.line_size = g->line_size;
+        char why[200] = "out of memory";
+        c->pf_state = c->pf->create(&pc, why, sizeof why);
+        if (!c->pf_state) {
+            if (err) snprintf(err, errlen, "%s: prefetcher '%s': %s", name, g->pf.name, why);
+            c->pf = NULL;
+            cache_destroy(c);
+            return NULL;
+        }
+    }
     return c;
 oom:
     if (err) snprintf(err, errlen, "%s: out of memory", name);
@@ -738,6 +875,7 @@ oom:
 void cache_destroy(cache *c) {
     if (!c) return;
     if (c->pol && c->pol->destroy && c->pol_state) c->pol->destroy(c->pol_state);
+    if (c->pf && c->pf->destroy && c->pf_state) c->pf->destroy(c->pf_state);
     free(c->lines);
     free(c->mshr);
     free(c->wreq);

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "mem/mem_req.h"
+#include "mem/prefetch/prefetch.h"
 
 struct ldesc_set;   /* src/ldesc/ldesc.h: a launch's Locality Descriptors */
 
@@ -87,6 +88,7 @@ typedef struct cache_geometry {
     uint32_t miss_queue_size;   /* requests waiting to go below */
     uint32_t result_fifo_size;  /* texture caches only (parsed, unused) */
     uint32_t data_port_width;   /* bytes per cycle (0 = not given) */
+    prefetch_config pf;         /* the prefetcher attached (pf.name "" = none; src/mem/prefetch/) */
     char text[160];             /* the string as given, for config dumps */
 } cache_geometry;
 
@@ -112,6 +114,7 @@ typedef struct cache_line {
     uint8_t pending;      /* sectors being fetched: the line is reserved while non-zero */
     uint16_t sm, warp;    /* who allocated it (CCWS's victim tags need the warp) */
     uint32_t pc;          /* PC of the allocating access */
+    uint8_t prefetched;   /* brought by a prefetch, not yet touched by a demand access */
 } cache_line;
 
 /* ---- outcome of an access ---- */
@@ -233,6 +236,20 @@ typedef struct cache_counters {
     uint64_t mshr_hits_shared;/* pending hits answered by a fill hinted CACHE_HINT_SHARED */
 } cache_counters;
 
+/* What a cache's prefetcher did (all zero without one).  A demand access is
+ * one without MEM_REQ_PREFETCH (an L1 prefetch reaching the L2 is not one). */
+typedef struct cache_prefetch_counters {
+    uint64_t candidates;      /* addresses the prefetcher asked for */
+    uint64_t issued;          /* prefetch fetches sent below */
+    uint64_t useful;          /* prefetched lines a demand access then touched (first touch) */
+    uint64_t late;            /* demand accesses merged into a prefetch still in flight */
+    uint64_t useless;         /* prefetched lines evicted (or invalidated) untouched */
+    uint64_t redundant;       /* candidates already present or in flight (not issued) */
+    uint64_t dropped;         /* candidates refused for lack of an MSHR, line or miss-queue slot */
+    uint64_t foreign;         /* candidates this cache does not hold (another L2 slice's lines) */
+    uint64_t demand_read_misses; /* demand reads that missed (the coverage denominator) */
+} cache_prefetch_counters;
+
 typedef struct cache cache;
 
 /* Called with every line about to be evicted (before it is overwritten). */
@@ -313,6 +330,17 @@ void cache_kernel_begin(cache *c, const struct ldesc_set *hints);
 /* The policy's ops and state, for its statistics (cache_policy_ops.report). */
 const cache_policy_ops *cache_policy(const cache *c);
 const void *cache_policy_state(const cache *c);
+
+/* Which addresses this cache may prefetch (default: all).  An L2 slice holds
+ * only the lines the address mapping gives it, so its partition installs a
+ * check; candidates it refuses are counted as foreign. */
+typedef bool (*cache_owns_fn)(void *ctx, uint64_t addr);
+void cache_set_prefetch_owner(cache *c, cache_owns_fn fn, void *ctx);
+
+/* The prefetcher attached (NULL: none), its state and its counters. */
+const prefetch_ops *cache_prefetcher(const cache *c);
+const void *cache_prefetcher_state(const cache *c);
+const cache_prefetch_counters *cache_prefetch_stats(const cache *c);
 
 const cache_geometry *cache_geom(const cache *c);
 const cache_counters *cache_stats(const cache *c);

@@ -506,6 +506,9 @@ dram *dram_create(const dram_config *cfg, const char *name, char *err, size_t er
     return dram_create_with(cfg, sched, name, err, errlen);
 }
 
+const dram_sched_ops *dram_scheduler(const dram *d) { return d->sched; }
+const void *dram_sched_state(const dram *d) { return d->sched_state; }
+
 dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, const char *name, char *err,
                        size_t errlen) {
     if (!cfg->t.nbk || cfg->t.nbk > 64 || !cfg->t.nbkgrp || cfg->t.nbk % cfg->t.nbkgrp || !cfg->bus_width || !cfg->chips ||

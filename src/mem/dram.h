@@ -57,6 +57,8 @@ typedef struct dram_config {
     uint32_t return_queue_size;  /* finished requests not yet popped (-gpgpu_dram_return_queue_size) */
     char scheduler[32];          /* "fifo", "frfcfs", ... */
     uint32_t bnkgrp_lower_bits;  /* -dram_bnkgrp_indexing_policy: 0 group = bank / (nbk / nbkgrp), 1 bank % nbkgrp */
+    uint32_t mfq_thresholds[3];  /* MFQ scheduler: sigma bounds of levels L0..L2 (-mfq_thresholds) */
+    uint32_t mfq_timeouts[3];    /* MFQ: DRAM cycles before a request in L1, L2, L3 moves up (-mfq_timeouts) */
 } dram_config;
 
 static inline uint32_t dram_atom_bytes(const dram_config *c) { return c->bus_width * c->chips * c->burst_length; }
@@ -103,7 +105,22 @@ typedef struct dram_sched_ops {
      * skips the cycles in which no command can issue and asks pick() again only
      * when a request arrives or a command has issued. */
     bool pick_uses_time;
+    /* Set when the scheduler reads mem_req.sigma: the SMs then keep each warp's
+     * latency tolerance (docs/wsmp.md). */
+    bool uses_sigma;
+    /* Optional: the scheduler's own statistics (cumulative counters written
+     * through emit, summed over the channels), and their definitions, ending
+     * with name == NULL (a ratio has num/den). */
+    void (*report)(const void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx);
+    const struct dram_sched_stat_def *stats;
 } dram_sched_ops;
+
+typedef struct dram_sched_stat_def {
+    const char *name;
+    const char *num, *den;
+    double scale;
+    const char *help;
+} dram_sched_stat_def;
 
 const dram_sched_ops *dram_sched_find(const char *name);
 const dram_sched_ops *dram_sched_at(uint32_t i);
@@ -153,5 +170,8 @@ void dram_skip_idle(dram *d, uint64_t n);
 uint64_t dram_now(const dram *d);
 const dram_counters *dram_stats(const dram *d);
 const dram_config *dram_cfg(const dram *d);
+/* The scheduler and its state (for its statistics). */
+const dram_sched_ops *dram_scheduler(const dram *d);
+const void *dram_sched_state(const dram *d);
 
 #endif

@@ -6,10 +6,12 @@
 
 extern const dram_sched_ops dram_sched_fifo;
 extern const dram_sched_ops dram_sched_frfcfs;
+extern const dram_sched_ops dram_sched_mfq;
 
 static const dram_sched_ops *const schedulers[] = {
     &dram_sched_fifo,
     &dram_sched_frfcfs,
+    &dram_sched_mfq,
 };
 
 const dram_sched_ops *dram_sched_find(const char *name) {

@@ -39,6 +39,7 @@ typedef enum {
 /* Flag bits. */
 #define MEM_REQ_ATOMIC 0x01u   /* read-modify-write (counted as a write by nobody yet) */
 #define MEM_REQ_REPLY  0x02u   /* travelling back towards the SM */
+#define MEM_REQ_PREFETCH 0x04u /* a cache's prefetcher asked for it (no requester waits) */
 
 typedef struct mem_req {
     uint64_t addr;          /* byte address (caches use the line / sectors containing it) */
@@ -53,7 +54,9 @@ typedef struct mem_req {
     uint8_t  flags;         /* MEM_REQ_* */
     uint8_t  hint;          /* CACHE_HINT_* bits a cache policy put on its answer
                                (cache.h); copied through like tag */
-    uint8_t  pad_[2];
+    uint8_t  sigma;         /* the requesting warp's latency tolerance at issue, 0..100
+                               (docs/wsmp.md; 100 = no lane waits on memory) */
+    uint8_t  pad_[1];
 } mem_req;
 
 static inline bool mem_access_is_write(uint8_t type) {

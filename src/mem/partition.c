@@ -19,8 +19,14 @@ typedef struct {
     uint32_t cap, head, len;
 } timed_queue;
 
+typedef struct slice_id {
+    const addrmap *am;
+    uint32_t global;              /* channel x slices + slice */
+} slice_id;
+
 typedef struct {
     cache *l2;
+    slice_id id;                  /* for the L2 prefetcher: which lines are this slice's */
     timed_queue q[PART_Q_COUNT];
     bool miss_queued;             /* the L2's miss queue held something after its last cycle */
     mem_req *woken;               /* scratch for cache_fill (max_merge entries) */
@@ -215,6 +221,14 @@ void partition_dram_cycle(partition *p) {
     }
 }
 
+/* An L2 slice may prefetch only its own lines. */
+static bool slice_owns(void *ctx, uint64_t addr) {
+    const slice_id *id = ctx;
+    addr_loc l;
+    addrmap_decode(id->am, addr, &l);
+    return l.slice == id->global;
+}
+
 /* ---- public ---- */
 
 uint32_t partition_slices(const partition *p) { return p->nslices; }
@@ -339,6 +353,9 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->l2 = cache_create(&cfg->l2, name, err, errlen);
         if (!s->l2) goto fail;
         cache_set_writeback_type(s->l2, MEM_L2_WRBK_ACC);
+        s->id.am = am;
+        s->id.global = channel * p->nslices + i;
+        cache_set_prefetch_owner(s->l2, slice_owns, &s->id);
         s->woken = calloc(cache_max_waiters(s->l2), sizeof *s->woken);
         if (!s->woken) goto oom;
         for (int q = 0; q < PART_Q_COUNT; q++)

@@ -3,7 +3,7 @@
 
 #include "sched/sched.h"
 
-extern const warp_sched_ops sched_lrr, sched_gto, sched_two_level, sched_swl, sched_ccws, sched_cwlp;
+extern const warp_sched_ops sched_lrr, sched_gto, sched_two_level, sched_swl, sched_ccws, sched_cwlp, sched_wsmp;
 
 static const warp_sched_ops *const schedulers[] = {
     &sched_lrr,
@@ -12,6 +12,7 @@ static const warp_sched_ops *const schedulers[] = {
     &sched_swl,
     &sched_ccws,
     &sched_cwlp,
+    &sched_wsmp,
 };
 
 /* Short names accepted for the GPGPU-Sim ones (locsim compare --sched two_level,swl...). */

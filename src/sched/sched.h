@@ -20,6 +20,7 @@
 #ifndef LOCSIM_SCHED_H
 #define LOCSIM_SCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,10 @@ typedef struct {
      * has no such signal (cache_policy_ops.locality; e.g. lpc's LIS). */
     int (*l1d_locality)(const void *l1d);
     const void *l1d;
+    /* Latency tolerance per warp slot, 0..100 (docs/wsmp.md): 100 x the share of
+     * the warp's 32 lanes not waiting on a memory miss.  NULL unless a plug-in
+     * asked for it (warp_sched_ops.uses_sigma, dram_sched_ops.uses_sigma). */
+    const uint8_t *sigma;
 } sched_view;
 
 /* A statistic a policy reports (see warp_sched_ops.stats): a counter that
@@ -102,6 +107,8 @@ typedef struct warp_sched_ops {
     /* The statistics report() emits (and ratios of them), ending with name == NULL;
      * the timing model defines them in its registry.  NULL: none. */
     const sched_stat_def *stats;
+    /* The policy reads sched_view.sigma: the SM keeps the latency tolerance. */
+    bool uses_sigma;
 } warp_sched_ops;
 
 /* ---- registry (registry.c) ---- */

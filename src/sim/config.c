@@ -465,6 +465,66 @@ static int check_policy(cache_geometry *g, uint8_t level, const char *override, 
     return -1;
 }
 
+/* -l1d_prefetcher / -l2_prefetcher and their options into the two caches'
+ * geometries (cache_create builds the prefetcher from them). */
+static int set_prefetcher(cache_geometry *g, const char *name, const sim_config *c, const char *option, char *err,
+                          size_t errlen) {
+    g->pf = c->pf;
+    snprintf(g->pf.name, sizeof g->pf.name, "%s", name);
+    g->pf.line_size = g->line_size;
+    g->pf.ppf_tau_hi = (int32_t)c->ppf_tau_hi;
+    g->pf.ppf_tau_lo = (int32_t)c->ppf_tau_lo;
+    g->pf.ppf_theta_pos = (int32_t)c->ppf_theta_pos;
+    g->pf.ppf_theta_neg = (int32_t)c->ppf_theta_neg;
+    if (!name[0] || prefetch_find(name)) return 0;
+    int k = snprintf(err, errlen, "-%s: unknown prefetcher '%s' (expected", option, name);
+    for (uint32_t i = 0; prefetch_at(i) && k > 0 && (size_t)k < errlen; i++)
+        k += snprintf(err + k, errlen - (size_t)k, " %s", prefetch_at(i)->name);
+    if (k > 0 && (size_t)k < errlen) snprintf(err + k, errlen - (size_t)k, ")");
+    return -1;
+}
+
+static int set_prefetchers(sim_config *c, char *err, size_t errlen) {
+    const struct { const char *name; double v; } ints[] = {{"ppf_tau_hi", c->ppf_tau_hi}, {"ppf_tau_lo", c->ppf_tau_lo},
+                                                           {"ppf_theta_pos", c->ppf_theta_pos},
+                                                           {"ppf_theta_neg", c->ppf_theta_neg}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        if (ints[i].v != floor(ints[i].v)) {
+            snprintf(err, errlen, "-%s: expected an integer, got %g", ints[i].name, ints[i].v);
+            return -1;
+        }
+    }
+    if (c->ppf_tau_lo > c->ppf_tau_hi) {
+        snprintf(err, errlen, "-ppf_tau_lo %g is above -ppf_tau_hi %g", c->ppf_tau_lo, c->ppf_tau_hi);
+        return -1;
+    }
+    if (c->pf.stride_entries & (c->pf.stride_entries - 1)) {
+        snprintf(err, errlen, "-stride_entries %u: expected a power of two", c->pf.stride_entries);
+        return -1;
+    }
+    if (c->pf.spp_pt_sets & (c->pf.spp_pt_sets - 1)) {
+        snprintf(err, errlen, "-spp_pt_sets %u: expected a power of two", c->pf.spp_pt_sets);
+        return -1;
+    }
+    if (c->pf.spp_page_bytes & (c->pf.spp_page_bytes - 1)) {
+        snprintf(err, errlen, "-spp_page_bytes %u: expected a power of two", c->pf.spp_page_bytes);
+        return -1;
+    }
+    if (c->pf.spp_st_entries % 16) {
+        snprintf(err, errlen, "-spp_st_entries %u: expected a multiple of 16", c->pf.spp_st_entries);
+        return -1;
+    }
+    const uint32_t *th = c->dram.mfq_thresholds;
+    if (th[0] > th[1] || th[1] > th[2]) {
+        snprintf(err, errlen, "-mfq_thresholds %u:%u:%u: expected non-decreasing bounds", th[0], th[1], th[2]);
+        return -1;
+    }
+    return set_prefetcher(&c->l1d, c->l1d_prefetcher, c, "l1d_prefetcher", err, errlen) ||
+                   set_prefetcher(&c->l2, c->l2_prefetcher, c, "l2_prefetcher", err, errlen)
+               ? -1
+               : 0;
+}
+
 /* An L1 fill is answered by one L2 slice from one L2 line, so no L1 line may
  * span several L2 lines (their halves could live in different slices). */
 static int check_cache_lines(const sim_config *c, char *err, size_t errlen) {
@@ -553,6 +613,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
     c->l1d.ldesc_hard_pin = (uint8_t)c->ldesc_l1_hard_pin;
     c->l1d.ldesc_soft_pin = (uint8_t)c->ldesc_l1_soft_pin;
     c->l1d.ldesc_unpin_period = c->ldesc_unpin_period;
+    if (set_prefetchers(c, err, errlen)) return -1;
     static const uint8_t global_write[] = {0, CACHE_WRITE_THROUGH, CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
     if (c->l1d_global_write != L1D_GLOBAL_WRITE_FROM_CACHE) c->l1d.write_global = global_write[c->l1d_global_write];
     if (c->warp_size % c->simd_width) {

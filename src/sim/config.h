@@ -100,6 +100,12 @@ struct locsim_config {
     uint32_t rop_latency, dram_latency;      /* L2 cycles */
     uint32_t partition_queues[PART_Q_COUNT];
 
+    /* ---- prefetchers (src/mem/prefetch/) and WSMP (docs/wsmp.md) ---- */
+    char l1d_prefetcher[24], l2_prefetcher[24];   /* "" = none */
+    prefetch_config pf;                      /* their options (copied into l1d.pf and l2.pf) */
+    double ppf_tau_hi, ppf_tau_lo, ppf_theta_pos, ppf_theta_neg;   /* integers, checked */
+    uint32_t wsmp_timeouts[3];               /* -gpgpu_scheduler wsmp: core cycles in L1, L2, L3 before moving up */
+
     /* ---- interconnect ---- */
     icnt_config icnt;
 

@@ -98,6 +98,8 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     }
     p->num_sms = config_num_sms(c);
     p->sm.total_sms = p->num_sms;
+    const dram_sched_ops *ds = dram_sched_find(c->dram.scheduler);
+    p->sm.track_sigma = p->sm.sched->uses_sigma || (ds && ds->uses_sigma);
     for (int d = 0; d < CLK_COUNT; d++) p->clock_khz[d] = (uint64_t)llround(c->clock_mhz[d] * 1000.0);
     p->icnt = c->icnt;
     config_partition(c, &p->part);

@@ -12,6 +12,9 @@
 
 #define TIMING_MAX_SCHED_STATS 32   /* statistics a warp-scheduler plug-in may define */
 #define TIMING_MAX_L1D_POLICY_STATS 48  /* statistics an L1D replacement policy may define */
+#define TIMING_MAX_PF_STATS 24      /* statistics a prefetcher plug-in may define (per cache level) */
+#define TIMING_MAX_DSCHED_STATS 32  /* statistics a DRAM scheduler plug-in may define */
+#define TIMING_PF_BASE 12           /* <L>_prefetch_* statistics every prefetcher has (timing_plugin_stats.c) */
 #define TIMING_L1A_STATS 19         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
 #define TIMING_L1A_CRN 17           /* ... and its CRN histogram buckets (L1T_CRN_BUCKETS) */
 
@@ -34,6 +37,11 @@ typedef struct {
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
     int l1a_crn[TIMING_L1A_CRN];                           /* ... L1D_CRN_<n> */
     int l1p_stat[TIMING_MAX_L1D_POLICY_STATS], nl1p_stats; /* the L1D policy's own (cache_policy_ops.stats) */
+    /* prefetchers of the L1D [0] and the L2 [1], and the DRAM scheduler (timing_plugin_stats.c) */
+    struct {
+        int on, base[TIMING_PF_BASE], own[TIMING_MAX_PF_STATS], nown;
+    } pf[2];
+    int dsched_stat[TIMING_MAX_DSCHED_STATS], ndsched_stats;
     /* energy model (timing_energy.c) */
     int time_ns, en_events[ENERGY_EVENT_COUNT], en_event[ENERGY_EVENT_COUNT];
     int en_comp[ENERGY_COMPONENT_COUNT], en_static[ENERGY_STATIC_COUNT];
@@ -58,6 +66,10 @@ void timing_stats_free(timing_state *t);
 /* Plug-in and analysis statistics (timing_policy_stats.c): defined at init,
  * collected inside each kernel's collection pass. */
 int timing_policy_stats_define(timing_state *t);
+/* Prefetcher and DRAM-scheduler statistics (timing_plugin_stats.c), likewise;
+ * nothing is defined for a level without a prefetcher. */
+int timing_plugin_stats_define(timing_state *t);
+void timing_plugin_stats_collect(timing_state *t);
 void timing_policy_stats_collect(timing_state *t);
 /* Energy model statistics (timing_energy.c): defined at init from the
  * configuration's energies; collected from the components' counters. */

@@ -221,11 +221,14 @@ static void collect_l1_analysis(timing_state *t) {
 }
 
 int timing_policy_stats_define(timing_state *t) {
-    return define_sched_stats(t) || define_l1d_policy_stats(t) || define_l1_analysis(t) ? -1 : 0;
+    return define_sched_stats(t) || define_l1d_policy_stats(t) || define_l1_analysis(t) || timing_plugin_stats_define(t)
+               ? -1
+               : 0;
 }
 
 void timing_policy_stats_collect(timing_state *t) {
     collect_sched_stats(t);
     collect_l1d_policy_stats(t);
     collect_l1_analysis(t);
+    timing_plugin_stats_collect(t);
 }
