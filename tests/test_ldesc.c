@@ -17,6 +17,7 @@
 #include "ldesc/ldesc.h"
 #include "locsim/locsim.h"
 #include "mem/cache.h"
+#include "mem/prefetch/prefetch.h"
 
 #define L(k) ((uint64_t)(k) * 128)
 
@@ -407,6 +408,92 @@ static void test_l1_soft_pin(void **state) {
     cache_destroy(c);
 }
 
+/* ---- the prefetcher (src/mem/prefetch/ldesc.c) ---- */
+
+static void *pf_make(const ldesc_set *s) {
+    const prefetch_ops *ops = prefetch_find("ldesc");
+    assert_non_null(ops);
+    prefetch_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.line_size = 128;
+    cfg.cache_bytes = 32768;   /* the paper's 32 KB L1 */
+    char err[128];
+    void *st = ops->create(&cfg, err, sizeof err);
+    assert_non_null(st);
+    ops->kernel_begin(st, s);
+    return st;
+}
+
+/* The candidates of one access (0 or 1 of them) in *out. */
+static uint32_t pf_miss(void *st, uint64_t addr, int hit, uint64_t *out) {
+    prefetch_access a;
+    memset(&a, 0, sizeof a);
+    a.addr = addr;
+    a.type = MEM_GLOBAL_ACC_R;
+    a.hit = (uint8_t)hit;
+    return prefetch_find("ldesc")->on_access(st, &a, 0, out, PREFETCH_MAX_CANDIDATES);
+}
+
+static void test_prefetch_nearby(void **state) {
+    (void)state;
+    /* lines 200..209: INTER_THREAD NEARBY; 0..63: INTRA_THREAD; 300: undescribed */
+    locsim_ldesc d[2] = {desc(L(200), L(10), LOCSIM_LDESC_INTER_THREAD), desc(L(0), L(64), LOCSIM_LDESC_INTRA_THREAD)};
+    d[0].sharing = LOCSIM_LDESC_NEARBY;
+    ldesc_set s;
+    build(&s, d, 2);
+    void *st = pf_make(&s);
+    uint64_t out[PREFETCH_MAX_CANDIDATES];
+    assert_int_equal(pf_miss(st, L(203) + 8, 0, out), 1);   /* a miss: the next line */
+    assert_int_equal(out[0], L(204));
+    assert_int_equal(pf_miss(st, L(203) + 8, 1, out), 0);   /* a hit triggers nothing */
+    assert_int_equal(pf_miss(st, L(209), 0, out), 0);       /* L(210) is past the data structure */
+    assert_int_equal(pf_miss(st, L(5), 0, out), 0);         /* INTRA_THREAD data: no prefetch */
+    assert_int_equal(pf_miss(st, L(300), 0, out), 0);       /* undescribed */
+    probe pr = {"ldesc_pf_nearby", -1};
+    prefetch_find("ldesc")->report(st, grab, &pr);
+    assert_int_equal((int)pr.value, 1);                     /* only the first produced a candidate */
+    prefetch_find("ldesc")->destroy(st);
+}
+
+static void test_prefetch_stride(void **state) {
+    (void)state;
+    /* 64 KB at B of 4-byte elements; D-Tile 64 x 4 elements: width 64 x 4 = 256 B,
+     * a whole tile 1 KB; stride 64 elements = 256 B.  Distance = 32768 / (active x
+     * 256) strides. */
+    const uint64_t B = 0x100000;
+    locsim_ldesc d = desc(B, 65536, LOCSIM_LDESC_INTER_THREAD);
+    d.data_tile = (locsim_dim3){64, 4, 1};
+    d.stride = 64;
+    ldesc_set s;
+    build(&s, &d, 1);
+    void *st = pf_make(&s);
+    uint64_t out[PREFETCH_MAX_CANDIDATES];
+    assert_int_equal(pf_miss(st, B, 0, out), 1);           /* tile 0, 1 active: 128 x 256 = 32768 ahead */
+    assert_int_equal(out[0], B + 32768);
+    assert_int_equal(pf_miss(st, B + 1024, 0, out), 1);    /* tile 1, 2 active: 64 x 256 = 16384 ahead */
+    assert_int_equal(out[0], B + 1024 + 16384);
+    assert_int_equal(pf_miss(st, B + 8, 0, out), 1);       /* tile 0 again, still 2 active */
+    assert_int_equal(out[0], B + 8 + 16384);
+    assert_int_equal(pf_miss(st, B + 60000, 0, out), 0);   /* tile 58, 3 active: 42 x 256 ahead = past the end */
+    prefetch_find("ldesc")->destroy(st);
+    /* a negative stride looks backwards: fresh, 1 active: 40000 - 32768 */
+    s.e[0].d.stride = -64;
+    st = pf_make(&s);
+    assert_int_equal(pf_miss(st, B + 40000, 0, out), 1);
+    assert_int_equal(out[0], B + 40000 - 32768);
+    prefetch_find("ldesc")->destroy(st);
+    /* COACCESSED IRREGULAR: no prefetch (soft pinning's case); REGULAR with stride 0: none */
+    s.e[0].d.pattern = LOCSIM_LDESC_IRREGULAR;
+    st = pf_make(&s);
+    assert_int_equal(pf_miss(st, B, 0, out), 0);
+    prefetch_find("ldesc")->destroy(st);
+    build(&s, &d, 1);
+    s.e[0].d.stride = 0, s.e[0].stride_bytes = 0;
+    st = pf_make(&s);
+    assert_int_equal(pf_miss(st, B, 0, out), 0);
+    prefetch_find("ldesc")->destroy(st);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attach_validation),
@@ -419,6 +506,8 @@ int main(void) {
         cmocka_unit_test(test_l1_hard_pin_way0),
         cmocka_unit_test(test_l1_unpin_timer),
         cmocka_unit_test(test_l1_soft_pin),
+        cmocka_unit_test(test_prefetch_nearby),
+        cmocka_unit_test(test_prefetch_stride),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

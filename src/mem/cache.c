@@ -557,7 +557,9 @@ int cache_locality_signal(const cache *c) {
 }
 
 void cache_kernel_begin(cache *c, const struct ldesc_set *hints) {
-    if (c && c->pol->kernel_begin) c->pol->kernel_begin(c->pol_state, hints);
+    if (!c) return;
+    if (c->pol->kernel_begin) c->pol->kernel_begin(c->pol_state, hints);
+    if (c->pf && c->pf->kernel_begin) c->pf->kernel_begin(c->pf_state, hints);
 }
 
 const cache_policy_ops *cache_policy(const cache *c) { return c->pol; }
@@ -859,6 +861,7 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
         }
         prefetch_config pc = g->pf;
         pc.line_size = g->line_size;
+        pc.cache_bytes = cache_size_bytes(g);
         char why[200] = "out of memory";
         c->pf_state = c->pf->create(&pc, why, sizeof why);
         if (!c->pf_state) {

@@ -267,7 +267,7 @@ static const option_def options[] = {
 
     SECTION("Prefetchers and WSMP (docs/wsmp.md)"),
     STR("l1d_prefetcher", l1d_prefetcher, "",
-        "(locsim) prefetcher of each SM's L1D by name (nextline, stride, spp, spp_ppf); empty: none"),
+        "(locsim) prefetcher of each SM's L1D by name (nextline, stride, spp, spp_ppf, ldesc: docs/ldesc.md); empty: none"),
     STR("l2_prefetcher", l2_prefetcher, "", "(locsim) prefetcher of each L2 slice by name; empty: none"),
     UINT("nextline_degree", pf.nextline_degree, "1", 1, 32, "(locsim) nextline: lines fetched after the accessed one (ChampSim next_line: 1)"),
     UINT("stride_entries", pf.stride_entries, "256", 1, 1u << 20,

@@ -540,6 +540,10 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
             return LOCSIM_ERR_OUT_OF_MEMORY;
         }
     for (uint32_t s = 0; s < g->p.num_sms; s++) g->wake[s] = sm_wake_at(g->sms[s]);
+    /* the L2 slices' policies and prefetchers see the launch's descriptors too
+     * (the SMs hand them to their L1Ds in sm_kernel_begin) */
+    for (uint32_t i = 0; i < g->nparts; i++)
+        for (uint32_t k = 0; k < g->slices_per_part; k++) cache_kernel_begin(partition_l2(g->parts[i], k), L->ldesc);
     g->wake_changed = 1;
     g->L = L;
     g->ctas_dispatched = g->ctas_done = 0;

@@ -34,6 +34,16 @@ b=$(stat "$tmp/histogram.json" ldesc_l1_bypasses); m=$(stat "$tmp/histogram.json
 "$locsim" run spmv --size 1 "${ld[@]}" --json "$tmp/again.json" >/dev/null 2>&1
 if cmp -s "$tmp/spmv.json" "$tmp/again.json"; then echo "ok: two runs give identical JSON"
 else echo "FAIL: two runs differ"; fail=1; fi
+# the prefetcher: lavamd's particles are COACCESSED REGULAR (stride rule),
+# streamcluster's center_table NEARBY (next line); results unchanged
+for w in lavamd:strided streamcluster:nearby; do
+  n=${w%%:*}; rule=${w#*:}
+  out=$("$locsim" run $n --size 1 "${ld[@]}" -l1d_prefetcher ldesc --json "$tmp/pf.json" 2>&1)
+  grep -q "^PASS$" <<<"$out" || { echo "FAIL: $n with the ldesc prefetcher"; fail=1; continue; }
+  c=$(stat "$tmp/pf.json" L1D_ldesc_pf_$rule); i=$(stat "$tmp/pf.json" L1D_prefetch_issued)
+  [ "$c" -gt 0 ] && [ "$i" -gt 0 ] || { echo "FAIL: $n: $c $rule candidates, $i prefetches issued"; fail=1; }
+  echo "ok: $n passes with the ldesc prefetcher ($c $rule candidates, $i issued)"
+done
 # descriptors attached by the workload do nothing under the baseline mechanisms:
 # the ldesc CTA scheduler without INTER_THREAD descriptors is rr (histogram has none)
 "$locsim" run histogram --size 1 --config ldesc_gtx480 --json "$tmp/rr.json" >/dev/null 2>&1

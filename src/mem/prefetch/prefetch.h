@@ -30,11 +30,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct ldesc_set;
+
 /* Options of the prefetchers (one copy per cache level, filled by
  * config_finalize from the -nextline_* / -stride_* / -spp_* / -ppf_* options). */
 typedef struct prefetch_config {
     char name[24];                 /* "" = none */
     uint32_t line_size;            /* of the cache it serves (set by the cache) */
+    uint32_t cache_bytes;          /* capacity of the cache it serves (set by the cache) */
     uint32_t nextline_degree;      /* lines after the accessed one */
     uint32_t stride_entries;       /* per-PC stride table entries (power of two) */
     uint32_t stride_degree;        /* strides ahead once a stride is confirmed */
@@ -81,6 +84,9 @@ typedef struct prefetch_ops {
     void (*on_evict)(void *st, uint64_t addr, uint16_t warp, bool unused_prefetch);
     void (*report)(const void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx);
     const prefetch_stat_def *stats;   /* ends with name == NULL */
+    /* optional: a kernel starts with these Locality Descriptors (src/ldesc/ldesc.h;
+     * NULL: none), valid until the next call (cache_kernel_begin) */
+    void (*kernel_begin)(void *st, const struct ldesc_set *hints);
 } prefetch_ops;
 
 /* Most candidates one access may return (the cache's out[] capacity). */

@@ -6,12 +6,14 @@
 
 extern const prefetch_ops prefetch_nextline;
 extern const prefetch_ops prefetch_stride;
+extern const prefetch_ops prefetch_ldesc;
 extern const prefetch_ops prefetch_spp;
 extern const prefetch_ops prefetch_spp_ppf;
 
 static const prefetch_ops *const prefetchers[] = {
     &prefetch_nextline,
     &prefetch_stride,
+    &prefetch_ldesc,
     &prefetch_spp,
     &prefetch_spp_ppf,
 };
