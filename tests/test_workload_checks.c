@@ -40,6 +40,8 @@ static const mutation mutations[] = {
       "a found key returns the first record, not its own" },
     { "mummer", "mummer", "setp.lt.u16 \t%p40, %rs4, %rs3;", "setp.gt.u16 \t%p40, %rs4, %rs3;",
       "the binary search orders bases backwards" },
+    { "srad2", "srad2", "mul.f32 \t%f26, %f25, 0fBD800000;", "mul.f32 \t%f26, %f25, 0fBD000000;",
+      "the coefficient weighs the squared Laplacian by 1/32 instead of 1/16" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
