@@ -58,6 +58,8 @@ static const mutation mutations[] = {
       "the corner tap is 0.25 instead of 0.2" },
     { "doitgen", "doitgen", "ld.global.f32 \t%f6, [%rd9+4];", "ld.global.f32 \t%f6, [%rd9+8];",
       "dg_sum reads A[r][q][2] where A[r][q][1] belongs" },
+    { "srad2", "srad2", "mul.f32 \t%f26, %f25, 0fBD800000;", "mul.f32 \t%f26, %f25, 0fBD000000;",
+      "the coefficient weighs the squared Laplacian by 1/32 instead of 1/16" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
