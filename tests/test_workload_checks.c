@@ -56,6 +56,8 @@ static const mutation mutations[] = {
       "hy_sort's bitonic compare-exchange is reversed: buckets come out descending" },
     { "knn", "knn", "fma.rn.f32 \t%f10, %f7, %f7, %f9;", "fma.rz.f32 \t%f10, %f7, %f7, %f9;",
       "the distance's fma rounds toward zero, not to nearest (an ulp; the check is bit for bit)" },
+    { "srad2", "srad2", "mul.f32 \t%f26, %f25, 0fBD800000;", "mul.f32 \t%f26, %f25, 0fBD000000;",
+      "the coefficient weighs the squared Laplacian by 1/32 instead of 1/16" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
