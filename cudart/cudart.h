@@ -330,6 +330,9 @@ typedef struct cr_fatbin {
     size_t ptx_len;
     uint32_t ptx_sm;
     int ncubins;
+    uint8_t *cubin;             /* the cubin for ptx_sm (owned), NULL when none: registers per
+                                   thread come from it (cubin.h), else they are estimated */
+    size_t cubin_len;
     int nfuncs, nvars;          /* registered against it */
     locsim_module *mod;         /* NULL until loaded on the current device */
     struct cr_fatbin *next;

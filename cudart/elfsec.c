@@ -52,6 +52,26 @@ int elf_find_section(const unsigned char *img, size_t size, const char *name, el
     return -1;
 }
 
+int elf_each_section(const unsigned char *img, size_t size, elf_section_fn fn, void *ctx) {
+    Elf64_Ehdr eh;
+    const unsigned char *table = section_table(img, size, &eh);
+    if (!table || eh.e_shstrndx >= eh.e_shnum) return -1;
+    Elf64_Shdr strtab;
+    read_shdr(table, eh.e_shstrndx, &strtab);
+    if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset) return -1;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        Elf64_Shdr sh;
+        read_shdr(table, i, &sh);
+        if (sh.sh_name >= strtab.sh_size) continue;
+        const char *sname = (const char *)img + strtab.sh_offset + sh.sh_name;
+        size_t len = strnlen(sname, strtab.sh_size - sh.sh_name);
+        if (len == strtab.sh_size - sh.sh_name) continue;  /* name runs off the string table */
+        int r = fn(ctx, sname, len, sh.sh_info);
+        if (r) return r;
+    }
+    return 0;
+}
+
 /* Bytes from link-time address vaddr to the end of the allocated section of the ELF
  * file at path that holds it; 0 when unknown.  Reads only the headers. */
 static uint64_t section_left_in_file(const char *path, uint64_t vaddr) {

@@ -20,6 +20,13 @@ typedef struct {
  * image is not a well-formed 64-bit ELF or has no such section with file contents. */
 int elf_find_section(const unsigned char *img, size_t size, const char *name, elf_section *out);
 
+/* Call fn for every section of img with a well-formed name (NUL-terminated inside
+ * the string table): its name, name length and sh_info field.  Stops at the first
+ * non-zero return of fn and returns it; 0 after all; -1 when the image is not a
+ * well-formed 64-bit ELF. */
+typedef int (*elf_section_fn)(void *ctx, const char *name, size_t len, uint32_t sh_info);
+int elf_each_section(const unsigned char *img, size_t size, elf_section_fn fn, void *ctx);
+
 /* How many bytes are readable from p up to the end of the loaded object's section
  * that contains it (the .nv_fatbin of the program or a shared library), found through
  * dl_iterate_phdr and the object's file.  Falls back to the end of the loadable

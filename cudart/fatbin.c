@@ -137,8 +137,10 @@ static char *dup_text(const uint8_t *src, size_t n, size_t *len) {
     return s;
 }
 
-/* Largest PTX text we decompress: the biggest real programs' PTX is tens of MB. */
+/* Largest PTX text (or cubin) we decompress: the biggest real programs' PTX is tens of MB. */
 #define PTX_MAX_BYTES (256u << 20)
+
+static const char *kind_name(const fatbin_entry *e) { return e->kind == FATBIN_KIND_CUBIN ? "cubin" : "PTX"; }
 
 /* Decompress one zstd frame with a buffer that grows with the output actually
  * produced: the sizes the frame and the entry header declare are hints only, so a
@@ -150,7 +152,7 @@ static uint8_t *zstd_stream(const fatbin_entry *e, size_t frame, size_t hint, si
     if (cap > PTX_MAX_BYTES) cap = PTX_MAX_BYTES;
     uint8_t *buf = malloc(cap);
     if (!ds || !buf) {
-        fail(err, errlen, "out of memory decompressing PTX");
+        fail(err, errlen, "out of memory decompressing %s", kind_name(e));
         goto bad;
     }
     ZSTD_initDStream(ds);
@@ -159,24 +161,24 @@ static uint8_t *zstd_stream(const fatbin_entry *e, size_t frame, size_t hint, si
     for (;;) {
         size_t r = ZSTD_decompressStream(ds, &out, &in);
         if (ZSTD_isError(r)) {
-            fail(err, errlen, "compressed PTX (sm_%u): zstd says %s", e->sm, ZSTD_getErrorName(r));
+            fail(err, errlen, "compressed %s (sm_%u): zstd says %s", kind_name(e), e->sm, ZSTD_getErrorName(r));
             goto bad;
         }
         if (r == 0) break;  /* frame complete */
         if (out.pos < out.size && in.pos == in.size) {
-            fail(err, errlen, "compressed PTX (sm_%u): the zstd frame is truncated", e->sm);
+            fail(err, errlen, "compressed %s (sm_%u): the zstd frame is truncated", kind_name(e), e->sm);
             goto bad;
         }
         if (out.pos == out.size) {
             if (cap == PTX_MAX_BYTES) {
-                fail(err, errlen, "compressed PTX (sm_%u) decompresses to more than %u MiB", e->sm,
+                fail(err, errlen, "compressed %s (sm_%u) decompresses to more than %u MiB", kind_name(e), e->sm,
                      PTX_MAX_BYTES >> 20);
                 goto bad;
             }
             cap = cap > PTX_MAX_BYTES / 2 ? PTX_MAX_BYTES : cap * 2;
             uint8_t *grown = realloc(buf, cap);
             if (!grown) {
-                fail(err, errlen, "out of memory decompressing PTX");
+                fail(err, errlen, "out of memory decompressing %s", kind_name(e));
                 goto bad;
             }
             buf = out.dst = grown;
@@ -192,40 +194,49 @@ bad:
     return NULL;
 }
 
-static char *decompress_zstd(const fatbin_entry *e, size_t *len, char *err, size_t errlen) {
+/* The decompressed bytes of a zstd-compressed entry (malloc'd, *got of them). */
+static uint8_t *decompress_zstd(const fatbin_entry *e, size_t *got, char *err, size_t errlen) {
     size_t frame = ZSTD_findFrameCompressedSize(e->payload, e->payload_size);
     if (ZSTD_isError(frame)) {
-        fail(err, errlen, "compressed PTX (sm_%u): not a valid zstd frame (%s)", e->sm, ZSTD_getErrorName(frame));
+        fail(err, errlen, "compressed %s (sm_%u): not a valid zstd frame (%s)", kind_name(e), e->sm,
+             ZSTD_getErrorName(frame));
         return NULL;
     }
     unsigned long long declared = ZSTD_getFrameContentSize(e->payload, frame);
     int known = declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR;
     if (!known) declared = e->uncompressed_size;
-    size_t got = 0;
-    uint8_t *buf = zstd_stream(e, frame, declared < PTX_MAX_BYTES ? (size_t)declared : PTX_MAX_BYTES, &got, err,
+    *got = 0;
+    uint8_t *buf = zstd_stream(e, frame, declared < PTX_MAX_BYTES ? (size_t)declared : PTX_MAX_BYTES, got, err,
                                errlen);
     if (!buf) return NULL;
-    if (known && got != declared) {
-        fail(err, errlen, "compressed PTX (sm_%u): the zstd frame declares %llu bytes but holds %zu", e->sm,
-             declared, got);
+    if (known && *got != declared) {
+        fail(err, errlen, "compressed %s (sm_%u): the zstd frame declares %llu bytes but holds %zu", kind_name(e),
+             e->sm, declared, *got);
         free(buf);
         return NULL;
     }
-    char *text = dup_text(buf, got, len);
-    free(buf);
-    if (!text) fail(err, errlen, "out of memory copying PTX");
-    return text;
+    return buf;
+}
+
+static int is_zstd_entry(const fatbin_entry *e) {
+    static const uint8_t zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+    return (e->flags & FATBIN_FLAG_ZSTD) || (e->payload_size >= 4 && memcmp(e->payload, zstd_magic, 4) == 0);
 }
 
 char *fatbin_ptx_text(const fatbin_entry *e, size_t *len, char *err, size_t errlen) {
-    static const uint8_t zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
     if (e->kind != FATBIN_KIND_PTX) {
         fail(err, errlen, "fatbin entry of kind %u is not PTX", e->kind);
         return NULL;
     }
-    int is_zstd = (e->flags & FATBIN_FLAG_ZSTD) ||
-                  (e->payload_size >= 4 && memcmp(e->payload, zstd_magic, 4) == 0);
-    if (is_zstd) return decompress_zstd(e, len, err, errlen);
+    if (is_zstd_entry(e)) {
+        size_t got;
+        uint8_t *buf = decompress_zstd(e, &got, err, errlen);
+        if (!buf) return NULL;
+        char *text = dup_text(buf, got, len);
+        free(buf);
+        if (!text) fail(err, errlen, "out of memory copying PTX");
+        return text;
+    }
     if (e->flags & FATBIN_FLAG_LZ) {
         fail(err, errlen, "PTX (sm_%u) uses an older nvcc's fatbin compression, which locsim cannot read; "
              "rebuild with nvcc 13 or add --no-compress", e->sm);
@@ -234,4 +245,30 @@ char *fatbin_ptx_text(const fatbin_entry *e, size_t *len, char *err, size_t errl
     char *text = dup_text(e->payload, e->payload_size, len);
     if (!text) fail(err, errlen, "out of memory copying PTX");
     return text;
+}
+
+int fatbin_find_cubin(const fatbin_info *info, uint32_t sm) {
+    for (int i = 0; i < info->count; i++)
+        if (info->entries[i].kind == FATBIN_KIND_CUBIN && info->entries[i].sm == sm) return i;
+    return -1;
+}
+
+uint8_t *fatbin_cubin_image(const fatbin_entry *e, size_t *len, char *err, size_t errlen) {
+    if (e->kind != FATBIN_KIND_CUBIN) {
+        fail(err, errlen, "fatbin entry of kind %u is not a cubin", e->kind);
+        return NULL;
+    }
+    if (is_zstd_entry(e)) return decompress_zstd(e, len, err, errlen);
+    if (e->flags & FATBIN_FLAG_LZ) {
+        fail(err, errlen, "cubin (sm_%u) uses an older nvcc's fatbin compression, which locsim cannot read", e->sm);
+        return NULL;
+    }
+    uint8_t *copy = malloc(e->payload_size ? e->payload_size : 1);
+    if (!copy) {
+        fail(err, errlen, "out of memory copying a cubin");
+        return NULL;
+    }
+    memcpy(copy, e->payload, e->payload_size);
+    *len = e->payload_size;
+    return copy;
 }

@@ -60,4 +60,12 @@ int fatbin_count_kind(const fatbin_info *info, uint16_t kind);
  * string (*len excludes the NUL and any padding).  NULL and a message on failure. */
 char *fatbin_ptx_text(const fatbin_entry *e, size_t *len, char *err, size_t errlen);
 
+/* Index of the cubin entry compiled for target sm (sm_75 beside compute_75 PTX, as
+ * -arch=sm_75 embeds them), -1 if there is none. */
+int fatbin_find_cubin(const fatbin_info *info, uint32_t sm);
+
+/* The ELF image of a cubin entry, decompressed when needed, malloc'd (*len bytes,
+ * padding included).  NULL and a message on failure. */
+uint8_t *fatbin_cubin_image(const fatbin_entry *e, size_t *len, char *err, size_t errlen);
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cudart.h"
+#include "cubin.h"
 #include "elfsec.h"
 #include "fatbin.h"
 
@@ -58,6 +59,25 @@ static void extract_ptx(cr_fatbin *fb) {
     fb->ptx = fatbin_ptx_text(&info.entries[pick], &fb->ptx_len, err, sizeof err);
     if (!fb->ptx) cr_die("%s: cannot read the embedded PTX (fatbin %d): %s", cr_program_name(), fb->index, err);
     fb->ptx_sm = info.entries[pick].sm;
+    /* The cubin ptxas made from this PTX's target (-arch=sm_75 embeds sm_75 SASS beside
+     * compute_75 PTX): its register counts are what GPGPU-Sim would take from ptxas.  A
+     * cubin for another target is not used (other registers for other hardware). */
+    int cub = fatbin_find_cubin(&info, fb->ptx_sm);
+    if (cub >= 0) {
+        fb->cubin = fatbin_cubin_image(&info.entries[cub], &fb->cubin_len, err, sizeof err);
+        if (!fb->cubin) cr_die("%s: cannot read the embedded cubin (fatbin %d): %s", cr_program_name(), fb->index, err);
+    }
+}
+
+/* A cubin function's register count onto the module's kernel of that name (device
+ * functions have no kernel: skipped). */
+static int apply_cubin_regs(void *ctx, const char *name, size_t len, uint32_t regs) {
+    char kname[1024];
+    if (len >= sizeof kname) return 0;
+    memcpy(kname, name, len);
+    kname[len] = 0;
+    (void)locsim_module_set_kernel_regs(ctx, kname, regs);
+    return 0;
 }
 
 void **__cudaRegisterFatBinary(void *wrapper) {
@@ -101,6 +121,9 @@ static void load_module(cr_fatbin *fb) {
         cr_die("cannot load the PTX embedded in %s: %s\n"
                "locsim: (the PTX can be extracted with: locsim-fatbin %s)",
                cr_program_name(), locsim_last_error(cr.dev), cr_program_name());
+    if (fb->cubin && cubin_function_regs(fb->cubin, fb->cubin_len, apply_cubin_regs, fb->mod) < 0)
+        cr_warn("the sm_%u cubin embedded in %s is not a well-formed ELF: registers per thread are estimated",
+                fb->ptx_sm, cr_program_name());
     bind_managed_vars(fb);
 }
 
@@ -165,6 +188,7 @@ void __cudaUnregisterFatBinary(void **handle) {
         while (*pp != fb) pp = &(*pp)->next;
         *pp = fb->next;
         free(fb->ptx);
+        free(fb->cubin);
         free(fb);
     }
     cr_unlock();

@@ -91,6 +91,10 @@ void locsim_module_unload(locsim_module *mod);
  * LOCSIM_ERR_PARSE ("name:line: ..."). */
 locsim_status locsim_module_set_ptxas_listing(locsim_module *mod, const char *listing, size_t len,
                                               const char *name);
+/* Registers per thread of one kernel (name: its PTX entry name), as ptxas gave it --
+ * e.g. read from a cubin; 0 is taken as 1.  LOCSIM_ERR_NOT_FOUND when the module has
+ * no such kernel (nothing changes). */
+locsim_status locsim_module_set_kernel_regs(locsim_module *mod, const char *name, uint32_t regs);
 locsim_status locsim_module_get_kernel(locsim_module *mod, const char *name, locsim_kernel **out);
 /* Address and size of a module-scope __device__ / __constant__ variable. */
 locsim_status locsim_module_get_symbol(locsim_module *mod, const char *name, locsim_dptr *addr,
@@ -112,7 +116,7 @@ typedef struct {
     uint32_t param_bytes;
     uint32_t static_smem_bytes;
     uint32_t local_bytes_per_thread;
-    uint32_t num_regs;
+    uint32_t num_regs;              /* ptxas's count when known (listing, cubin), else the PTX's declared registers */
     uint32_t max_threads_per_block;
 } locsim_kernel_info;
 locsim_status locsim_kernel_get_info(const locsim_kernel *k, locsim_kernel_info *out);

@@ -561,6 +561,12 @@ static value eval_primary(ectx *c) {
             eerror(c, "unknown function '%s' (hmean, gmean, amean, sum, min, max, count, if)", name);
             return make(NAN);
         }
+        /* the row's words as strings, for per-workload cells: if(workload == 'kmeans', ...) */
+        if (*c->p != '.' && c->row) {
+            if (!strcmp(name, "workload")) return (value){NAN, c->row->w->id, V_OK};
+            if (!strcmp(name, "label")) return (value){NAN, c->row->w->label, V_OK};
+            if (!strcmp(name, "class")) return (value){NAN, c->row->w->cls ? c->row->w->cls : "", V_OK};
+        }
         c->p = save;
     }
     return eval_ref(c);
@@ -616,6 +622,10 @@ static value eval_cmp(ectx *c) {
         if (strncmp(c->p, ops[i], n)) continue;
         c->p += n;
         value b = eval_add(c);
+        if (a.s && b.s && (i == 2 || i == 3)) {   /* strings compare by text (== and != only) */
+            int same = !strcmp(a.s, b.s);
+            return worst(a, b, i == 2 ? same : !same);
+        }
         double r = i == 0 ? a.v <= b.v : i == 1 ? a.v >= b.v : i == 2 ? a.v == b.v : i == 3 ? a.v != b.v
                  : i == 4 ? a.v < b.v : a.v > b.v;
         return worst(a, b, r);

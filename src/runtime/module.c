@@ -409,7 +409,9 @@ locsim_status locsim_kernel_get_info(const locsim_kernel *k, locsim_kernel_info 
     out->param_bytes = k->param_bytes;
     out->static_smem_bytes = k->smem_static;
     out->local_bytes_per_thread = k->local_stack_bytes;
-    out->num_regs = k->nregs;
+    /* ptxas's count when the module came with one (listing or cubin), as a GPU reports it;
+     * else the PTX's declared registers */
+    out->num_regs = k->fn->ptxas_regs ? k->fn->ptxas_regs : k->nregs;
     out->max_threads_per_block = 1024;
     if (k->fn->maxntid[0]) {
         uint32_t n = k->fn->maxntid[0];

@@ -90,3 +90,10 @@ locsim_status locsim_module_set_ptxas_listing(locsim_module *mod, const char *li
         return runtime_error(mod->dev, LOCSIM_ERR_PARSE, "%s", err);
     return LOCSIM_OK;
 }
+
+locsim_status locsim_module_set_kernel_regs(locsim_module *mod, const char *name, uint32_t regs) {
+    if (!mod || !name) return LOCSIM_ERR_INVALID;
+    if (set_regs(mod, name, strlen(name), regs))
+        return runtime_error(mod->dev, LOCSIM_ERR_NOT_FOUND, "no kernel '%s' in the module", name);
+    return LOCSIM_OK;
+}

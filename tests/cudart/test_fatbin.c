@@ -4,11 +4,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <zstd.h>
 
+#include "cubin.h"
 #include "fatbin.h"
 
 /* ---- building fatbins ---- */
@@ -191,6 +193,90 @@ static void wrapper_points_at_its_fatbin(void **state) {
     assert_non_null(strstr(err, "version 7"));
 }
 
+/* ---- register counts from a real cubin (tests/cudart/data/regs_sm75.*) ---- */
+static uint8_t cubin_file[1 << 15];
+
+static size_t read_fixture(void) {
+    FILE *f = fopen(REGS_CUBIN_PATH, "rb");
+    assert_non_null(f);
+    size_t n = fread(cubin_file, 1, sizeof cubin_file, f);
+    fclose(f);
+    assert_true(n > 64 && n < sizeof cubin_file);
+    return n;
+}
+
+typedef struct {
+    uint32_t big, small;
+    int functions;
+} regs_seen;
+
+static int note_regs(void *ctx, const char *name, size_t len, uint32_t regs) {
+    regs_seen *seen = ctx;
+    seen->functions++;
+    if (len == 3 && memcmp(name, "big", 3) == 0) seen->big = regs;
+    if (len == 5 && memcmp(name, "small", 5) == 0) seen->small = regs;
+    return 0;
+}
+
+/* ptxas -v said 64 registers for big and 8 for small (data/regs_sm75.ptxas). */
+static void cubin_register_counts_match_ptxas(void **state) {
+    (void)state;
+    size_t n = read_fixture();
+    regs_seen seen = {0, 0, 0};
+    assert_int_equal(cubin_function_regs(cubin_file, n, note_regs, &seen), 0);
+    assert_int_equal(seen.functions, 2);
+    assert_int_equal(seen.big, 64);
+    assert_int_equal(seen.small, 8);
+}
+
+/* The same cubin as a compressed fatbin entry beside compute_75 PTX, as nvcc -arch=sm_75
+ * embeds it: found by its target, decompressed byte for byte. */
+static void compressed_cubin_entry_is_found_and_read(void **state) {
+    (void)state;
+    size_t n = read_fixture();
+    static uint8_t packed[1 << 15];
+    size_t packed_len = ZSTD_compress(packed, sizeof packed, cubin_file, n, 3);
+    assert_false(ZSTD_isError(packed_len));
+    const char ptx[] = ".version 9.0\n.target sm_75\n";
+    spec s[] = {
+        { FATBIN_KIND_CUBIN, 75, 0x8011, packed, packed_len, n },
+        { FATBIN_KIND_PTX, 75, 0x11, ptx, sizeof ptx - 1, 0 },
+    };
+    size_t total = build(s, 2);
+    fatbin_info info;
+    char err[256];
+    assert_int_equal(fatbin_parse(buf, total, &info, err, sizeof err), 0);
+    assert_int_equal(fatbin_find_cubin(&info, 80), -1);
+    int i = fatbin_find_cubin(&info, 75);
+    assert_int_equal(i, 0);
+    size_t len = 0;
+    uint8_t *img = fatbin_cubin_image(&info.entries[i], &len, err, sizeof err);
+    assert_non_null(img);
+    assert_int_equal(len, n);
+    assert_memory_equal(img, cubin_file, n);
+    regs_seen seen = {0, 0, 0};
+    assert_int_equal(cubin_function_regs(img, len, note_regs, &seen), 0);
+    assert_int_equal(seen.big, 64);
+    free(img);
+    assert_null(fatbin_cubin_image(&info.entries[1], &len, err, sizeof err));
+    assert_non_null(strstr(err, "not a cubin"));
+}
+
+/* A cut or corrupted ELF is refused, never read past its end. */
+static void malformed_cubin_is_refused(void **state) {
+    (void)state;
+    size_t n = read_fixture();
+    regs_seen seen = {0, 0, 0};
+    assert_int_equal(cubin_function_regs(cubin_file, 40, note_regs, &seen), -1);      /* cut inside the header */
+    uint64_t shoff;                                                                     /* e_shoff: the section table */
+    memcpy(&shoff, cubin_file + 0x28, sizeof shoff);
+    assert_true(shoff + 100 < n);
+    assert_int_equal(cubin_function_regs(cubin_file, shoff + 100, note_regs, &seen), -1);  /* table cut short */
+    cubin_file[0] = 0;                                                                 /* not ELF */
+    assert_int_equal(cubin_function_regs(cubin_file, n, note_regs, &seen), -1);
+    assert_int_equal(seen.functions, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plain_ptx_entry_is_read_back_exactly),
@@ -201,6 +287,9 @@ int main(void) {
         cmocka_unit_test(bad_magic_is_named),
         cmocka_unit_test(truncated_fatbin_is_an_error),
         cmocka_unit_test(wrapper_points_at_its_fatbin),
+        cmocka_unit_test(cubin_register_counts_match_ptxas),
+        cmocka_unit_test(compressed_cubin_entry_is_found_and_read),
+        cmocka_unit_test(malformed_cubin_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,7 @@ report:
           - {each: [lrr, gto, best_swl], head: "${variant}", cell: "${$.gpu_tot_ipc / gto.gpu_tot_ipc:%.6f}",
              summary: "${hmean(@, $.gpu_tot_ipc / gto.gpu_tot_ipc):%.6f}"}
           - {head: best N, cell: "${best_swl.@value}"}
+          - {head: paper, cell: "${if(workload == 'kmeans', 'kmeans row', if(label != 'KMN' && class == 'CI', 1.5, 0)):%.1f}"}
     - chart:
         title: IPC normalised to GTO
         variants: [lrr, gto, best_swl]
@@ -61,6 +62,9 @@ EOF
 "$locsim" report "$dir/r.yaml" --out "$dir/out" >"$dir/rlog" 2>&1 || { echo "FAIL: report"; cat "$dir/rlog"; exit 1; }
 [ -s "$dir/out/rep.md" ] && [ -s "$dir/out/rep.html" ] || { echo "FAIL: no rep.md / rep.html"; exit 1; }
 grep -q "^| HCS | kmeans |" "$dir/out/rep.md" || { echo "FAIL: the Markdown lacks the kmeans row"; fail=1; }
+# words as strings in expressions: a per-workload constant chosen by name, label and class
+grep -q "^| HCS | kmeans |.* | kmeans row |$" "$dir/out/rep.md" || { echo "FAIL: if(workload == 'kmeans', ...) did not pick kmeans' cell"; grep "kmeans" "$dir/out/rep.md"; fail=1; }
+grep -q "^| CI | backprop |.* | 1.5 |$" "$dir/out/rep.md" || { echo "FAIL: label/class string comparison did not pick backprop's cell"; grep "backprop" "$dir/out/rep.md"; fail=1; }
 # self-contained: nothing fetched from anywhere, no script
 grep -Eqi "<script|src=|href=|@import|url\(" "$dir/out/rep.html" && { echo "FAIL: the HTML refers to something outside"; fail=1; }
 
@@ -151,7 +155,7 @@ for (title, bars), (wls, vs, kind) in zip(dom.charts, expect):
         check(abs(float(val) - want) <= 1e-12 * max(1.0, abs(want)), "chart %s %s %s: %s vs DB %r" % (title, w, v, val, want))
 
 rows = dom.tables[0]
-check(rows[0] == ["class", "workload", "GTO IPC", "LRR", "GTO", "Best-SWL", "best N"], "header %s" % rows[0])
+check(rows[0] == ["class", "workload", "GTO IPC", "LRR", "GTO", "Best-SWL", "best N", "paper"], "header %s" % rows[0])
 body = {r[1]: r for r in rows[1:] if not r[1].startswith("HMEAN")}
 check(sorted(body) == ["backprop", "kmeans"], "table rows %s" % list(body))
 for w, r in body.items():

@@ -133,12 +133,13 @@ static inline size_t srad_scratch_floats(const srad_dims *d) {
     return 5 * (size_t)d->rows * d->cols + 2 * (size_t)srad_reduce_blocks(d);
 }
 
-/* One iteration on J (rows*cols), with srad_scratch_floats(d) floats of scratch. */
-static inline void srad_iteration_reference(const srad_dims *d, float *J, float *scratch) {
+/* The diffusion step of one iteration with speckle scale q0sqr (kernels srad_coeff
+ * and srad_update; srad2's two kernels compute the same), on J (rows*cols), with 5
+ * images of scratch.  Only d->rows and d->cols are read. */
+static inline void srad_diffuse_reference(const srad_dims *d, float *J, float *scratch, float q0sqr) {
     size_t npix = (size_t)d->rows * d->cols;
     float *dN = scratch, *dS = scratch + npix, *dW = scratch + 2 * npix, *dE = scratch + 3 * npix;
     float *c = scratch + 4 * npix;
-    float q0sqr = srad_q0sqr_reference(d, J, scratch + 5 * npix);
     for (int32_t i = 0; i < d->rows; i++) {
         for (int32_t j = 0; j < d->cols; j++) {
             size_t k = (size_t)i * d->cols + j;
@@ -159,6 +160,13 @@ static inline void srad_iteration_reference(const srad_dims *d, float *J, float 
             J[k] = fmaf(0.25f * SRAD_LAMBDA, div, J[k]);
         }
     }
+}
+
+/* One iteration on J (rows*cols), with srad_scratch_floats(d) floats of scratch. */
+static inline void srad_iteration_reference(const srad_dims *d, float *J, float *scratch) {
+    size_t npix = (size_t)d->rows * d->cols;
+    float q0sqr = srad_q0sqr_reference(d, J, scratch + 5 * npix);
+    srad_diffuse_reference(d, J, scratch, q0sqr);
 }
 
 /* The whole pipeline on img (in place).  Returns 0, or -1 on out-of-memory. */

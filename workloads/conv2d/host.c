@@ -1,0 +1,61 @@
+/* conv2d on locsim: the same launch as kernel.cu's main(); the output image
+ * (border included, which must stay 0) is compared bit for bit with the reference.
+ *
+ * 128*S x 128*S floats (ref.h says why). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref.h"
+#include "workload.h"
+
+static wl_result c2_simulate(wl_ctx *ctx, locsim_module *mod, const float *in, uint32_t w, uint32_t h,
+                             locsim_dptr *d_in, locsim_dptr *d_out, float *got) {
+    locsim_device *dev = ctx->dev;
+    size_t bytes = (size_t)w * h * sizeof(float);
+    WL_CHECK(ctx, locsim_malloc(dev, d_in, bytes));
+    WL_CHECK(ctx, locsim_malloc(dev, d_out, bytes));
+    WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_in, in, bytes));
+    WL_CHECK(ctx, locsim_memset(dev, *d_out, 0, bytes));
+    locsim_kernel *k;
+    WL_CHECK(ctx, locsim_module_get_kernel(mod, "c2_kernel", &k));
+    int32_t wi = (int32_t)w, hi = (int32_t)h;
+    void *args[] = { d_out, d_in, &wi, &hi };
+    locsim_dim3 grid = { w / C2_BX, h / C2_BY, 1 }, block = { C2_BX, C2_BY, 1 };
+    WL_CHECK(ctx, locsim_launch(k, grid, block, 0, args, 4));
+    WL_CHECK(ctx, locsim_memcpy_dtoh(dev, got, *d_out, bytes));
+    return WL_PASS;
+}
+
+static wl_result c2_run(wl_ctx *ctx) {
+    if (!wl_size_ok(ctx, C2_MAX_SIZE)) return WL_ERROR;
+    uint32_t w = c2_side(ctx->size), h = c2_side(ctx->size);
+    size_t bytes = (size_t)w * h * sizeof(float);
+    float *in = c2_generate(w, h, ctx->seed), *want = malloc(bytes), *got = malloc(bytes);
+    wl_result r = WL_ERROR;
+    if (!in || !want || !got) {
+        r = wl_out_of_memory(ctx);
+    } else {
+        c2_reference(in, w, h, want);
+        locsim_module *mod = wl_load_module(ctx);
+        if (mod) {
+            locsim_dptr d_in = 0, d_out = 0;
+            r = c2_simulate(ctx, mod, in, w, h, &d_in, &d_out, got);
+            WL_FREE_BUFFERS(ctx->dev, &d_in, &d_out);
+            locsim_module_unload(mod);
+        }
+        /* bit-for-bit: the kernel performs the reference's float operations */
+        for (size_t i = 0; r == WL_PASS && i < (size_t)w * h; i++)
+            if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
+                r = wl_fail(ctx, "pixel (%zu, %zu): got %.9g, expected %.9g", i % w, i / w, got[i], want[i]);
+    }
+    free(in); free(want); free(got);
+    return r;
+}
+
+const workload wl_conv2d = {
+    "conv2d",
+    "PolyBench 2-D convolution, 3 x 3 fixed coefficients, one thread per pixel; size S = 128*S x 128*S image",
+    6,
+    { 1, 2 },
+    c2_run,
+};
