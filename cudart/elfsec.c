@@ -32,13 +32,22 @@ static int section_out(const Elf64_Shdr *sh, size_t size, elf_section *out) {
     return 0;
 }
 
+/* The section header table and the section-name string table of img, checked:
+ * NULL when either is malformed. */
+static const unsigned char *named_sections(const unsigned char *img, size_t size, Elf64_Ehdr *eh,
+                                           Elf64_Shdr *strtab) {
+    const unsigned char *table = section_table(img, size, eh);
+    if (!table || eh->e_shstrndx >= eh->e_shnum) return NULL;
+    read_shdr(table, eh->e_shstrndx, strtab);
+    if (strtab->sh_offset > size || strtab->sh_size > size - strtab->sh_offset) return NULL;
+    return table;
+}
+
 int elf_find_section(const unsigned char *img, size_t size, const char *name, elf_section *out) {
     Elf64_Ehdr eh;
-    const unsigned char *table = section_table(img, size, &eh);
-    if (!table || eh.e_shstrndx >= eh.e_shnum) return -1;
     Elf64_Shdr strtab;
-    read_shdr(table, eh.e_shstrndx, &strtab);
-    if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset) return -1;
+    const unsigned char *table = named_sections(img, size, &eh, &strtab);
+    if (!table) return -1;
     size_t want = strlen(name);
     for (unsigned i = 0; i < eh.e_shnum; i++) {
         Elf64_Shdr sh;
@@ -54,11 +63,9 @@ int elf_find_section(const unsigned char *img, size_t size, const char *name, el
 
 int elf_each_section(const unsigned char *img, size_t size, elf_section_fn fn, void *ctx) {
     Elf64_Ehdr eh;
-    const unsigned char *table = section_table(img, size, &eh);
-    if (!table || eh.e_shstrndx >= eh.e_shnum) return -1;
     Elf64_Shdr strtab;
-    read_shdr(table, eh.e_shstrndx, &strtab);
-    if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset) return -1;
+    const unsigned char *table = named_sections(img, size, &eh, &strtab);
+    if (!table) return -1;
     for (unsigned i = 0; i < eh.e_shnum; i++) {
         Elf64_Shdr sh;
         read_shdr(table, i, &sh);
