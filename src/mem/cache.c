@@ -53,6 +53,7 @@ struct cache {
      * entries.  At most one used entry per line, so the answer is the same. */
     int32_t *mshr_bucket;        /* mshr_nbuckets, a power of two */
     int32_t *mshr_next;          /* per entry */
+    uint64_t *mshr_free;         /* bit i set: entry i is unused (the lowest is taken) */
     uint32_t mshr_hash_shift;    /* 64 - log2(mshr_nbuckets) */
     mem_req *mq;                 /* ring */
     uint32_t mq_cap, mq_head, mq_len;
@@ -63,6 +64,11 @@ struct cache {
     void *hook_ctx;
     cache_index_addr_fn index_addr;  /* NULL: index with the line address itself */
     const void *index_ctx;
+    /* The last line address indexed through index_addr and its set: the sectors
+     * of one line reach an L2 slice one after another, and index_addr (the
+     * address map) is a function of the address alone. */
+    uint64_t idx_last_la;        /* UINT64_MAX: none (no line address is that large) */
+    uint32_t idx_last_set;
     cache_counters ctr;
     /* The prefetcher (NULL: none; then nothing below costs more than a test). */
     const prefetch_ops *pf;
@@ -83,8 +89,7 @@ static uint32_t log2_u32(uint32_t v) {
 
 static uint64_t line_addr_of(const cache *c, uint64_t addr) { return addr >> c->line_shift; }
 
-static uint32_t set_index(const cache *c, uint64_t la) {
-    if (c->index_addr) la = c->index_addr(c->index_ctx, la << c->line_shift) >> c->line_shift;
+static uint32_t set_of_index_la(const cache *c, uint64_t la) {
     if (c->g.index == CACHE_INDEX_XOR && c->set_bits > 0) {
         /* Fold the two tag chunks above the index into it, so power-of-two strides
          * spread over the sets (the idea of GPGPU-Sim's 'H'; not its exact bits). */
@@ -92,6 +97,20 @@ static uint32_t set_index(const cache *c, uint64_t la) {
         return (uint32_t)((la ^ (la >> b) ^ (la >> (2 * b))) & (c->g.nsets - 1));
     }
     return (uint32_t)(la % c->g.nsets);
+}
+
+static uint32_t set_index_uncached(const cache *c, uint64_t la) {
+    if (c->index_addr) la = c->index_addr(c->index_ctx, la << c->line_shift) >> c->line_shift;
+    return set_of_index_la(c, la);
+}
+
+static uint32_t set_index(cache *c, uint64_t la) {
+    if (!c->index_addr) return set_of_index_la(c, la);
+    if (la != c->idx_last_la) {
+        c->idx_last_set = set_index_uncached(c, la);
+        c->idx_last_la = la;
+    }
+    return c->idx_last_set;
 }
 
 static cache_line *line_ptr(cache *c, uint32_t set, uint32_t way) {
@@ -116,19 +135,21 @@ static int mshr_find(const cache *c, uint64_t la) {
     return -1;
 }
 
+/* The lowest unused entry (found by its bit, without reading the entries). */
 static int mshr_alloc(cache *c, uint64_t la) {
-    for (uint32_t i = 0; i < c->g.mshr_entries; i++) {
+    for (uint32_t w = 0; (w << 6) < c->g.mshr_entries; w++) {
+        if (!c->mshr_free[w]) continue;
+        uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(c->mshr_free[w]);
+        c->mshr_free[w] &= c->mshr_free[w] - 1;
         mshr_entry *e = &c->mshr[i];
-        if (!e->used) {
-            memset(e, 0, sizeof *e);
-            e->used = 1;
-            e->line_addr = la;
-            c->mshr_used++;
-            uint32_t h = mshr_hash(c, la);
-            c->mshr_next[i] = c->mshr_bucket[h];
-            c->mshr_bucket[h] = (int32_t)i;
-            return (int)i;
-        }
+        memset(e, 0, sizeof *e);
+        e->used = 1;
+        e->line_addr = la;
+        c->mshr_used++;
+        uint32_t h = mshr_hash(c, la);
+        c->mshr_next[i] = c->mshr_bucket[h];
+        c->mshr_bucket[h] = (int32_t)i;
+        return (int)i;
     }
     return -1;
 }
@@ -138,6 +159,7 @@ static void mshr_release(cache *c, int e) {
     while (*link != e) link = &c->mshr_next[*link];
     *link = c->mshr_next[e];
     c->mshr[e].used = 0;
+    c->mshr_free[e >> 6] |= 1ull << (e & 63);
     c->mshr_used--;
 }
 
@@ -686,7 +708,7 @@ uint32_t cache_mshr_used(const cache *c) { return c->mshr_used; }
 uint8_t cache_reply_hint(const cache *c, const mem_req *r) {
     if (!c->pol->reply_hint) return 0;
     uint64_t la = line_addr_of(c, r->addr);
-    uint32_t set = set_index(c, la);
+    uint32_t set = set_index_uncached(c, la);
     for (uint32_t w = 0; w < c->g.assoc; w++) {
         const cache_line *l = cache_line_at(c, set, w);
         if (l->allocated && l->line_addr == la) return c->pol->reply_hint(c->pol_state, set, w, r);
@@ -695,7 +717,7 @@ uint8_t cache_reply_hint(const cache *c, const mem_req *r) {
 }
 uint32_t cache_mshr_sectors_used(const cache *c) { return c->mshr_sectors_used; }
 
-uint32_t cache_set_of(const cache *c, uint64_t addr) { return set_index(c, line_addr_of(c, addr)); }
+uint32_t cache_set_of(const cache *c, uint64_t addr) { return set_index_uncached(c, line_addr_of(c, addr)); }
 
 const cache_line *cache_line_at(const cache *c, uint32_t set, uint32_t way) {
     if (set >= c->g.nsets || way >= c->g.assoc) return NULL;
@@ -704,7 +726,7 @@ const cache_line *cache_line_at(const cache *c, uint32_t set, uint32_t way) {
 
 const cache_line *cache_probe(const cache *c, uint64_t addr) {
     uint64_t la = line_addr_of(c, addr);
-    uint32_t set = set_index(c, la);
+    uint32_t set = set_index_uncached(c, la);
     for (uint32_t w = 0; w < c->g.assoc; w++) {
         const cache_line *l = cache_line_at(c, set, w);
         if (l->allocated && l->line_addr == la) return l;
@@ -848,7 +870,12 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->mshr_hash_shift = 64 - hash_bits;
     c->mshr_bucket = malloc(((size_t)1 << hash_bits) * sizeof *c->mshr_bucket);
     c->mshr_next = malloc(g->mshr_entries * sizeof *c->mshr_next);
-    if (!c->lines || !c->mshr || !c->wreq || !c->wneed || !c->wmerged || !c->mq || !c->mshr_bucket || !c->mshr_next) goto oom;
+    c->mshr_free = calloc((g->mshr_entries + 63) / 64, sizeof *c->mshr_free);
+    if (!c->lines || !c->mshr || !c->wreq || !c->wneed || !c->wmerged || !c->mq || !c->mshr_bucket || !c->mshr_next ||
+        !c->mshr_free)
+        goto oom;
+    for (uint32_t i = 0; i < g->mshr_entries; i++) c->mshr_free[i >> 6] |= 1ull << (i & 63);
+    c->idx_last_la = UINT64_MAX;
     for (size_t b = 0; b < ((size_t)1 << hash_bits); b++) c->mshr_bucket[b] = -1;
     c->pol_state = pol->create ? pol->create(g) : NULL;
     if (pol->create && !c->pol_state) goto oom;
@@ -890,10 +917,12 @@ void cache_destroy(cache *c) {
     free(c->mq);
     free(c->mshr_bucket);
     free(c->mshr_next);
+    free(c->mshr_free);
     free(c);
 }
 
 void cache_set_index_addr(cache *c, cache_index_addr_fn fn, const void *ctx) {
     c->index_addr = fn;
     c->index_ctx = ctx;
+    c->idx_last_la = UINT64_MAX;
 }
