@@ -280,13 +280,13 @@ static cache *target_cache(sm *s, uint32_t target) {
 }
 
 /* A sector of a normal L1 line whose other sectors are still on their way
- * (a sectored L2 answers per sector): the fill only notes it.  Nothing an access
- * or a warp waits for has changed, so the SM is neither woken nor its refused
- * access retried (the retry would fail for the same reason). */
+ * (a sectored L2 answers per sector): the fill only notes it, and is made here.
+ * Nothing an access or a warp waits for has changed, so the SM is neither woken
+ * nor its refused access retried (the retry would fail for the same reason). */
 static bool partial_fill(sm *s, const mem_req *reply) {
     if (mem_access_is_write(reply->type) && !(reply->flags & MEM_REQ_ATOMIC)) return false;
     cache *c = target_cache(s, (uint32_t)(reply->tag >> TAG_TARGET_SHIFT));
-    return c && cache_fill_is_partial(c, reply);
+    return c && cache_fill_partial(c, reply);
 }
 
 static void note_latency(sm *s, const mem_req *reply, uint64_t now) {
@@ -299,9 +299,8 @@ static void note_latency(sm *s, const mem_req *reply, uint64_t now) {
 void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     s->st.replies_in++;
     bool demand = !(reply->flags & MEM_REQ_PREFETCH);   /* a prefetch's fill: nobody waited for it */
-    if (partial_fill(s, reply)) {
+    if (partial_fill(s, reply)) {   /* the fill is made */
         if (demand) note_latency(s, reply, now);
-        cache_fill(target_cache(s, (uint32_t)(reply->tag >> TAG_TARGET_SHIFT)), reply, now, s->woken, s->woken_cap);
         return;
     }
     sm_poke(s, now);

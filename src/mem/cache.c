@@ -670,12 +670,18 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
     return (int)n;
 }
 
-bool cache_fill_is_partial(const cache *c, const mem_req *reply) {
+bool cache_fill_partial(cache *c, const mem_req *reply) {
     if (c->g.sectored) return false;
     int e = mshr_find(c, line_addr_of(c, reply->addr));
     if (e < 0) return false;
-    uint8_t got = mem_line_mask(reply, c->g.line_size) & c->mshr[e].requested;
-    return (c->mshr[e].requested & (uint8_t)~got) != 0;
+    mshr_entry *m = &c->mshr[e];
+    uint8_t got = mem_line_mask(reply, c->g.line_size) & m->requested;
+    if (!(m->requested & (uint8_t)~got)) return false;
+    /* What cache_fill does before it returns early for a partial fill. */
+    m->requested &= (uint8_t)~got;
+    m->arrived |= got;
+    c->ctr.fills++;
+    return true;
 }
 
 const mem_req *cache_miss_queue_peek(const cache *c) {

@@ -272,11 +272,13 @@ uint32_t cache_miss_queue_length(const cache *c);
  * cap must be at least cache_max_waiters(c).  Returns -1 if no MSHR entry waits
  * for that line (a caller bug). */
 int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uint32_t cap);
-/* True when cache_fill(c, reply) would only note the reply's sectors: a normal
- * (not sectored) cache whose MSHR entry for the line still awaits other
- * sectors.  Such a fill completes no request and frees nothing an access could
- * need (the line stays reserved, the entry and its waiters stay). */
-bool cache_fill_is_partial(const cache *c, const mem_req *reply);
+/* When cache_fill(c, reply) would only note the reply's sectors (a normal, not
+ * sectored, cache whose MSHR entry for the line still awaits other sectors),
+ * does just that, as cache_fill would, and returns true; otherwise changes
+ * nothing and returns false.  Such a fill completes no request and frees nothing
+ * an access could need (the line stays reserved, the entry and its waiters
+ * stay).  One MSHR lookup for both the question and the fill. */
+bool cache_fill_partial(cache *c, const mem_req *reply);
 uint32_t cache_max_waiters(const cache *c);
 /* At most how many requests a fill of `sectors` can wake (a sectored cache
  * merges per sector, so a one-sector fill wakes at most <max merge>). */
