@@ -303,10 +303,10 @@ static uint8_t in_flight_of(const cache *c, int e) {
 }
 
 /* The request needs sectors `need` of line la, of which `to_fetch` must be asked
- * from below (the rest are already in flight).  Checks every resource first. */
-static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
+ * from below (the rest are already in flight); e is the line's MSHR entry
+ * (mshr_find, -1: none).  Checks every resource first. */
+static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way, int e,
                                 uint8_t need, uint8_t to_fetch, uint64_t now, cache_fail_reason *why) {
-    int e = mshr_find(c, la);
     if (merge_full(c, e, need)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
     bool no_entry = c->g.sectored ? c->mshr_sectors_used + mem_sector_count(to_fetch) > c->g.mshr_entries
                                   : e < 0 && c->mshr_used >= c->g.mshr_entries;
@@ -343,9 +343,8 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
     return count(c, r, CACHE_MISS, CACHE_FAIL_NONE, why);
 }
 
-static cache_outcome pending_hit(cache *c, const mem_req *r, uint64_t la, uint32_t set, int way,
+static cache_outcome pending_hit(cache *c, const mem_req *r, uint32_t set, int way, int e,
                                  uint8_t need, uint64_t now, cache_fail_reason *why) {
-    int e = mshr_find(c, la);
     if (e < 0 || merge_full(c, e, need)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MSHR_MERGE, why);
     add_waiter(c, e, r, need, true);
     if (way >= 0) touch(c, set, way, r, now);
@@ -361,11 +360,12 @@ static cache_outcome access_read(cache *c, const mem_req *r, uint8_t want, uint6
         touch(c, set, way, r, now);
         return count(c, r, CACHE_HIT, CACHE_FAIL_NONE, why);
     }
-    uint8_t in_flight = in_flight_of(c, mshr_find(c, la));
+    int e = mshr_find(c, la);
+    uint8_t in_flight = in_flight_of(c, e);
     uint8_t to_fetch = missing & (uint8_t)~in_flight;
-    if (!to_fetch) return pending_hit(c, r, la, set, way, missing, now, why);
+    if (!to_fetch) return pending_hit(c, r, set, way, e, missing, now, why);
     if (!c->g.sectored) to_fetch = c->full_mask & (uint8_t)~have & (uint8_t)~in_flight;
-    return miss_fetch(c, r, la, set, way, missing, to_fetch, now, why);
+    return miss_fetch(c, r, la, set, way, e, missing, to_fetch, now, why);
 }
 
 /* ---- writes ---- */
@@ -411,11 +411,12 @@ static cache_outcome write_back_access(cache *c, const mem_req *r, uint64_t la, 
     case CACHE_WRITE_ALLOCATE:
         return write_allocate(c, r, la, set, want, true, false, now, why);
     case CACHE_FETCH_ON_WRITE: {
-        uint8_t in_flight = in_flight_of(c, mshr_find(c, la));
+        int e = mshr_find(c, la);
+        uint8_t in_flight = in_flight_of(c, e);
         uint8_t need = c->full_mask;
         uint8_t to_fetch = need & (uint8_t)~in_flight;
-        if (!to_fetch) return pending_hit(c, r, la, set, way, need, now, why);
-        return miss_fetch(c, r, la, set, way, need, to_fetch, now, why);
+        if (!to_fetch) return pending_hit(c, r, set, way, e, need, now, why);
+        return miss_fetch(c, r, la, set, way, e, need, to_fetch, now, why);
     }
     default:
         if (!mq_has_room(c, 1)) return count(c, r, CACHE_RESERVATION_FAIL, CACHE_FAIL_MISS_QUEUE, why);
