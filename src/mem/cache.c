@@ -69,6 +69,8 @@ struct cache {
      * address map) is a function of the address alone. */
     uint64_t idx_last_la;        /* UINT64_MAX: none (no line address is that large) */
     uint32_t idx_last_set;
+    uint64_t fw_last_la;         /* the line find_way last found, and its way (a hint) */
+    uint32_t fw_last_way;
     cache_counters ctr;
     /* The prefetcher (NULL: none; then nothing below costs more than a test). */
     const prefetch_ops *pf;
@@ -117,10 +119,21 @@ static cache_line *line_ptr(cache *c, uint32_t set, uint32_t way) {
     return &c->lines[(size_t)set * c->g.assoc + way];
 }
 
+/* A line is allocated in at most one way (every install follows a find_way
+ * that found none), so the way that last held la is checked first: the
+ * sectors of one line come one after another. */
 static int find_way(cache *c, uint32_t set, uint64_t la) {
+    if (la == c->fw_last_la) {
+        const cache_line *l = line_ptr(c, set, c->fw_last_way);
+        if (l->allocated && l->line_addr == la) return (int)c->fw_last_way;
+    }
     for (uint32_t w = 0; w < c->g.assoc; w++) {
         const cache_line *l = line_ptr(c, set, w);
-        if (l->allocated && l->line_addr == la) return (int)w;
+        if (l->allocated && l->line_addr == la) {
+            c->fw_last_la = la;
+            c->fw_last_way = w;
+            return (int)w;
+        }
     }
     return -1;
 }
@@ -883,6 +896,7 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
         goto oom;
     for (uint32_t i = 0; i < g->mshr_entries; i++) c->mshr_free[i >> 6] |= 1ull << (i & 63);
     c->idx_last_la = UINT64_MAX;
+    c->fw_last_la = UINT64_MAX;
     for (size_t b = 0; b < ((size_t)1 << hash_bits); b++) c->mshr_bucket[b] = -1;
     c->pol_state = pol->create ? pol->create(g) : NULL;
     if (pol->create && !c->pol_state) goto oom;
