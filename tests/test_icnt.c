@@ -100,6 +100,11 @@ static void test_backpressure(void **state) {
     r = pkt(99);
     assert_int_equal(icnt_push(n, 0, 0, &r, 8), -1);   /* output full, input full */
     assert_int_equal(icnt_stats(n)->push_fails, 2);
+    /* icnt_try_push refuses the same push without counting it as failed */
+    assert_int_equal(icnt_try_push(n, 0, 0, &r, 8), -1);
+    assert_int_equal(icnt_try_push(n, 0, 1, &r, 8), -1);   /* no output 1 */
+    assert_int_equal(icnt_stats(n)->push_fails, 2);
+    assert_int_equal(icnt_stats(n)->packets_in, 8);
     assert_true(icnt_stats(n)->output_full_stalls > 0);
     uint64_t expect = 0;
     for (int i = 0; i < 100 && expect < 8; i++) {
@@ -154,12 +159,60 @@ static void test_random_traffic_in_order_none_lost(void **state) {
     icnt_destroy(n);
 }
 
+/* icnt_next_ready(n, from) is the first output at or after `from` whose head
+ * packet icnt_peek returns (n_dst if none), whatever the traffic: checked
+ * against that definition for every `from`, every cycle, before and after
+ * random pops (so ready packets also stay queued), under random traffic. */
+static uint32_t next_ready_by_peek(const icnt *n, uint32_t from, uint32_t n_dst) {
+    for (uint32_t d = from; d < n_dst; d++)
+        if (icnt_peek(n, d)) return d;
+    return n_dst;
+}
+
+static void check_next_ready(icnt *n, uint32_t n_dst) {
+    for (uint32_t from = 0; from <= n_dst; from++)
+        assert_int_equal(icnt_next_ready(n, from), next_ready_by_peek(n, from, n_dst));
+}
+
+static void test_next_ready_matches_peek(void **state) {
+    (void)state;
+    icnt_config c = {.flit_size = 32, .in_buffer_flits = 8, .out_buffer_flits = 6, .latency = 4,
+                     .flits_per_cycle = 1};
+    char err[128];
+    icnt *n = icnt_create(&c, 3, 5, "ready", err, sizeof err);
+    assert_non_null(n);
+    uint64_t x = 11, sent = 0, got = 0, found = 0;
+    for (int t = 0; t < 100000 && (sent < 3000 || got < sent); t++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t src = (uint32_t)(x >> 40) % 3, dst = (uint32_t)(x >> 44) % 5;
+        uint32_t bytes = 8 + (uint32_t)((x >> 48) % 3) * 64;
+        mem_req r = pkt(sent);
+        if (sent < 3000 && (x >> 52) % 3 && icnt_try_push(n, src, dst, &r, bytes) == 0) sent++;
+        icnt_cycle(n);
+        check_next_ready(n, 5);
+        if (icnt_next_ready(n, 0) < 5) found++;
+        for (uint32_t d = 0; d < 5; d++) {
+            mem_req out;
+            if ((x >> (16 + d)) & (x >> (24 + d)) & 1 && icnt_pop(n, d, &out) == 0) got++;
+        }
+        check_next_ready(n, 5);
+    }
+    assert_int_equal(sent, 3000);
+    assert_int_equal(got, 3000);
+    assert_true(found > 0);
+    assert_int_equal(icnt_next_ready(n, 0), 5);
+    assert_int_equal(icnt_stats(n)->push_fails, 0);   /* refused tries are not failures */
+    assert_int_equal(icnt_stats(n)->packets_in, 3000);
+    icnt_destroy(n);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load_latency),
         cmocka_unit_test(test_arbitration),
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_random_traffic_in_order_none_lost),
+        cmocka_unit_test(test_next_ready_matches_peek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

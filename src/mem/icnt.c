@@ -105,18 +105,32 @@ bool icnt_can_push(const icnt *n, uint32_t src, uint32_t bytes) {
     return p->len < p->cap && p->flits + icnt_flits(n, bytes) <= p->flit_limit;
 }
 
-int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t bytes) {
-    if (dst >= n->n_dst || !icnt_can_push(n, src, bytes)) {
-        n->ctr.push_fails++;
-        return -1;
-    }
-    packet k = {.req = *r, .pushed = n->now, .dst = dst, .flits = icnt_flits(n, bytes)};
+/* Queue a packet of `flits` flits that fits into input src. */
+static void push_packet(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t flits) {
+    packet k = {.req = *r, .pushed = n->now, .dst = dst, .flits = flits};
     if (!n->in[src].len) head_gained(n, src, dst);
     port_push(&n->in[src], &k);
     n->in_flight++;
     n->queued_in++;
     n->ctr.packets_in++;
     n->ctr.flits_in += k.flits;
+}
+
+int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t bytes) {
+    if (dst >= n->n_dst || !icnt_can_push(n, src, bytes)) {
+        n->ctr.push_fails++;
+        return -1;
+    }
+    push_packet(n, src, dst, r, icnt_flits(n, bytes));
+    return 0;
+}
+
+int icnt_try_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t bytes) {
+    if (src >= n->n_src || dst >= n->n_dst) return -1;
+    const port *p = &n->in[src];
+    uint32_t flits = icnt_flits(n, bytes);
+    if (p->len >= p->cap || p->flits + flits > p->flit_limit) return -1;
+    push_packet(n, src, dst, r, flits);
     return 0;
 }
 

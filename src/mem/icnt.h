@@ -49,6 +49,9 @@ uint32_t icnt_flits(const icnt *n, uint32_t bytes);
 bool icnt_can_push(const icnt *n, uint32_t src, uint32_t bytes);
 /* Queue a packet of `bytes` bytes carrying *r.  -1 if the input buffer is full. */
 int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t bytes);
+/* The same when icnt_can_push allows it; otherwise -1 and nothing counted (for
+ * a sender that waits for room, which is not a failed push). */
+int icnt_try_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t bytes);
 void icnt_cycle(icnt *n);
 /* The packet ready at output dst, or NULL; pop it with icnt_pop. */
 const mem_req *icnt_peek(const icnt *n, uint32_t dst);

@@ -58,11 +58,11 @@ static int gpu_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     addr_loc loc;
     addrmap_decode(&g->am, r->addr, &loc);
     uint32_t bytes = mem_packet_bytes(r);
-    if (loc.slice >= g->nslices || !icnt_can_push(g->req_net, sm_id, bytes)) {
+    if (loc.slice >= g->nslices || icnt_try_push(g->req_net, sm_id, loc.slice, r, bytes) != 0) {
         g->st.send_fails++;
         return 0;
     }
-    return icnt_push(g->req_net, sm_id, loc.slice, r, bytes) == 0;
+    return 1;
 }
 
 static void gpu_cta_done(void *ctx, uint32_t sm_id, uint64_t cta_linear) {
@@ -236,8 +236,7 @@ static void icnt_tick(gpu *g) {
             if (!r) continue;
             uint32_t sl = i * g->slices_per_part + local;
             uint32_t bytes = mem_packet_bytes(r);
-            if (r->sm < g->p.num_sms && icnt_can_push(g->rep_net, sl, bytes) &&
-                icnt_push(g->rep_net, sl, r->sm, r, bytes) == 0)
+            if (r->sm < g->p.num_sms && icnt_try_push(g->rep_net, sl, r->sm, r, bytes) == 0)
                 partition_reply_pop(p, local);
         }
     }
