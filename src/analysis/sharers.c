@@ -22,11 +22,6 @@ struct sharers {
     uint64_t used;
     uint64_t *tab;           /* cap * stride: key (line + 1, 0 = empty), mask words */
     uint64_t *slots;         /* indices of the used slots, for a cheap clear */
-    /* The last (key, SM) recorded, 0 = none: it is in the table with its bit set,
-     * so recording it again changes nothing and returns 0.  The sectors of one
-     * line reach an L2 slice one after another, so this skips most probes. */
-    uint64_t last_key;
-    uint32_t last_sm;
 };
 
 /* Where key k's probe starts: a Fibonacci hash of k's group of neighbouring
@@ -106,7 +101,6 @@ static int grow(sharers *t) {
 int sharers_record(sharers *t, uint64_t addr, uint32_t sm) {
     if (sm >= t->num_sms) return 0;
     uint64_t k = (addr >> t->line_shift) + 1;
-    if (k == t->last_key && sm == t->last_sm) return 0;
     uint64_t i = find_slot(t, k);
     uint64_t *e = entry(t, i);
     int fresh = !e[0];
@@ -120,8 +114,6 @@ int sharers_record(sharers *t, uint64_t addr, uint32_t sm) {
         t->slots[t->used++] = i;
     }
     e[1 + sm / 64] |= 1ull << (sm % 64);
-    t->last_key = k;
-    t->last_sm = sm;
     return fresh;
 }
 
@@ -133,5 +125,4 @@ void sharers_kernel_end(sharers *t, uint64_t *lines, uint64_t *sm_lines) {
     }
     *lines += t->used;
     t->used = 0;
-    t->last_key = 0;   /* the table is empty again */
 }

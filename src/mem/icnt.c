@@ -38,11 +38,6 @@ struct icnt {
     uint64_t *occupied_outputs; /* bit d set when output d's buffer holds a packet,
                                    so the receiving side visits only those */
     uint32_t words_src, words_dst;
-    /* No output's head packet is ready before this cycle (a lower bound: a new
-     * head lowers it, a scan that finds no packet ready raises it), so that the
-     * per-cycle polling of the outputs costs one compare while every packet is
-     * still crossing. */
-    uint64_t out_ready_lb;
     icnt_counters ctr;
 };
 
@@ -172,7 +167,6 @@ static void arbitrate_output(icnt *n, uint32_t d) {
         n->queued_in--;
         head_lost(n, s, d);
         if (i->len) head_gained(n, s, port_head(i)->dst);
-        if (!o->len && moved.ready < n->out_ready_lb) n->out_ready_lb = moved.ready;
         port_push(o, &moved);
         bit_set(n->occupied_outputs, d);
         i->busy_until = o->busy_until = n->now + ser;
@@ -214,23 +208,15 @@ int icnt_pop(icnt *n, uint32_t dst, mem_req *out) {
     n->ctr.latency_sum += n->now - h->pushed;
     port_pop(o);
     if (!o->len) bit_clear(n->occupied_outputs, dst);
-    else if (port_head(o)->ready < n->out_ready_lb) n->out_ready_lb = port_head(o)->ready;
     n->in_flight--;
     return 0;
 }
 
 bool icnt_idle(const icnt *n) { return n->in_flight == 0; }
 
-uint32_t icnt_next_ready(icnt *n, uint32_t from) {
-    if (n->now < n->out_ready_lb) return n->n_dst;
-    uint64_t lb = UINT64_MAX;   /* the earliest head seen not ready */
+uint32_t icnt_next_ready(const icnt *n, uint32_t from) {
     uint32_t d = bit_next(n->occupied_outputs, from, n->n_dst);
-    for (; d < n->n_dst; d = bit_next(n->occupied_outputs, d + 1, n->n_dst)) {
-        uint64_t ready = port_head(&n->out[d])->ready;
-        if (ready <= n->now) return d;
-        if (ready < lb) lb = ready;
-    }
-    if (from == 0) n->out_ready_lb = lb;   /* every head was seen, none ready */
+    while (d < n->n_dst && port_head(&n->out[d])->ready > n->now) d = bit_next(n->occupied_outputs, d + 1, n->n_dst);
     return d;
 }
 

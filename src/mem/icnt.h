@@ -61,7 +61,7 @@ bool icnt_idle(const icnt *n);
 /* The first output at or after `from` with a packet ready (one icnt_peek would
  * return), or the number of outputs when there is none: lets a receiver visit
  * only those outputs. */
-uint32_t icnt_next_ready(icnt *n, uint32_t from);
+uint32_t icnt_next_ready(const icnt *n, uint32_t from);
 void icnt_skip_idle(icnt *n, uint64_t cycles);
 uint64_t icnt_now(const icnt *n);
 const icnt_counters *icnt_stats(const icnt *n);

@@ -30,6 +30,7 @@ typedef struct {
     timed_queue q[PART_Q_COUNT];
     bool miss_queued;             /* the L2's miss queue held something after its last cycle */
     mem_req *woken;               /* scratch for cache_fill (max_merge entries) */
+    uint64_t seen_last;           /* line + 1 this slice last recorded in `seen` (0: none) */
 } slice;
 
 struct partition {
@@ -52,6 +53,7 @@ struct partition {
     uint64_t next_work;
     uint32_t replies_queued;      /* requests in the L2->icnt queues of all slices */
     sharers *seen;                /* every line the L2 slices have been asked for */
+    uint32_t line_shift;          /* log2 of the L2 line size: `seen` counts lines */
     partition_counters ctr;
 };
 
@@ -152,8 +154,15 @@ static void do_access(partition *p, slice *s) {
         return;
     }
     /* Compulsory misses: the first reference to a line.  (Out of memory for
-     * the set: the line is left uncounted.) */
-    if (sharers_record(p->seen, r->addr, 0) == 1 && o == CACHE_MISS) p->ctr.compulsory_misses++;
+     * the set: the line is left uncounted.)  `seen` is never emptied, so a line
+     * this slice recorded last is in it: recording it again would answer 0 and
+     * change nothing, and the sectors of one line come one after another. */
+    uint64_t line = (r->addr >> p->line_shift) + 1;
+    if (line != s->seen_last) {
+        int first = sharers_record(p->seen, r->addr, 0);
+        if (first >= 0) s->seen_last = line;
+        if (first == 1 && o == CACHE_MISS) p->ctr.compulsory_misses++;
+    }
     /* Requests waiting in the MSHR are answered at the fill. */
     if (needs_reply && !cache_request_waits(s->l2, r, o)) {
         r->hint = cache_reply_hint(s->l2, r);
@@ -368,7 +377,8 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
     p->channel = channel;
     p->nslices = am->cfg.n_sub_per_channel;
     p->slices = calloc(p->nslices, sizeof *p->slices);
-    p->seen = sharers_create(1, cfg->l2.line_size ? (uint32_t)__builtin_ctz(cfg->l2.line_size) : 7);
+    p->line_shift = cfg->l2.line_size ? (uint32_t)__builtin_ctz(cfg->l2.line_size) : 7;
+    p->seen = sharers_create(1, p->line_shift);
     if (!p->slices || !p->seen) goto oom;
     char name[32];
     snprintf(name, sizeof name, "DRAM[%u]", channel);
