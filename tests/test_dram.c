@@ -430,6 +430,53 @@ static void test_partition_l2_miss_then_hit(void **state) {
     partition_destroy(f.p);
 }
 
+/* The first channel-0 line at or after `from` whose L2 slice is `slice`. */
+static uint64_t line_in_slice(const part_fixture *f, uint64_t from, uint32_t slice) {
+    for (uint64_t a = from;; a += 128) {
+        addr_loc l;
+        addrmap_decode(&f->am, a, &l);
+        if (l.channel == 0 && l.slice == slice) return a;
+    }
+}
+
+/* Step until both slices have answered `want` requests in all. */
+static void part_drain(part_fixture *f, int want) {
+    int got = 0;
+    for (int t = 0; t < 5000 && got < want; t++) {
+        partition_l2_cycle(f->p);
+        partition_dram_cycle(f->p);
+        for (uint32_t s = 0; s < 2; s++)
+            while (partition_reply_peek(f->p, s)) partition_reply_pop(f->p, s), got++;
+    }
+    assert_int_equal(got, want);
+}
+
+/* Compulsory misses in a sectored L2, whose slices see each 128 B read as four
+ * 32 B sector accesses, the two slices' accesses interleaved cycle by cycle:
+ * lines A (slice 0) and B (slice 1) read whole, then A again and C (slice 0).
+ * By hand: A, B and C each miss first (3 compulsory misses); their other three
+ * sectors miss too but are not first references (12 sector misses); A's second
+ * read hits all four sectors; 4 + 4 + 4 + 4 = 16 replies. */
+static void test_partition_compulsory_misses_per_line(void **state) {
+    (void)state;
+    part_fixture f;
+    part_make(&f, "S:64:128:8,L:B:m:W:L,A:32:4,4:0,32");
+    uint64_t A = line_in_slice(&f, 0, 0), B = line_in_slice(&f, 0, 1), C = line_in_slice(&f, A + 128, 0);
+    mem_req a = line_read(A, 1), b = line_read(B, 2), c = line_read(C, 3);
+    assert_int_equal(partition_push(f.p, 0, &a), 0);
+    assert_int_equal(partition_push(f.p, 1, &b), 0);
+    part_drain(&f, 8);
+    assert_int_equal(partition_push(f.p, 0, &a), 0);
+    assert_int_equal(partition_push(f.p, 0, &c), 0);
+    part_drain(&f, 8);
+    assert_int_equal(partition_stats(f.p)->compulsory_misses, 3);
+    uint64_t miss = cache_total(partition_l2(f.p, 0), CACHE_MISS) + cache_total(partition_l2(f.p, 1), CACHE_MISS);
+    assert_int_equal(miss, 12);
+    assert_int_equal(cache_total(partition_l2(f.p, 0), CACHE_HIT), 4);
+    assert_true(partition_idle(f.p));
+    partition_destroy(f.p);
+}
+
 /* Two SMs read one line back to back: one DRAM read, one L2 pending hit, two replies. */
 static void test_partition_merges_misses(void **state) {
     (void)state;
@@ -540,6 +587,7 @@ int main(void) {
         cmocka_unit_test(test_random_stream_and_sleep_equivalence),
         cmocka_unit_test(test_partition_l2_miss_then_hit),
         cmocka_unit_test(test_partition_merges_misses),
+        cmocka_unit_test(test_partition_compulsory_misses_per_line),
         cmocka_unit_test(test_partition_writes_and_writeback),
         cmocka_unit_test(test_partition_rop_is_pipelined),
     };
