@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cta/cta_sched.h"
 #include "ldesc/ldesc.h"
 #include "locsim/locsim.h"
 #include "numa/numa.h"
@@ -255,6 +256,40 @@ static void test_link_cost(void **state) {
     numa_destroy(n);
 }
 
+/* The zone dispatch of a partitioned grid: first_touch on 2 modules (1 SM each)
+ * splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
+ * linear order (every CTA is its own group), and nothing once its zone is done. */
+static void test_zone_dispatch(void **state) {
+    (void)state;
+    numa *n = fabric(64, 10, "first_touch");
+    char err[128];
+    numa_launch L = {.grid = {5, 1, 1}, .nctas = 5};
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    void *st = numa_cta_state(n);
+    assert_non_null(st);
+    uint64_t id;
+    assert_int_equal(numa_cta_ops.next(st, 1, 1, 0, &id), 1);
+    assert_int_equal(id, 3);
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 1);
+    assert_int_equal(id, 0);
+    assert_int_equal(numa_cta_ops.next(st, 1, 1, 0, &id), 1);
+    assert_int_equal(id, 4);
+    assert_int_equal(numa_cta_ops.next(st, 1, 1, 0, &id), 0);   /* zone 1 done */
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 1);
+    assert_int_equal(id, 1);
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 1);
+    assert_int_equal(id, 2);
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 0);
+    assert_int_equal(numa_cta_ops.clusters(st), 5);
+    assert_int_equal(numa_stats(n)->partitioned_kernels, 1);
+    numa_cta_ops.destroy(st);
+    /* xor does not partition: the CTA scheduler keeps the launch */
+    numa *x = fabric(64, 10, "xor");
+    assert_int_equal(numa_kernel_begin(x, &L, err, sizeof err), 0);
+    numa_destroy(x);
+    numa_destroy(n);
+}
+
 static void test_bad_config(void **state) {
     (void)state;
     addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
@@ -274,7 +309,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
         cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_route),        cmocka_unit_test(test_link_cost),
-        cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,6 +187,7 @@ typedef struct numa_cta {
     uint64_t *gbeg, *gend, *gnext;
     uint64_t ngroups;
     uint64_t zfirst[NUMA_MAX_MODULES + 1], znext[NUMA_MAX_MODULES];
+    uint64_t zleft[NUMA_MAX_MODULES];   /* CTAs of the zone not dispatched yet */
     int64_t *cur;                /* per SM: its group, -1 none */
 } numa_cta;
 
@@ -240,6 +241,7 @@ static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_
     c->zfirst[0] = 0;
     for (uint64_t i = 0; i < L->nctas; i++) {
         c->order[i] = k[i].cta;
+        c->zleft[zone[k[i].cta]]++;
         if (i == 0 || k[i].key != k[i - 1].key) {
             uint32_t zi = (uint32_t)(k[i].key / nclusters);
             while (zprev < zi) c->zfirst[++zprev] = c->ngroups;
@@ -296,6 +298,7 @@ static int cta_next(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, ui
     numa_cta *c = st;
     uint32_t z = numa_zone_of_sm(c->n, sm);
     int64_t g = c->cur[sm];
+    if (!c->zleft[z]) return 0;   /* the zone is done: no scan (SMs ask every cycle) */
     if (g < 0 || c->gnext[g] >= c->gend[g]) {
         g = -1;
         if (c->znext[z] < c->zfirst[z + 1]) {
@@ -306,11 +309,13 @@ static int cta_next(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, ui
                 if (c->gend[i] - c->gnext[i] > best) best = c->gend[i] - c->gnext[i], g = (int64_t)i;
             if (g < 0) return 0;
             *id = c->order[--c->gend[g]];
+            c->zleft[z]--;
             return 1;
         }
         c->cur[sm] = g;
     }
     *id = c->order[c->gnext[g]++];
+    c->zleft[z]--;
     return 1;
 }
 
