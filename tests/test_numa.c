@@ -283,6 +283,16 @@ static void test_zone_dispatch(void **state) {
     assert_int_equal(numa_cta_ops.clusters(st), 5);
     assert_int_equal(numa_stats(n)->partitioned_kernels, 1);
     numa_cta_ops.destroy(st);
+    /* -numa_cta_partition 0: the placement still plans, the grid is not partitioned */
+    numa_destroy(n);
+    addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
+    numa_config c = {.n_modules = 2, .num_sms = 2, .n_channels = 2, .slices_per_channel = 2, .link_gbps = 64,
+                     .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("first_touch")};
+    assert_int_equal(addrmap_init(&am2, &ac, err, sizeof err), 0);
+    n = numa_create(&c, &am2, err, sizeof err);
+    assert_non_null(n);
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 0);
+    assert_null(numa_cta_state(n));
     /* xor does not partition: the CTA scheduler keeps the launch */
     numa *x = fabric(64, 10, "xor");
     assert_int_equal(numa_kernel_begin(x, &L, err, sizeof err), 0);

@@ -263,16 +263,18 @@ oom:
 
 int numa_kernel_begin(numa *n, const numa_launch *L, char *err, size_t errlen) {
     cta_free(n);
-    if (!n->c.cta_partition || !n->c.place->kernel_begin || L->nctas == 0) return 0;
+    if (!n->c.place->kernel_begin || L->nctas == 0) return 0;
     uint8_t *zone = malloc(L->nctas);
     if (!zone) {
         snprintf(err, errlen, "out of host memory partitioning %llu CTAs", (unsigned long long)L->nctas);
         return -1;
     }
     locsim_dim3 cls = {1, 1, 1};
+    /* the placement always plans (ldesc picks its bits here); with
+     * -numa_cta_partition 0 its partition is dropped (the paper's LDesc-Placement) */
     int part = n->c.place->kernel_begin(n->place, L, zone, &cls);
     int r = 0;
-    if (part) {
+    if (part && n->c.cta_partition) {
         for (uint64_t i = 0; i < L->nctas; i++)
             if (zone[i] >= n->c.n_modules) zone[i] = 0;   /* defensive: a policy's bad zone */
         if (cls.x == 0) cls.x = 1;

@@ -47,6 +47,12 @@ print(("ok" if ok else "FAIL") + ": spmv %s: %d local + %d remote = %d, zones %d
 sys.exit(0 if ok else 1)
 PY
 done
+# LDesc-Placement: ldesc's data placement without its CTA partition: nothing is
+# partitioned, yet the data is not where xor puts it
+"$locsim" run spmv --size 1 --config ldesc_numa4 -numa_placement ldesc -numa_cta_partition 0 --json "$tmp/lp.json" >/dev/null 2>&1
+p=$(stat "$tmp/lp.json" numa_partitioned_kernels); z=$(stat "$tmp/lp.json" numa_zone0_accesses); zx=$(stat "$tmp/xor.json" numa_zone0_accesses)
+if [ "$p" = 0 ] && [ -n "$z" ] && [ "$z" != "$zx" ]; then echo "ok: LDesc-Placement: no partition, zone 0 gets $z requests (xor: $zx)"
+else echo "FAIL: LDesc-Placement: partitioned $p, zone 0 $z requests (xor $zx)"; fail=1; fi
 "$locsim" run spmv --size 1 --config ldesc_numa4 -numa_placement ldesc --json "$tmp/again.json" >/dev/null 2>&1
 if cmp -s "$tmp/ldesc.json" "$tmp/again.json"; then echo "ok: two runs give identical JSON"
 else echo "FAIL: two ldesc_numa4 runs differ"; fail=1; fi
