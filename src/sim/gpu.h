@@ -56,6 +56,7 @@ typedef struct {
     const char *cta_args;
     bool flush_l2;                 /* -gpgpu_flush_l2_cache */
     bool perf_memcpy;              /* -gpgpu_perf_sim_memcpy */
+    bool ptxas_regs;               /* -gpgpu_ptxas_registers */
     uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the run (0: no limit) */
     const void *cfg;
 } gpu_params;
