@@ -47,10 +47,10 @@ done
 # the rest of Table 2's annotated workloads under all three mechanisms: each passes,
 # and the descriptor its host code attaches is acted on -- NO_REUSE data bypassed
 # (atax's and mvt's second-kernel A, transpose's and scalarprod's inputs), INTER_THREAD
-# grids clustered (syrk: grid columns, doitgen: C4 for the whole grid, conv2d: strips)
-# with the stride rule (syrk, doitgen) or the next-line rule (conv2d) producing
+# grids clustered (syrk: grid columns, doitgen: C4 for the whole grid, conv2d and dwt2d: strips)
+# with the stride rule (syrk, doitgen) or the next-line rule (conv2d, dwt2d) producing
 # candidates
-for w in syrk:strided doitgen:strided conv2d:nearby atax:bypass mvt:bypass transpose:bypass scalarprod:bypass; do
+for w in syrk:strided doitgen:strided conv2d:nearby dwt2d:nearby atax:bypass mvt:bypass transpose:bypass scalarprod:bypass; do
   n=${w%%:*}; what=${w#*:}
   out=$("$locsim" run $n --size 1 "${ld[@]}" -l1d_prefetcher ldesc --json "$tmp/$n.json" 2>&1); rc=$?
   if [ $rc -ne 0 ] || ! grep -q "^PASS$" <<<"$out"; then echo "FAIL: $n under LDesc: exit $rc"; echo "$out" | tail -5; fail=1; continue; fi
