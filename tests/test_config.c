@@ -130,6 +130,28 @@ static void test_ldesc_gtx480(void **state) {
     assert_string_equal(c.cta_scheduler, "rr");
 }
 
+/* The paper's multi-chip system (Table 1): 4 modules x 16 SMs, 32 channels, L2 4 MB
+ * 16-way, 192 GB/s between modules, 768 GB/s of DRAM: a channel moves
+ * 750 MHz x 4 beats x (4 B x 2 chips) = 24 GB/s, x 32 = 768 GB/s. */
+static void test_ldesc_numa4(void **state) {
+    (void)state;
+    sim_config c;
+    load_shipped(&c, "ldesc_numa4");
+    assert_int_equal(c.numa_n_modules, 4);
+    assert_int_equal(config_num_sms(&c), 64);
+    assert_int_equal(c.n_mem, 32);
+    assert_int_equal(config_num_l2_slices(&c) * cache_size_bytes(&c.l2), 4 * 1024 * 1024);
+    assert_int_equal(c.l2.assoc, 16);
+    assert_int_equal(cache_size_bytes(&c.l1d), 32 * 1024);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.num_sched_per_core, 2);
+    assert_string_equal(c.scheduler, "gto");
+    assert_true(c.numa_link_bandwidth == 192.0);
+    assert_string_equal(c.numa_placement, "xor");
+    double gbps = c.clock_mhz[CLOCK_DRAM] * 1e6 * c.dram.freq_ratio * c.dram.bus_width * c.dram.chips * c.n_mem / 1e9;
+    assert_true(gbps > 767.99 && gbps < 768.01);
+}
+
 static char *dump_to_string(const sim_config *c) {
     char *buf = NULL;
     size_t len = 0;
@@ -354,6 +376,7 @@ int main(void) {
         cmocka_unit_test(test_ccws_gtx285),
         cmocka_unit_test(test_sharing_fermi),
         cmocka_unit_test(test_ldesc_gtx480),
+        cmocka_unit_test(test_ldesc_numa4),
         cmocka_unit_test(test_defaults_are_gtx480),
         cmocka_unit_test(test_dump_round_trip),
         cmocka_unit_test(test_file_errors),

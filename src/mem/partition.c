@@ -236,7 +236,7 @@ void partition_dram_cycle(partition *p) {
         }
         addr_loc l;
         addrmap_decode(p->am, done->addr, &l);
-        slice *s = &p->slices[l.slice - p->channel * p->nslices];
+        slice *s = &p->slices[l.slice & (p->nslices - 1)];   /* a power of two; any channel: a NUMA placement routes any address here */
         if (tq_full(&s->q[PART_Q_DRAM_L2])) break;   /* back-pressure into the DRAM return queue */
         mem_req f;
         dram_pop(p->dram, &f);

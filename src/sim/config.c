@@ -11,6 +11,7 @@
 
 #include "sim/config.h"
 #include "sim/config_options.h"
+#include "numa/numa.h"
 
 #define MAX_CONFIG_BYTES (1u << 20)
 #define MAX_TOKEN 1024
@@ -599,6 +600,33 @@ static int check_gpu_size(const sim_config *c, char *err, size_t errlen) {
     return 0;
 }
 
+/* The multi-module options (docs/numa.md): checked even with one module, so a
+ * misspelt placement is reported whatever the module count. */
+static int check_numa(const sim_config *c, char *err, size_t errlen) {
+    uint32_t m = c->numa_n_modules;
+    if (!numa_place_find(c->numa_placement)) {
+        int k = snprintf(err, errlen, "-numa_placement: unknown placement '%s' (expected", c->numa_placement);
+        for (uint32_t i = 0; numa_place_at(i) && k > 0 && (size_t)k < errlen; i++)
+            k += snprintf(err + k, errlen - (size_t)k, "%s %s", i ? "," : "", numa_place_at(i)->name);
+        if (k > 0 && (size_t)k < errlen) snprintf(err + k, errlen - (size_t)k, ")");
+        return -1;
+    }
+    if (m & (m - 1)) {
+        snprintf(err, errlen, "-numa_n_modules: expected a power of two, got %u", m);
+        return -1;
+    }
+    if (config_num_sms(c) % m || c->n_mem % m) {
+        snprintf(err, errlen, "-numa_n_modules %u: the %u SMs and %u memory channels must divide evenly among the modules",
+                 m, config_num_sms(c), c->n_mem);
+        return -1;
+    }
+    if (c->numa_page_size & (c->numa_page_size - 1)) {
+        snprintf(err, errlen, "-numa_page_size: expected a power of two, got %u", c->numa_page_size);
+        return -1;
+    }
+    return 0;
+}
+
 int config_finalize(sim_config *c, char *err, size_t errlen) {
     if (check_policy(&c->l1d, CACHE_LEVEL_L1D, c->l1d_policy, c->l1d_policy[0] ? "l1d_policy" : "gpgpu_cache:dl1",
                      err, errlen) ||
@@ -620,7 +648,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_simd_width %u does not divide the warp size %u", c->simd_width, c->warp_size);
         return -1;
     }
-    if (check_gpu_size(c, err, errlen)) return -1;
+    if (check_gpu_size(c, err, errlen) || check_numa(c, err, errlen)) return -1;
     addrmap_config ac;
     addrmap am;
     char why[400];

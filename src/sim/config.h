@@ -98,6 +98,14 @@ struct locsim_config {
     uint32_t memory_partition_indexing;      /* 0 linear, 1 hashed */
     uint32_t dram_bank_indexing;             /* 0 linear, 1 XOR */
     uint32_t mem_address_mask;               /* accepted for GPGPU-Sim files; the mapping string decides */
+
+    /* ---- multi-module (NUMA) GPU, docs/numa.md ---- */
+    uint32_t numa_n_modules;                 /* 1: a single-module GPU (nothing NUMA is built) */
+    double numa_link_bandwidth;              /* GB/s per module's egress link */
+    double numa_link_latency;                /* ns */
+    char numa_placement[32];                 /* xor | first_touch | ldesc (src/numa/) */
+    uint32_t numa_page_size;                 /* bytes (first_touch) */
+    bool numa_cta_partition;                 /* let the placement partition the grid */
     uint32_t rop_latency, dram_latency;      /* L2 cycles */
     uint32_t partition_queues[PART_Q_COUNT];
 

@@ -304,6 +304,21 @@ static const option_def options[] = {
     UINT("icnt_latency", icnt.latency, "8", 0, 10000, "(locsim) crossbar traversal latency, interconnect cycles"),
     UINT("icnt_flits_per_cycle", icnt.flits_per_cycle, "1", 1, 64, "(locsim) flits per port per interconnect cycle"),
 
+    SECTION("Multi-module (NUMA) GPU (docs/numa.md)"),
+    UINT("numa_n_modules", numa_n_modules, "1", 1, 16,
+         "(locsim) GPU modules (NUMA zones), a power of two; each owns an equal share of the SMs and memory channels"),
+    DBL("numa_link_bandwidth", numa_link_bandwidth, "192", 0.001, 1e6,
+        "(locsim) GB/s of each module's egress link to the other modules (requests and replies it sends)"),
+    DBL("numa_link_latency", numa_link_latency, "20", 0.0, 1e6,
+        "(locsim) ns a packet spends crossing an inter-module link (rounded up to interconnect cycles)"),
+    STR("numa_placement", numa_placement, "xor",
+        "(locsim) data placement across zones: xor (line interleaving) | first_touch (64 KB pages, FirstTouch-Distrib) "
+        "| ldesc (Locality Descriptor Algorithm 2)"),
+    UINT("numa_page_size", numa_page_size, "65536", 128, 1073741824, "(locsim) page size of -numa_placement first_touch, bytes"),
+    BOOL("numa_cta_partition", numa_cta_partition, "1",
+         "(locsim) let the placement partition the grid across zones (first_touch, ldesc); 0: the -cta_scheduler alone "
+         "(the paper's LDesc-Placement)"),
+
     SECTION("CCWS warp scheduler (-gpgpu_scheduler ccws) and L1D locality analyses"),
     UINT("ccws_k_throttle", ccws_k_throttle, "8", 0, 1000000,
          "(locsim) CCWS K_throttle: LLDS = VTA hits / warp insns issued x K x cutoff (see -ccws_llds_add_base)"),

@@ -17,6 +17,7 @@ struct gpu {
     uint64_t *wake;                /* sm_wake_at of each SM, kept here so that a
                                       sleeping SM costs one compare per cycle */
     icnt *req_net, *rep_net;
+    numa *numa;                    /* NULL with one module (docs/numa.md) */
     addrmap am;
     partition **parts;
     uint32_t nparts, slices_per_part, nslices;
@@ -53,8 +54,42 @@ struct gpu {
 
 /* ---- ports between SMs and the networks ---- */
 
+/* A request of a multi-module GPU: to the slice the placement names, through
+ * the sender module's egress link when that slice is in another module.  The
+ * request network has one extra input per slice where the links deliver. */
+static int numa_send(gpu *g, uint32_t sm_id, const mem_req *r) {
+    numa *n = g->numa;
+    uint32_t slice, zone = numa_route(n, r->addr, sm_id, &slice), from = numa_zone_of_sm(n, sm_id);
+    uint32_t bytes = mem_packet_bytes(r);
+    if (zone == from) {
+        if (!icnt_can_push(g->req_net, sm_id, bytes) || icnt_push(g->req_net, sm_id, slice, r, bytes)) {
+            g->st.send_fails++;
+            return 0;
+        }
+        n->st.local++;
+    } else {
+        if (numa_link_push(n, from, r, bytes, 0, slice)) {
+            g->st.send_fails++;
+            return 0;
+        }
+        n->st.remote++;
+    }
+    n->st.zone_accesses[zone]++;
+    return 1;
+}
+
+/* A packet arriving over a link enters its network at the extra input of its
+ * output port (requests: slice port; replies: SM port). */
+static int numa_deliver(void *ctx, uint32_t net, uint32_t port, const mem_req *r, uint32_t bytes) {
+    gpu *g = ctx;
+    icnt *x = net ? g->rep_net : g->req_net;
+    uint32_t src = (net ? g->nslices : g->p.num_sms) + port;
+    return icnt_can_push(x, src, bytes) ? icnt_push(x, src, port, r, bytes) : -1;
+}
+
 static int gpu_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     gpu *g = ctx;
+    if (g->numa) return numa_send(g, sm_id, r);
     addr_loc loc;
     addrmap_decode(&g->am, r->addr, &loc);
     uint32_t bytes = mem_packet_bytes(r);
@@ -95,8 +130,19 @@ static int build_memory(gpu *g, char *err, size_t errlen) {
             return -1;
         }
     }
-    g->req_net = icnt_create(&g->p.icnt, g->p.num_sms, g->nslices, "request network", why, sizeof why);
-    if (g->req_net) g->rep_net = icnt_create(&g->p.icnt, g->nslices, g->p.num_sms, "reply network", why, sizeof why);
+    uint32_t extra_req = 0, extra_rep = 0;   /* the links' inputs (multi-module only) */
+    if (g->p.numa.n_modules > 1) {
+        g->numa = numa_create(&g->p.numa, &g->am, why, sizeof why);
+        if (!g->numa) {
+            snprintf(err, errlen, "multi-module GPU: %s", why);
+            return -1;
+        }
+        extra_req = g->nslices;
+        extra_rep = g->p.num_sms;
+    }
+    g->req_net = icnt_create(&g->p.icnt, g->p.num_sms + extra_req, g->nslices, "request network", why, sizeof why);
+    if (g->req_net)
+        g->rep_net = icnt_create(&g->p.icnt, g->nslices + extra_rep, g->p.num_sms, "reply network", why, sizeof why);
     if (!g->req_net || !g->rep_net) {
         snprintf(err, errlen, "interconnect: %s", why);
         return -1;
@@ -161,6 +207,7 @@ void gpu_destroy(gpu *g) {
     free(g->parts);
     icnt_destroy(g->req_net);
     icnt_destroy(g->rep_net);
+    numa_destroy(g->numa);
     free(g);
 }
 
@@ -236,11 +283,19 @@ static void icnt_tick(gpu *g) {
             if (!r) continue;
             uint32_t sl = i * g->slices_per_part + local;
             uint32_t bytes = mem_packet_bytes(r);
+            if (g->numa && r->sm < g->p.num_sms &&
+                numa_zone_of_slice(g->numa, sl) != numa_zone_of_sm(g->numa, r->sm)) {
+                /* back over the owner module's link */
+                if (numa_link_push(g->numa, numa_zone_of_slice(g->numa, sl), r, bytes, 1, r->sm) == 0)
+                    partition_reply_pop(p, local);
+                continue;
+            }
             if (r->sm < g->p.num_sms && icnt_can_push(g->rep_net, sl, bytes) &&
                 icnt_push(g->rep_net, sl, r->sm, r, bytes) == 0)
                 partition_reply_pop(p, local);
         }
     }
+    if (g->numa) numa_links_cycle(g->numa, numa_deliver, g);
     icnt_cycle(g->req_net);
     icnt_cycle(g->rep_net);
 }
@@ -276,6 +331,7 @@ static int edge_before(const gpu *g, int a, int b) {
 
 static int memory_idle(const gpu *g) {
     if (!icnt_idle(g->req_net) || !icnt_idle(g->rep_net)) return 0;
+    if (g->numa && !numa_links_idle(g->numa)) return 0;
     for (uint32_t i = 0; i < g->nparts; i++)
         if (!partition_idle(g->parts[i])) return 0;
     return 1;
@@ -294,6 +350,7 @@ static void skip_to(gpu *g, uint64_t t) {
         if (d == CLK_ICNT) {
             icnt_skip_idle(g->req_net, n);
             icnt_skip_idle(g->rep_net, n);
+            if (g->numa) numa_links_skip(g->numa, n);
         } else if (d == CLK_DRAM) {
             for (uint32_t i = 0; i < g->nparts; i++) dram_skip_idle(partition_dram(g->parts[i]), n);
         }
@@ -478,6 +535,8 @@ static void reset_after_error(gpu *g) {
     icnt_destroy(g->req_net);
     icnt_destroy(g->rep_net);
     g->req_net = g->rep_net = NULL;
+    numa_destroy(g->numa);   /* its links may hold the dead kernel's packets */
+    g->numa = NULL;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         sm_destroy(g->sms[s]);
         g->sms[s] = sm_create(&g->p.sm, s, err, sizeof err);
@@ -523,7 +582,18 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
                            .grid = L->grid, .args = g->p.cta_args, .cfg = g->p.cfg,
                            .ldesc = L->ldesc};
     g->cta_ops = g->p.cta_sched;
-    g->cta_state = g->cta_ops->create(&cp, err, errlen);
+    int zoned = 0;   /* the placement partitioned the grid across the modules */
+    if (g->numa) {
+        numa_launch nl = {.grid = L->grid, .nctas = g->ctas_total, .ldesc = L->ldesc};
+        zoned = numa_kernel_begin(g->numa, &nl, err, errlen);
+        if (zoned < 0) return LOCSIM_ERR_OUT_OF_MEMORY;
+    }
+    if (zoned) {
+        g->cta_ops = &numa_cta_ops;
+        g->cta_state = numa_cta_state(g->numa);
+    } else {
+        g->cta_state = g->cta_ops->create(&cp, err, errlen);
+    }
     if (!g->cta_state) return LOCSIM_ERR_CONFIG;
     /* The map is kept for grids up to 2^26 CTAs (128 MiB); larger grids leave the
      * neighbour statistic out (a CTA is dispatched by id, so c - 1 may come later). */
@@ -576,6 +646,7 @@ void gpu_memcpy_touch(gpu *g, uint64_t addr, uint64_t bytes) {
         uint64_t a = addr + off;
         addr_loc loc;
         addrmap_decode(&g->am, a, &loc);
+        if (g->numa) loc.slice = numa_route_peek(g->numa, a);   /* UINT32_MAX: a page nobody placed */
         if (loc.slice >= g->nslices) continue;
         cache *l2 = partition_l2(g->parts[loc.slice / g->slices_per_part], loc.slice % g->slices_per_part);
         cache_force_fill(l2, a, mem_sector_mask(a, 1, cache_geom(l2)->line_size));
@@ -591,6 +662,7 @@ const sm *gpu_sm(const gpu *g, uint32_t i) { return i < g->p.num_sms ? g->sms[i]
 uint32_t gpu_num_partitions(const gpu *g) { return g->nparts; }
 partition *gpu_partition(const gpu *g, uint32_t i) { return i < g->nparts ? g->parts[i] : NULL; }
 const icnt *gpu_icnt(const gpu *g, int replies) { return replies ? g->rep_net : g->req_net; }
+const numa *gpu_numa(const gpu *g) { return g->numa; }
 const sm_occupancy_info *gpu_last_occupancy(const gpu *g) { return &g->occ; }
 uint32_t gpu_last_max_resident(const gpu *g) { return g->max_resident; }
 

@@ -41,6 +41,7 @@
 #include "mem/addrmap.h"
 #include "mem/icnt.h"
 #include "mem/partition.h"
+#include "numa/numa.h"
 
 enum { CLK_CORE = 0, CLK_ICNT, CLK_L2, CLK_DRAM, CLK_COUNT };
 
@@ -57,6 +58,7 @@ typedef struct {
     bool flush_l2;                 /* -gpgpu_flush_l2_cache */
     bool perf_memcpy;              /* -gpgpu_perf_sim_memcpy */
     uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the run (0: no limit) */
+    numa_config numa;              /* n_modules 1: a single-module GPU (docs/numa.md) */
     const void *cfg;
 } gpu_params;
 
@@ -107,6 +109,8 @@ const sm *gpu_sm(const gpu *g, uint32_t i);
 uint32_t gpu_num_partitions(const gpu *g);
 partition *gpu_partition(const gpu *g, uint32_t i);
 const icnt *gpu_icnt(const gpu *g, int replies);
+/* The multi-module fabric, NULL with one module (docs/numa.md). */
+const numa *gpu_numa(const gpu *g);
 /* Occupancy of the last kernel launched. */
 const sm_occupancy_info *gpu_last_occupancy(const gpu *g);
 /* Most CTAs resident on one SM at once during the last kernel. */

@@ -118,6 +118,15 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     p->flush_l2 = c->flush_l2_cache;
     p->perf_memcpy = c->perf_sim_memcpy;
     p->max_insn = c->max_insn;
+    p->numa = (numa_config){.n_modules = c->numa_n_modules, .num_sms = p->num_sms, .n_channels = c->n_mem,
+                            .slices_per_channel = c->n_sub_partition_per_mchannel,
+                            .link_gbps = c->numa_link_bandwidth, .link_ns = c->numa_link_latency,
+                            .icnt_khz = p->clock_khz[CLK_ICNT], .page_size = c->numa_page_size,
+                            .place = numa_place_find(c->numa_placement), .cta_partition = c->numa_cta_partition};
+    if (!p->numa.place) {
+        snprintf(err, errlen, "-numa_placement: unknown placement '%s'", c->numa_placement);
+        return -1;
+    }
     p->cfg = c;
     return 0;
 }

@@ -42,6 +42,11 @@ typedef struct {
         int on, base[TIMING_PF_BASE], own[TIMING_MAX_PF_STATS], nown;
     } pf[2];
     int dsched_stat[TIMING_MAX_DSCHED_STATS], ndsched_stats;
+    /* multi-module GPU (timing_numa_stats.c) */
+    int numa_on, numa_local, numa_remote, numa_all, numa_eff;
+    int numa_zone[NUMA_MAX_MODULES], numa_zone_share[NUMA_MAX_MODULES];
+    int numa_zone_dram[NUMA_MAX_MODULES], numa_zone_bw[NUMA_MAX_MODULES];
+    int numa_link_packets, numa_link_bytes, numa_link_stalls, numa_link_cap, numa_link_util, numa_parts;
     /* energy model (timing_energy.c) */
     int time_ns, en_events[ENERGY_EVENT_COUNT], en_event[ENERGY_EVENT_COUNT];
     int en_comp[ENERGY_COMPONENT_COUNT], en_static[ENERGY_STATIC_COUNT];
@@ -70,6 +75,9 @@ int timing_policy_stats_define(timing_state *t);
  * nothing is defined for a level without a prefetcher. */
 int timing_plugin_stats_define(timing_state *t);
 void timing_plugin_stats_collect(timing_state *t);
+/* Multi-module statistics (timing_numa_stats.c), likewise; none with one module. */
+int timing_numa_stats_define(timing_state *t);
+void timing_numa_stats_collect(timing_state *t);
 void timing_policy_stats_collect(timing_state *t);
 /* Energy model statistics (timing_energy.c): defined at init from the
  * configuration's energies; collected from the components' counters. */

@@ -201,11 +201,12 @@ static void collect_dsched(timing_state *t) {
 }
 
 int timing_plugin_stats_define(timing_state *t) {
-    return define_level(t, 0) || define_level(t, 1) || define_dsched(t) ? -1 : 0;
+    return define_level(t, 0) || define_level(t, 1) || define_dsched(t) || timing_numa_stats_define(t) ? -1 : 0;
 }
 
 void timing_plugin_stats_collect(timing_state *t) {
     collect_level(t, 0);
     collect_level(t, 1);
     collect_dsched(t);
+    timing_numa_stats_collect(t);
 }

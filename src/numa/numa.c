@@ -1,0 +1,353 @@
+/* The multi-module fabric: address routing through the placement policy, the
+ * inter-module links, and the dispatch of a partitioned grid (numa.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cta/cta_sched.h"
+#include "numa/numa.h"
+
+#define LINK_QUEUE 256   /* packets a link's class holds, waiting and in flight */
+
+typedef struct {
+    mem_req r;
+    uint32_t bytes, net, port;
+    uint64_t ready;      /* interconnect cycle it may leave the link */
+} link_pkt;
+
+/* Requests and replies queue apart (two classes, as GPGPU-Sim's two subnets):
+ * a reply never waits behind a request, so a request stuck at a full slice
+ * cannot block the replies that would free it (no protocol deadlock). */
+typedef struct {
+    link_pkt q[LINK_QUEUE];
+    uint32_t head, count, sent;   /* the first `sent` packets from head are on the wire */
+} link_class;
+
+struct numa_link {
+    link_class cls[2];            /* [0] requests, [1] replies */
+    uint32_t rr;                  /* the class that transmits first next time */
+    int64_t credit;               /* token bucket, in units of 1/(icnt_khz) bytes */
+    uint64_t now;
+};
+
+/* ---- creation ---- */
+
+numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t errlen) {
+    uint32_t m = c->n_modules;
+    if (m < 2 || m > NUMA_MAX_MODULES || (m & (m - 1))) {
+        snprintf(err, errlen, "-numa_n_modules: expected a power of two in [2, %d], got %u", NUMA_MAX_MODULES, m);
+        return NULL;
+    }
+    if (c->num_sms % m || c->n_channels % m) {
+        snprintf(err, errlen, "-numa_n_modules %u: the %u SMs and %u memory channels must divide evenly among the modules",
+                 m, c->num_sms, c->n_channels);
+        return NULL;
+    }
+    if (!c->place) {
+        snprintf(err, errlen, "-numa_placement: no placement policy");
+        return NULL;
+    }
+    if (!(c->link_gbps > 0)) {
+        snprintf(err, errlen, "-numa_link_bandwidth: must be positive");
+        return NULL;
+    }
+    numa *n = calloc(1, sizeof *n);
+    if (!n || !(n->links = calloc(m, sizeof *n->links))) {
+        free(n);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    n->c = *c;
+    n->am = am;
+    n->sms_per_zone = c->num_sms / m;
+    n->chans_per_zone = c->n_channels / m;
+    n->zone_bits = (uint32_t)__builtin_ctz(m);
+    /* bytes per interconnect cycle = GB/s * 1e9 / (icnt_khz * 1e3): a byte costs
+     * icnt_khz credit units and a cycle brings GB/s * 1e6 of them. */
+    n->rate = (int64_t)llround(c->link_gbps * 1e6);
+    n->cost_per_byte = (int64_t)c->icnt_khz;
+    /* ns -> interconnect cycles, rounded up */
+    n->lat_cycles = (uint64_t)ceil(c->link_ns * (double)c->icnt_khz / 1e6 - 1e-9);
+    for (uint32_t i = 0; i < m; i++) n->links[i].credit = n->rate;
+    numa_geom g = {.nzones = m, .zone_bits = n->zone_bits, .sms_per_zone = n->sms_per_zone, .page_size = c->page_size};
+    n->place = c->place->create(&g, err, errlen);
+    if (!n->place) {
+        numa_destroy(n);
+        return NULL;
+    }
+    return n;
+}
+
+static void cta_free(numa *n);
+
+void numa_destroy(numa *n) {
+    if (!n) return;
+    cta_free(n);
+    if (n->place) n->c.place->destroy(n->place);
+    free(n->links);
+    free(n);
+}
+
+uint32_t numa_modules(const numa *n) { return n->c.n_modules; }
+const numa_counters *numa_stats(const numa *n) { return &n->st; }
+double numa_link_bytes_per_cycle(const numa *n) { return (double)n->rate / (double)n->cost_per_byte; }
+
+/* ---- routing ---- */
+
+static uint32_t slice_in_zone(const numa *n, uint32_t zone, uint64_t addr, uint64_t local) {
+    addr_loc l, real;
+    addrmap_decode(n->am, local, &l);
+    addrmap_decode(n->am, addr, &real);
+    uint32_t spc = n->c.slices_per_channel;
+    uint32_t chan = zone * n->chans_per_zone + l.channel % n->chans_per_zone;
+    /* the slice within the channel as the partition itself decodes it */
+    return chan * spc + real.slice % spc;
+}
+
+uint32_t numa_route(numa *n, uint64_t addr, uint32_t sm, uint32_t *slice) {
+    uint64_t local = addr;
+    uint32_t zone = n->c.place->zone_of(n->place, addr, numa_zone_of_sm(n, sm), 1, &local);
+    *slice = slice_in_zone(n, zone, addr, local);
+    return zone;
+}
+
+uint32_t numa_route_peek(numa *n, uint64_t addr) {
+    uint64_t local = addr;
+    uint32_t zone = n->c.place->zone_of(n->place, addr, 0, 0, &local);
+    return zone >= n->c.n_modules ? UINT32_MAX : slice_in_zone(n, zone, addr, local);
+}
+
+uint32_t numa_zone_of_slice(const numa *n, uint32_t slice) {
+    return slice / (n->chans_per_zone * n->c.slices_per_channel);
+}
+
+/* ---- links ---- */
+
+int numa_link_push(numa *n, uint32_t m, const mem_req *r, uint32_t bytes, uint32_t net, uint32_t port) {
+    link_class *l = &n->links[m].cls[net ? 1 : 0];
+    if (l->count == LINK_QUEUE) {
+        n->st.link_send_stalls++;
+        return -1;
+    }
+    link_pkt *p = &l->q[(l->head + l->count) % LINK_QUEUE];
+    p->r = *r;
+    p->bytes = bytes;
+    p->net = net;
+    p->port = port;
+    p->ready = 0;
+    l->count++;
+    return 0;
+}
+
+/* Transmit while the bucket has credit (a packet may overdraw it: the average
+ * rate is exact), then hand over what has arrived, in order. */
+static void link_cycle(numa *n, struct numa_link *l, numa_deliver_fn deliver, void *ctx) {
+    /* the two classes take turns, one packet each, while credit lasts */
+    while (l->credit > 0) {
+        link_class *c = &l->cls[l->rr];
+        if (c->sent == c->count) c = &l->cls[l->rr ^ 1];
+        if (c->sent == c->count) break;
+        link_pkt *p = &c->q[(c->head + c->sent) % LINK_QUEUE];
+        int64_t cost = (int64_t)p->bytes * n->cost_per_byte;
+        l->credit -= cost;
+        /* on the wire for ceil(cost / rate) cycles, then the latency */
+        p->ready = l->now + n->lat_cycles + (uint64_t)((cost + n->rate - 1) / n->rate);
+        c->sent++;
+        l->rr = (uint32_t)(c == &l->cls[0]);   /* the other class next */
+        n->st.link_packets++;
+        n->st.link_bytes += p->bytes;
+    }
+    l->credit += n->rate;
+    if (l->credit > n->rate) l->credit = n->rate;
+    for (int k = 0; k < 2; k++) {
+        link_class *c = &l->cls[k];
+        while (c->sent) {
+            link_pkt *p = &c->q[c->head];
+            if (p->ready > l->now || deliver(ctx, p->net, p->port, &p->r, p->bytes)) break;
+            c->head = (c->head + 1) % LINK_QUEUE;
+            c->count--;
+            c->sent--;
+        }
+    }
+    l->now++;
+}
+
+void numa_links_cycle(numa *n, numa_deliver_fn deliver, void *ctx) {
+    for (uint32_t m = 0; m < n->c.n_modules; m++) link_cycle(n, &n->links[m], deliver, ctx);
+    n->st.link_cycles++;
+}
+
+int numa_links_idle(const numa *n) {
+    for (uint32_t m = 0; m < n->c.n_modules; m++)
+        if (n->links[m].cls[0].count || n->links[m].cls[1].count) return 0;
+    return 1;
+}
+
+void numa_links_skip(numa *n, uint64_t cycles) {
+    for (uint32_t m = 0; m < n->c.n_modules; m++) {
+        n->links[m].now += cycles;
+        n->links[m].credit = n->rate;
+    }
+    n->st.link_cycles += cycles;
+}
+
+/* ---- the dispatch of a partitioned grid ----
+ * CTAs are grouped by (zone, cluster); an SM takes the CTAs of one group in
+ * linear order, then the zone's next group; when its zone has no group left to
+ * start it takes the last CTA of the zone's group with the most left (as the
+ * ldesc CTA scheduler spreads its last clusters).  SMs only run their zone's CTAs. */
+typedef struct numa_cta {
+    numa *n;
+    uint64_t *order;             /* CTA ids sorted by (zone, cluster, id) */
+    uint64_t *gbeg, *gend, *gnext;
+    uint64_t ngroups;
+    uint64_t zfirst[NUMA_MAX_MODULES + 1], znext[NUMA_MAX_MODULES];
+    uint64_t zleft[NUMA_MAX_MODULES];   /* CTAs of the zone not dispatched yet */
+    int64_t *cur;                /* per SM: its group, -1 none */
+} numa_cta;
+
+typedef struct {
+    uint64_t key, cta;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b) {
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->cta < y->cta ? -1 : x->cta > y->cta;
+}
+
+static void cta_free(numa *n) {
+    numa_cta *c = n->cta;
+    if (!c) return;
+    free(c->order);
+    free(c->gbeg);
+    free(c->gend);
+    free(c->gnext);
+    free(c->cur);
+    free(c);
+    n->cta = NULL;
+}
+
+static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_dim3 cls) {
+    numa_cta *c = calloc(1, sizeof *c);
+    keyed *k = malloc(L->nctas * sizeof *k);
+    if (!c || !k) goto oom;
+    n->cta = c;
+    c->n = n;
+    uint64_t ncx = ceil_div(L->grid.x, cls.x), ncy = ceil_div(L->grid.y, cls.y), ncz = ceil_div(L->grid.z, cls.z);
+    uint64_t nclusters = ncx * ncy * ncz;
+    for (uint64_t id = 0; id < L->nctas; id++) {
+        uint64_t x = id % L->grid.x, y = (id / L->grid.x) % L->grid.y, z = id / ((uint64_t)L->grid.x * L->grid.y);
+        uint64_t cl = x / cls.x + ncx * (y / cls.y + ncy * (z / cls.z));
+        k[id].key = zone[id] * nclusters + cl;
+        k[id].cta = id;
+    }
+    qsort(k, L->nctas, sizeof *k, keyed_cmp);
+    c->order = malloc(L->nctas * sizeof *c->order);
+    c->gbeg = malloc(L->nctas * sizeof *c->gbeg);
+    c->gend = malloc(L->nctas * sizeof *c->gend);
+    c->gnext = malloc(L->nctas * sizeof *c->gnext);
+    c->cur = malloc(n->c.num_sms * sizeof *c->cur);
+    if (!c->order || !c->gbeg || !c->gend || !c->gnext || !c->cur) goto oom;
+    for (uint32_t s = 0; s < n->c.num_sms; s++) c->cur[s] = -1;
+    uint32_t zprev = 0;
+    c->zfirst[0] = 0;
+    for (uint64_t i = 0; i < L->nctas; i++) {
+        c->order[i] = k[i].cta;
+        c->zleft[zone[k[i].cta]]++;
+        if (i == 0 || k[i].key != k[i - 1].key) {
+            uint32_t zi = (uint32_t)(k[i].key / nclusters);
+            while (zprev < zi) c->zfirst[++zprev] = c->ngroups;
+            if (c->ngroups) c->gend[c->ngroups - 1] = i;
+            c->gbeg[c->ngroups] = c->gnext[c->ngroups] = i;
+            c->ngroups++;
+        }
+    }
+    if (c->ngroups) c->gend[c->ngroups - 1] = L->nctas;
+    while (zprev < n->c.n_modules) c->zfirst[++zprev] = c->ngroups;
+    for (uint32_t z = 0; z < n->c.n_modules; z++) c->znext[z] = c->zfirst[z];
+    free(k);
+    return 0;
+oom:
+    free(k);
+    cta_free(n);
+    return -1;
+}
+
+int numa_kernel_begin(numa *n, const numa_launch *L, char *err, size_t errlen) {
+    cta_free(n);
+    if (!n->c.place->kernel_begin || L->nctas == 0) return 0;
+    uint8_t *zone = malloc(L->nctas);
+    if (!zone) {
+        snprintf(err, errlen, "out of host memory partitioning %llu CTAs", (unsigned long long)L->nctas);
+        return -1;
+    }
+    locsim_dim3 cls = {1, 1, 1};
+    /* the placement always plans (ldesc picks its bits here); with
+     * -numa_cta_partition 0 its partition is dropped (the paper's LDesc-Placement) */
+    int part = n->c.place->kernel_begin(n->place, L, zone, &cls);
+    int r = 0;
+    if (part && n->c.cta_partition) {
+        for (uint64_t i = 0; i < L->nctas; i++)
+            if (zone[i] >= n->c.n_modules) zone[i] = 0;   /* defensive: a policy's bad zone */
+        if (cls.x == 0) cls.x = 1;
+        if (cls.y == 0) cls.y = 1;
+        if (cls.z == 0) cls.z = 1;
+        if (cta_build(n, L, zone, cls)) {
+            snprintf(err, errlen, "out of host memory partitioning %llu CTAs", (unsigned long long)L->nctas);
+            r = -1;
+        } else {
+            n->st.partitioned_kernels++;
+            r = 1;
+        }
+    }
+    free(zone);
+    return r;
+}
+
+void *numa_cta_state(numa *n) { return n->cta; }
+
+static int cta_next(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, uint64_t *id) {
+    (void)free_slots;
+    (void)now;
+    numa_cta *c = st;
+    uint32_t z = numa_zone_of_sm(c->n, sm);
+    int64_t g = c->cur[sm];
+    if (!c->zleft[z]) return 0;   /* the zone is done: no scan (SMs ask every cycle) */
+    if (g < 0 || c->gnext[g] >= c->gend[g]) {
+        g = -1;
+        if (c->znext[z] < c->zfirst[z + 1]) {
+            g = (int64_t)c->znext[z]++;
+        } else {   /* spread the zone's remaining groups */
+            uint64_t best = 0;
+            for (uint64_t i = c->zfirst[z]; i < c->zfirst[z + 1]; i++)
+                if (c->gend[i] - c->gnext[i] > best) best = c->gend[i] - c->gnext[i], g = (int64_t)i;
+            if (g < 0) return 0;
+            *id = c->order[--c->gend[g]];
+            c->zleft[z]--;
+            return 1;
+        }
+        c->cur[sm] = g;
+    }
+    *id = c->order[c->gnext[g]++];
+    c->zleft[z]--;
+    return 1;
+}
+
+static void cta_destroy(void *st) {
+    numa_cta *c = st;
+    cta_free(c->n);
+}
+
+static uint64_t cta_clusters(const void *st) { return ((const numa_cta *)st)->ngroups; }
+
+const cta_sched_ops numa_cta_ops = {
+    .name = "numa",
+    .help = "the placement's CTA partition across NUMA zones (not selectable by -cta_scheduler)",
+    .next = cta_next,
+    .destroy = cta_destroy,
+    .clusters = cta_clusters,
+};

@@ -1,0 +1,346 @@
+/* The multi-module GPU (src/numa/, docs/numa.md): each placement's
+ * address-to-zone mapping, first-touch page assignment and grid split,
+ * Algorithm 2's choice on a two-descriptor case, routing to a zone's slices,
+ * and an inter-module link's latency and bandwidth.  Every expected value is
+ * worked out by hand in the comment next to it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cta/cta_sched.h"
+#include "ldesc/ldesc.h"
+#include "locsim/locsim.h"
+#include "numa/numa.h"
+
+/* ---- shared helpers ---- */
+
+static void test_helpers(void **state) {
+    (void)state;
+    /* XOR-fold of addr >> 7 in 2-bit chunks (4 zones) */
+    assert_int_equal(numa_xor_zone(0, 2), 0);
+    assert_int_equal(numa_xor_zone(128, 2), 1);    /* line 1 */
+    assert_int_equal(numa_xor_zone(384, 2), 3);    /* line 3 */
+    assert_int_equal(numa_xor_zone(512, 2), 1);    /* line 4 = 0b01'00: 00 ^ 01 */
+    assert_int_equal(numa_xor_zone(4096, 2), 2);   /* line 32 = 0b10'00'00 */
+    assert_int_equal(numa_xor_zone(640, 2), 0);    /* line 5 = 0b01'01: 01 ^ 01 */
+    /* squeeze bits 7..8 out of 0x1234: low 7 bits 0x34, 0x1234 >> 9 = 9 -> 9 << 7 | 0x34 = 0x4b4 */
+    assert_int_equal(numa_squeeze(0x1234, 7, 2), 0x4b4);
+    /* bits 7..8 = zone: zone 1 owns [128,256) and [640,768) of every 512 */
+    assert_int_equal(numa_bytes_in_zone(0, 1024, 7, 2, 1), 256);
+    assert_int_equal(numa_bytes_in_zone(100, 300, 7, 2, 0), 28);    /* [100,128) */
+    assert_int_equal(numa_bytes_in_zone(100, 300, 7, 2, 1), 128);   /* [128,256) */
+    assert_int_equal(numa_bytes_in_zone(100, 300, 7, 2, 2), 44);    /* [256,300) */
+    assert_int_equal(numa_bytes_in_zone(100, 300, 7, 2, 3), 0);
+}
+
+/* ---- placements ---- */
+
+static const numa_geom geom4 = {.nzones = 4, .zone_bits = 2, .sms_per_zone = 2, .page_size = 65536};
+
+static void test_xor_placement(void **state) {
+    (void)state;
+    const numa_place_ops *o = numa_place_find("xor");
+    assert_non_null(o);
+    char err[128];
+    void *st = o->create(&geom4, err, sizeof err);
+    assert_non_null(st);
+    uint64_t local;
+    /* consecutive lines cycle through the zones, whoever asks */
+    for (uint64_t k = 0; k < 4; k++) assert_int_equal(o->zone_of(st, k * 128, 3, 1, &local), k);
+    assert_int_equal(o->zone_of(st, 0x1234, 0, 1, &local), numa_xor_zone(0x1234, 2));
+    assert_int_equal(local, 0x4b4);   /* the zone bits 7..8 squeezed out, as above */
+    assert_null(o->kernel_begin);      /* CTAs stay with the CTA scheduler */
+    o->destroy(st);
+}
+
+static void test_first_touch(void **state) {
+    (void)state;
+    const numa_place_ops *o = numa_place_find("first_touch");
+    assert_non_null(o);
+    char err[128];
+    void *st = o->create(&geom4, err, sizeof err);
+    assert_non_null(st);
+    uint64_t local;
+    /* page 1 = [0x10000, 0x20000): first touched by zone 2, then it stays there */
+    assert_int_equal(o->zone_of(st, 0x10005, 2, 1, &local), 2);
+    assert_int_equal(local, 0x10005);
+    assert_int_equal(o->zone_of(st, 0x1ffff, 3, 1, &local), 2);
+    /* page 2 looked at by a copy (touch = 0): not placed (nzones), then zone 1 touches it */
+    assert_int_equal(o->zone_of(st, 0x20000, 3, 0, &local), 4);
+    assert_int_equal(o->zone_of(st, 0x2abcd, 1, 1, &local), 1);
+    assert_int_equal(o->zone_of(st, 0x20000, 3, 0, &local), 1);
+    /* 5000 pages (the table grows from 1024 slots several times): page p -> p % 4 */
+    for (uint64_t p = 100; p < 5100; p++) o->zone_of(st, p << 16, (uint32_t)(p % 4), 1, &local);
+    for (uint64_t p = 100; p < 5100; p++) assert_int_equal(o->zone_of(st, (p << 16) + 77, 0, 0, &local), p % 4);
+    assert_int_equal(o->zone_of(st, 0x10000, 0, 0, &local), 2);   /* survived the growth */
+    /* the grid in contiguous chunks: CTA id -> id * 4 / 10 */
+    uint8_t zone[10];
+    locsim_dim3 cls = {1, 1, 1};
+    numa_launch L = {.grid = {10, 1, 1}, .nctas = 10};
+    assert_int_equal(o->kernel_begin(st, &L, zone, &cls), 1);
+    const uint8_t want[10] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 3};
+    assert_memory_equal(zone, want, 10);
+    o->destroy(st);
+    /* a page size that is no power of two is refused */
+    numa_geom bad = geom4;
+    bad.page_size = 3000;
+    assert_null(o->create(&bad, err, sizeof err));
+    assert_non_null(strstr(err, "-numa_page_size"));
+}
+
+static locsim_ldesc desc1d(uint64_t base, uint64_t size, uint32_t tile_elems, uint32_t ctile, int prio) {
+    locsim_ldesc d;
+    memset(&d, 0, sizeof d);
+    d.base = base;
+    d.size = size;
+    d.type = LOCSIM_LDESC_INTER_THREAD;
+    d.elem_size = 4;
+    d.data_tile = (locsim_dim3){tile_elems, 1, 1};
+    d.compute_tile = (locsim_dim3){ctile, 1, 1};
+    d.map = (locsim_dim3){1, 0, 0};
+    d.priority = prio;
+    return d;
+}
+
+/* Algorithm 2 on 8 CTAs in a row, 4 zones, two descriptors:
+ *   A (priority 2): 16 KB, D-Tile 2 KB (512 x 4 B), C-Tile 1 CTA: CTA k reads [2k KB, 2k+2 KB);
+ *   B (priority 1): 16 KB, D-Tile 4 KB, C-Tile 2 CTAs: CTAs 2j, 2j+1 read [4j KB, 4j+4 KB).
+ * Utility of A alone (weight 2, balance = (8/4) / CTAs of the fullest zone):
+ *   b = 11: CTA k -> zone k & 3, all local, balanced: 2;  b = 12: zone (k >> 1) & 3: also 2;
+ *   b = 13: zones 0,0,0,0,1,1,1,1: balance 0.5: 1;  b >= 14: all in zone 0: 0.5;
+ *   b <= 9: every zone holds a quarter of each D-Tile: 2 x 0.25 = 0.5;
+ *   b = 10: partition 0,2,1,2,0,2,0,3 (ties keep the chunk zone), local 0.5, balance 2/3: 0.67.
+ * B under b_hi = 11 (zones 0,1,2,3,0,1,2,3): a pair straddles two zones; best b_lo = 11
+ *   (each CTA finds half its 4 KB tile local) = 0.5 -> total 2.5.
+ * B under b_hi = 12 (zones 0,0,1,1,2,2,3,3): b_lo = 12 puts tile j in zone j: all local = 1
+ *   -> total 3.  So: A on bits 12-13, B on bits 12-13, CTAs in pairs per zone, utility 3. */
+static void test_algorithm2(void **state) {
+    (void)state;
+    locsim_ldesc slots[2] = {desc1d(0x200000, 16384, 1024, 2, 1), desc1d(0x100000, 16384, 512, 1, 2)};
+    uint8_t used[2] = {1, 1};
+    ldesc_set s;
+    ldesc_set_build(&s, slots, used, 2);
+    assert_int_equal(s.e[0].lo, 0x100000);   /* A first: higher priority */
+    uint8_t zone[8], scratch[8];
+    numa_ldesc_plan plan;
+    numa_ldesc_plan_run(&s, (locsim_dim3){8, 1, 1}, 8, 2, zone, scratch, &plan);
+    assert_int_equal(plan.bit[0], 12);
+    assert_int_equal(plan.bit[1], 12);
+    assert_true(plan.util > 2.999 && plan.util < 3.001);
+    const uint8_t want[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+    assert_memory_equal(zone, want, 8);
+
+    /* The placement itself: same plan, and addresses follow the chosen bits of their
+     * offset in the structure: A + 0x1000 -> (0x1000 >> 12) & 3 = 1; B + 0x3000 -> 3;
+     * outside both descriptors the XOR hash (test_helpers checks the hash itself). */
+    const numa_place_ops *o = numa_place_find("ldesc");
+    char err[128];
+    void *st = o->create(&geom4, err, sizeof err);
+    assert_non_null(st);
+    locsim_dim3 cls;
+    numa_launch L = {.grid = {8, 1, 1}, .nctas = 8, .ldesc = &s};
+    assert_int_equal(o->kernel_begin(st, &L, zone, &cls), 1);
+    assert_memory_equal(zone, want, 8);
+    uint64_t local;
+    assert_int_equal(o->zone_of(st, 0x101000, 0, 1, &local), 1);
+    assert_int_equal(local, 0x100000);   /* bits 12..13 of the offset squeezed out */
+    assert_int_equal(o->zone_of(st, 0x203000, 0, 1, &local), 3);
+    assert_int_equal(o->zone_of(st, 0x300080, 0, 1, &local), numa_xor_zone(0x300080, 2));
+    /* without descriptors: no partition (the CTA scheduler decides) */
+    numa_launch none = {.grid = {8, 1, 1}, .nctas = 8};
+    assert_int_equal(o->kernel_begin(st, &none, zone, &cls), 0);
+    o->destroy(st);
+}
+
+/* ---- the fabric ---- */
+
+static addrmap am2;   /* 2 channels x 2 slices, GTX480 mapping */
+
+static numa *fabric(double gbps, double ns, const char *place) {
+    addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    assert_int_equal(addrmap_init(&am2, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 2, .num_sms = 2, .n_channels = 2, .slices_per_channel = 2, .link_gbps = gbps,
+                     .link_ns = ns, .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find(place),
+                     .cta_partition = 1};
+    numa *n = numa_create(&c, &am2, err, sizeof err);
+    if (!n) fail_msg("%s", err);
+    return n;
+}
+
+static void test_route(void **state) {
+    (void)state;
+    numa *n = fabric(64, 10, "xor");
+    /* 2 zones: SM 0 in zone 0, SM 1 in zone 1; zone z owns channel z = slices 2z, 2z+1 */
+    assert_int_equal(numa_zone_of_sm(n, 1), 1);
+    assert_int_equal(numa_zone_of_slice(n, 1), 0);
+    assert_int_equal(numa_zone_of_slice(n, 2), 1);
+    uint32_t slice;
+    /* 0x80: line 1 -> zone 1; in the channel the slice is bank bit 0 = address bit 8 of
+     * the channel-local address (0x80 -> 0) -> slice 2 */
+    assert_int_equal(numa_route(n, 0x80, 0, &slice), 1);
+    assert_int_equal(slice, 2);
+    /* 0x200: line 4 = 0b100 -> 1^0^0 = 1 -> zone 1; channel-local address of 0x200 is
+     * ((0x200 >> 8) / 2) << 8 = 0x100: bank bit 0 = 1 -> slice 3 */
+    assert_int_equal(numa_route(n, 0x200, 0, &slice), 1);
+    assert_int_equal(slice, 3);
+    /* 0x180: line 3 = 0b11 -> 1^1 = 0 -> zone 0; 0x180 is in channel 1 globally, local
+     * 0x080: bank bit 0 = 0 -> slice 0 of zone 0 = 0 */
+    assert_int_equal(numa_route(n, 0x180, 1, &slice), 0);
+    assert_int_equal(slice, 0);
+    numa_destroy(n);
+}
+
+typedef struct {
+    uint64_t cycle;
+    uint64_t at[8];
+    uint32_t port[8];
+    int n, refuse_first;
+} sink;
+
+static int deliver(void *ctx, uint32_t net, uint32_t port, const mem_req *r, uint32_t bytes) {
+    (void)r;
+    (void)bytes;
+    (void)net;
+    sink *s = ctx;
+    if (s->refuse_first) {
+        s->refuse_first = 0;
+        return -1;
+    }
+    s->at[s->n] = s->cycle;
+    s->port[s->n++] = port;
+    return 0;
+}
+
+/* A link of 64 GB/s at a 1 GHz interconnect clock carries 64 B per cycle; 10 ns =
+ * 10 cycles.  Three 136 B packets (a 128 B reply + 8 B header) pushed at cycle 0:
+ *   the first leaves at 0 (credit 64 -> -72, +64 = -8), on the wire ceil(136/64) = 3
+ *   cycles, then 10 of latency: delivered at 13;
+ *   cycle 1 has no credit (-8 -> 56); the second leaves at 2 (56 - 136 = -80 -> -16):
+ *   delivered at 15; cycle 3 none (-16 -> 48); the third leaves at 4: delivered at 17.
+ * So a remote access pays latency + serialisation each way, and back-to-back
+ * packets are spaced by bytes / bandwidth (136 / 64 = 2.1 cycles). */
+static void test_link_cost(void **state) {
+    (void)state;
+    numa *n = fabric(64, 10, "xor");
+    assert_true(numa_link_bytes_per_cycle(n) > 63.999 && numa_link_bytes_per_cycle(n) < 64.001);
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    for (uint32_t k = 0; k < 3; k++) assert_int_equal(numa_link_push(n, 1, &r, 136, 1, 10 + k), 0);
+    assert_false(numa_links_idle(n));
+    sink s = {0};
+    for (s.cycle = 0; s.cycle < 30; s.cycle++) numa_links_cycle(n, deliver, &s);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.at[0], 13);
+    assert_int_equal(s.at[1], 15);
+    assert_int_equal(s.at[2], 17);
+    assert_int_equal(s.port[2], 12);   /* in order, to the port given */
+    assert_true(numa_links_idle(n));
+    assert_int_equal(numa_stats(n)->link_bytes, 408);
+    assert_int_equal(numa_stats(n)->link_packets, 3);
+    numa_destroy(n);
+
+    /* requests and replies queue apart and take turns: a request pushed behind two
+     * replies does not wait for them.  Three 40 B packets (1 cycle on the wire each),
+     * replies R1 R2 then request Q: cycle 0 sends Q (the request class has the first
+     * turn; credit 64 - 40 = 24 > 0) and R1 (the replies' turn; 24 - 40 = -16); cycle 1
+     * starts at -16 + 64 = 48 and sends R2.  Arrivals: Q and R1 at 0 + 1 + 10 = 11, R2
+     * at 12; in a cycle requests are handed over before replies. */
+    n = fabric(64, 10, "xor");
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 1, 1), 0);
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 1, 2), 0);
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 0, 3), 0);
+    sink u = {0};
+    for (u.cycle = 0; u.cycle < 30; u.cycle++) numa_links_cycle(n, deliver, &u);
+    assert_int_equal(u.n, 3);
+    assert_int_equal(u.port[0], 3);
+    assert_int_equal(u.at[0], 11);
+    assert_int_equal(u.port[1], 1);
+    assert_int_equal(u.at[1], 11);
+    assert_int_equal(u.port[2], 2);
+    assert_int_equal(u.at[2], 12);
+    numa_destroy(n);
+
+    /* a network that refuses the arrival keeps it on the link: offered again next cycle */
+    n = fabric(64, 10, "xor");
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 0, 1), 0);
+    sink t = {.refuse_first = 1};
+    for (t.cycle = 0; t.cycle < 30; t.cycle++) numa_links_cycle(n, deliver, &t);
+    /* 40 B: 1 cycle on the wire + 10 = ready at 11, refused there, taken at 12 */
+    assert_int_equal(t.n, 1);
+    assert_int_equal(t.at[0], 12);
+    numa_destroy(n);
+}
+
+/* The zone dispatch of a partitioned grid: first_touch on 2 modules (1 SM each)
+ * splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
+ * linear order (every CTA is its own group), and nothing once its zone is done. */
+static void test_zone_dispatch(void **state) {
+    (void)state;
+    numa *n = fabric(64, 10, "first_touch");
+    char err[128];
+    numa_launch L = {.grid = {5, 1, 1}, .nctas = 5};
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    void *st = numa_cta_state(n);
+    assert_non_null(st);
+    uint64_t id;
+    assert_int_equal(numa_cta_ops.next(st, 1, 1, 0, &id), 1);
+    assert_int_equal(id, 3);
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 1);
+    assert_int_equal(id, 0);
+    assert_int_equal(numa_cta_ops.next(st, 1, 1, 0, &id), 1);
+    assert_int_equal(id, 4);
+    assert_int_equal(numa_cta_ops.next(st, 1, 1, 0, &id), 0);   /* zone 1 done */
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 1);
+    assert_int_equal(id, 1);
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 1);
+    assert_int_equal(id, 2);
+    assert_int_equal(numa_cta_ops.next(st, 0, 1, 0, &id), 0);
+    assert_int_equal(numa_cta_ops.clusters(st), 5);
+    assert_int_equal(numa_stats(n)->partitioned_kernels, 1);
+    numa_cta_ops.destroy(st);
+    /* -numa_cta_partition 0: the placement still plans, the grid is not partitioned */
+    numa_destroy(n);
+    addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
+    numa_config c = {.n_modules = 2, .num_sms = 2, .n_channels = 2, .slices_per_channel = 2, .link_gbps = 64,
+                     .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("first_touch")};
+    assert_int_equal(addrmap_init(&am2, &ac, err, sizeof err), 0);
+    n = numa_create(&c, &am2, err, sizeof err);
+    assert_non_null(n);
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 0);
+    assert_null(numa_cta_state(n));
+    /* xor does not partition: the CTA scheduler keeps the launch */
+    numa *x = fabric(64, 10, "xor");
+    assert_int_equal(numa_kernel_begin(x, &L, err, sizeof err), 0);
+    numa_destroy(x);
+    numa_destroy(n);
+}
+
+static void test_bad_config(void **state) {
+    (void)state;
+    addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    assert_int_equal(addrmap_init(&am2, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 4, .num_sms = 2, .n_channels = 2, .slices_per_channel = 2, .link_gbps = 1,
+                     .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("xor")};
+    assert_null(numa_create(&c, &am2, err, sizeof err));   /* 2 SMs cannot split in 4 */
+    assert_non_null(strstr(err, "divide evenly"));
+    c.n_modules = 3;
+    assert_null(numa_create(&c, &am2, err, sizeof err));
+    assert_non_null(strstr(err, "power of two"));
+    assert_null(numa_place_find("bogus"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
+        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_route),        cmocka_unit_test(test_link_cost),
+        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_bad_config),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
