@@ -245,6 +245,27 @@ static void test_link_cost(void **state) {
     assert_int_equal(numa_stats(n)->link_packets, 3);
     numa_destroy(n);
 
+    /* requests and replies queue apart and take turns: a request pushed behind two
+     * replies does not wait for them.  Three 40 B packets (1 cycle on the wire each),
+     * replies R1 R2 then request Q: cycle 0 sends Q (the request class has the first
+     * turn; credit 64 - 40 = 24 > 0) and R1 (the replies' turn; 24 - 40 = -16); cycle 1
+     * starts at -16 + 64 = 48 and sends R2.  Arrivals: Q and R1 at 0 + 1 + 10 = 11, R2
+     * at 12; in a cycle requests are handed over before replies. */
+    n = fabric(64, 10, "xor");
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 1, 1), 0);
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 1, 2), 0);
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 0, 3), 0);
+    sink u = {0};
+    for (u.cycle = 0; u.cycle < 30; u.cycle++) numa_links_cycle(n, deliver, &u);
+    assert_int_equal(u.n, 3);
+    assert_int_equal(u.port[0], 3);
+    assert_int_equal(u.at[0], 11);
+    assert_int_equal(u.port[1], 1);
+    assert_int_equal(u.at[1], 11);
+    assert_int_equal(u.port[2], 2);
+    assert_int_equal(u.at[2], 12);
+    numa_destroy(n);
+
     /* a network that refuses the arrival keeps it on the link: offered again next cycle */
     n = fabric(64, 10, "xor");
     assert_int_equal(numa_link_push(n, 0, &r, 40, 0, 1), 0);

@@ -8,7 +8,7 @@
 #include "cta/cta_sched.h"
 #include "numa/numa.h"
 
-#define LINK_QUEUE 256   /* packets a link holds, waiting and in flight */
+#define LINK_QUEUE 256   /* packets a link's class holds, waiting and in flight */
 
 typedef struct {
     mem_req r;
@@ -16,9 +16,17 @@ typedef struct {
     uint64_t ready;      /* interconnect cycle it may leave the link */
 } link_pkt;
 
-struct numa_link {
+/* Requests and replies queue apart (two classes, as GPGPU-Sim's two subnets):
+ * a reply never waits behind a request, so a request stuck at a full slice
+ * cannot block the replies that would free it (no protocol deadlock). */
+typedef struct {
     link_pkt q[LINK_QUEUE];
     uint32_t head, count, sent;   /* the first `sent` packets from head are on the wire */
+} link_class;
+
+struct numa_link {
+    link_class cls[2];            /* [0] requests, [1] replies */
+    uint32_t rr;                  /* the class that transmits first next time */
     int64_t credit;               /* token bucket, in units of 1/(icnt_khz) bytes */
     uint64_t now;
 };
@@ -117,7 +125,7 @@ uint32_t numa_zone_of_slice(const numa *n, uint32_t slice) {
 /* ---- links ---- */
 
 int numa_link_push(numa *n, uint32_t m, const mem_req *r, uint32_t bytes, uint32_t net, uint32_t port) {
-    struct numa_link *l = &n->links[m];
+    link_class *l = &n->links[m].cls[net ? 1 : 0];
     if (l->count == LINK_QUEUE) {
         n->st.link_send_stalls++;
         return -1;
@@ -135,24 +143,32 @@ int numa_link_push(numa *n, uint32_t m, const mem_req *r, uint32_t bytes, uint32
 /* Transmit while the bucket has credit (a packet may overdraw it: the average
  * rate is exact), then hand over what has arrived, in order. */
 static void link_cycle(numa *n, struct numa_link *l, numa_deliver_fn deliver, void *ctx) {
-    while (l->sent < l->count && l->credit > 0) {
-        link_pkt *p = &l->q[(l->head + l->sent) % LINK_QUEUE];
+    /* the two classes take turns, one packet each, while credit lasts */
+    while (l->credit > 0) {
+        link_class *c = &l->cls[l->rr];
+        if (c->sent == c->count) c = &l->cls[l->rr ^ 1];
+        if (c->sent == c->count) break;
+        link_pkt *p = &c->q[(c->head + c->sent) % LINK_QUEUE];
         int64_t cost = (int64_t)p->bytes * n->cost_per_byte;
         l->credit -= cost;
         /* on the wire for ceil(cost / rate) cycles, then the latency */
         p->ready = l->now + n->lat_cycles + (uint64_t)((cost + n->rate - 1) / n->rate);
-        l->sent++;
+        c->sent++;
+        l->rr = (uint32_t)(c == &l->cls[0]);   /* the other class next */
         n->st.link_packets++;
         n->st.link_bytes += p->bytes;
     }
     l->credit += n->rate;
     if (l->credit > n->rate) l->credit = n->rate;
-    while (l->sent) {
-        link_pkt *p = &l->q[l->head];
-        if (p->ready > l->now || deliver(ctx, p->net, p->port, &p->r, p->bytes)) break;
-        l->head = (l->head + 1) % LINK_QUEUE;
-        l->count--;
-        l->sent--;
+    for (int k = 0; k < 2; k++) {
+        link_class *c = &l->cls[k];
+        while (c->sent) {
+            link_pkt *p = &c->q[c->head];
+            if (p->ready > l->now || deliver(ctx, p->net, p->port, &p->r, p->bytes)) break;
+            c->head = (c->head + 1) % LINK_QUEUE;
+            c->count--;
+            c->sent--;
+        }
     }
     l->now++;
 }
@@ -164,7 +180,7 @@ void numa_links_cycle(numa *n, numa_deliver_fn deliver, void *ctx) {
 
 int numa_links_idle(const numa *n) {
     for (uint32_t m = 0; m < n->c.n_modules; m++)
-        if (n->links[m].count) return 0;
+        if (n->links[m].cls[0].count || n->links[m].cls[1].count) return 0;
     return 1;
 }
 
