@@ -456,6 +456,80 @@ static void prefetch_leaves_room(void **state) {
     cache_destroy(c);
 }
 
+/* spp learns once per line access (prefetch_ops.once_per_line): the cache
+ * does not show it a read of the line, warp and SM of the read it saw last,
+ * which is how a sectored L2 receives the other sectors of one request.  By
+ * hand, on a 4-set normal cache with 'spp' (each read below is one 32 B sector):
+ *   warp 1, SM 0: sectors 0, 1, 2, 3 of line 0x1000: the first is shown (SPP
+ *     trigger 1, a signature-table miss), the other three are repeats (3);
+ *   warp 2, line 0x1000: another warp: shown (trigger 2);
+ *   warp 1, line 0x1000: the last shown was warp 2's: shown (trigger 3; SPP's
+ *     table holds (page 1, warp 1): a hit, delta 0);
+ *   warp 1 again: a repeat (4);
+ *   warp 1 writes 0x1000: writes never reach a prefetcher (nothing counted);
+ *   warp 1 on SM 1: another requester: shown (trigger 4);
+ *   warp 1, SM 1, line 0x1080: another line: shown (trigger 5, delta +1).
+ * So spp_triggers 5, line repeats 4, and SPP's table hit (page 1, warp 1) at
+ * triggers 3, 4 and 5: spp_st_hits 3. */
+static void once_per_line(void **state) {
+    (void)state;
+    cache_geometry g;
+    char err[256];
+    assert_int_equal(cache_geometry_parse("N:4:128:4,L:R:m:N:L,A:8:4,8", &g, err, sizeof err), 0);
+    snprintf(g.policy, sizeof g.policy, "lru");
+    g.pf = spp_cfg();
+    cache *c = cache_create(&g, "T", err, sizeof err);
+    assert_non_null(c);
+    assert_true(cache_prefetcher(c)->once_per_line);
+    const cache_prefetch_counters *k = cache_prefetch_stats(c);
+    uint64_t t = 1;
+    mem_req r = rd(0x1000, 8, 1);
+    r.size = 32;
+    for (int s = 0; s < 4; s++) {
+        r.addr = 0x1000 + 32u * (uint32_t)s;
+        r.sector_mask = 1;
+        cache_access(c, &r, t++, NULL);
+    }
+    assert_int_equal(k->line_repeats, 3);
+    mem_req woken[8];   /* fill the line: the reads below hit */
+    while (cache_miss_queue_length(c)) {
+        mem_req f = reply_for(cache_miss_queue_peek(c));
+        cache_miss_queue_pop(c);
+        assert_int_equal(cache_fill(c, &f, t++, woken, 8), 4);
+    }
+    r.addr = 0x1000;
+    r.warp = 2;
+    cache_access(c, &r, t++, NULL);
+    r.warp = 1;
+    cache_access(c, &r, t++, NULL);
+    assert_int_equal(k->line_repeats, 3);
+    cache_access(c, &r, t++, NULL);
+    assert_int_equal(k->line_repeats, 4);
+    mem_req w = r;
+    w.type = MEM_GLOBAL_ACC_W;
+    cache_access(c, &w, t++, NULL);
+    r.sm = 1;
+    cache_access(c, &r, t++, NULL);
+    r.addr = 0x1080;
+    cache_access(c, &r, t++, NULL);
+    assert_int_equal(k->line_repeats, 4);
+    stat_probe trig = {"spp_triggers", -1}, hits = {"spp_st_hits", -1};
+    cache_prefetcher(c)->report(cache_prefetcher_state(c), probe, &trig);
+    cache_prefetcher(c)->report(cache_prefetcher_state(c), probe, &hits);
+    assert_true(trig.value == 5);
+    assert_true(hits.value == 3);
+    /* nextline learns nothing but asks on every read: it is shown every one */
+    cache *n = cache_with("nextline", 8);
+    assert_false(cache_prefetcher(n)->once_per_line);
+    r = rd(0x000, 8, 1);
+    cache_access(n, &r, 1, NULL);
+    cache_access(n, &r, 2, NULL);
+    assert_int_equal(cache_prefetch_stats(n)->line_repeats, 0);
+    assert_int_equal(cache_prefetch_stats(n)->candidates, 2);
+    cache_destroy(n);
+    cache_destroy(c);
+}
+
 /* No prefetcher: the counters stay zero and nothing extra is queued. */
 static void no_prefetcher(void **state) {
     (void)state;
@@ -544,6 +618,7 @@ int main(void) {
         cmocka_unit_test(nextline_candidates), cmocka_unit_test(stride_candidates),
         cmocka_unit_test(cache_bookkeeping),   cmocka_unit_test(prefetch_leaves_room),
         cmocka_unit_test(no_prefetcher),       cmocka_unit_test(options),
+        cmocka_unit_test(once_per_line),
         cmocka_unit_test(spp_signature),       cmocka_unit_test(spp_path_confidence),
         cmocka_unit_test(ppf_filter_and_training),
         cmocka_unit_test(output_unchanged),

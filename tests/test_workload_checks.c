@@ -76,6 +76,8 @@ static const mutation mutations[] = {
       "dg_sum reads A[r][q][2] where A[r][q][1] belongs" },
     { "srad2", "srad2", "mul.f32 \t%f26, %f25, 0fBD800000;", "mul.f32 \t%f26, %f25, 0fBD000000;",
       "the coefficient weighs the squared Laplacian by 1/32 instead of 1/16" },
+    { "dwt2d", "dwt2d", "shr.s32 \t%r58, %r57, 2;", "shr.s32 \t%r58, %r57, 1;",
+      "dw_rows' update step divides by 2 instead of 4" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */

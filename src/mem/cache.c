@@ -77,6 +77,8 @@ struct cache {
     void *pf_state;
     cache_prefetch_counters pfc;
     bool pf_late;                /* the access being made merged into a prefetch in flight */
+    uint64_t pf_last_line;       /* line, warp and SM of the last access the prefetcher saw */
+    uint16_t pf_last_warp, pf_last_sm;
     cache_owns_fn pf_owns;       /* NULL: every address is this cache's */
     void *pf_owns_ctx;
 };
@@ -496,12 +498,14 @@ static cache_outcome access_write(cache *c, const mem_req *r, uint8_t want, uint
  * so it cannot be what refuses the next demand miss. */
 static void prefetch_line(cache *c, const mem_req *cause, uint64_t la, uint64_t now) {
     uint32_t set = set_index(c, la);
-    if (c->pf_owns && !c->pf_owns(c->pf_owns_ctx, la << c->line_shift)) {
-        c->pfc.foreign++;
-        return;
-    }
+    /* Present or in flight first: that test is cheap, and a line another slice
+     * holds is never here, so the order changes no count. */
     if (find_way(c, set, la) >= 0 || mshr_find(c, la) >= 0) {
         c->pfc.redundant++;
+        return;
+    }
+    if (c->pf_owns && !c->pf_owns(c->pf_owns_ctx, la << c->line_shift)) {
+        c->pfc.foreign++;
         return;
     }
     uint8_t to_fetch = c->full_mask;
@@ -548,19 +552,31 @@ static cache_outcome access_with_prefetcher(cache *c, const mem_req *r, uint8_t 
         if (was_prefetched) l->prefetched = 1;   /* nothing happened: retried later */
         return o;
     }
-    way = find_way(c, set, la);
+    /* The line's way after the access, looked up only when someone needs it. */
+    if (c->pol->on_access || c->pf_late) way = find_way(c, set, la);
     if (c->pol->on_access) c->pol->on_access(c->pol_state, set, way, r, o, now);
     if (!demand) return o;
+    if (was_prefetched) c->pfc.useful++;
+    if (o == CACHE_MISS && !is_write) c->pfc.demand_read_misses++;
+    if (is_write || mem_access_is_writeback(r->type)) return o;   /* prefetchers train on reads */
+    /* A sectored L2 sees a line's sectors as consecutive accesses by one warp
+     * (partition_push splits each request): for a prefetcher that learns per
+     * line access, the repeats teach nothing (see prefetch_ops.once_per_line). */
+    if (c->pf->once_per_line && !was_prefetched && !c->pf_late && la == c->pf_last_line &&
+        r->warp == c->pf_last_warp && r->sm == c->pf_last_sm) {
+        c->pfc.line_repeats++;
+        return o;
+    }
+    c->pf_last_line = la;
+    c->pf_last_warp = r->warp;
+    c->pf_last_sm = r->sm;
     prefetch_access a = {.addr = r->addr, .pc = r->pc, .warp = r->warp, .sm = r->sm, .type = r->type,
                          .hit = o == CACHE_HIT, .late = c->pf_late};
     if (was_prefetched) {
         a.useful = 1;
         a.pf_warp = pf_warp;
-        c->pfc.useful++;
     }
     if (c->pf_late) a.pf_warp = way >= 0 ? line_ptr(c, set, (uint32_t)way)->warp : r->warp;
-    if (o == CACHE_MISS && !is_write) c->pfc.demand_read_misses++;
-    if (is_write || mem_access_is_writeback(r->type)) return o;   /* prefetchers train on reads */
     uint64_t cand[PREFETCH_MAX_CANDIDATES];
     uint32_t n = c->pf->on_access(c->pf_state, &a, now, cand, PREFETCH_MAX_CANDIDATES);
     c->pfc.candidates += n;
@@ -907,6 +923,7 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
             cache_destroy(c);
             return NULL;
         }
+        c->pf_last_line = UINT64_MAX;   /* no access seen yet */
         prefetch_config pc = g->pf;
         pc.line_size = g->line_size;
         pc.cache_bytes = cache_size_bytes(g);

@@ -248,6 +248,8 @@ typedef struct cache_prefetch_counters {
     uint64_t dropped;         /* candidates refused for lack of an MSHR, line or miss-queue slot */
     uint64_t foreign;         /* candidates this cache does not hold (another L2 slice's lines) */
     uint64_t demand_read_misses; /* demand reads that missed (the coverage denominator) */
+    uint64_t line_repeats;    /* demand reads not shown to a once_per_line prefetcher: the next
+                                 sector of the line the same warp's previous access used */
 } cache_prefetch_counters;
 
 typedef struct cache cache;

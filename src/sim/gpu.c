@@ -56,8 +56,10 @@ struct gpu {
 
 /* A request of a multi-module GPU: to the slice the placement names, through
  * the sender module's egress link when that slice is in another module.  The
- * request network has one extra input per slice where the links deliver. */
-static int numa_send(gpu *g, uint32_t sm_id, const mem_req *r) {
+ * request network has one extra input per slice where the links deliver.
+ * (The SMs' port: a single-module GPU's gpu_send never looks for a fabric.) */
+static int numa_send(void *ctx, uint32_t sm_id, const mem_req *r) {
+    gpu *g = ctx;
     numa *n = g->numa;
     uint32_t slice, zone = numa_route(n, r->addr, sm_id, &slice), from = numa_zone_of_sm(n, sm_id);
     uint32_t bytes = mem_packet_bytes(r);
@@ -89,7 +91,6 @@ static int numa_deliver(void *ctx, uint32_t net, uint32_t port, const mem_req *r
 
 static int gpu_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     gpu *g = ctx;
-    if (g->numa) return numa_send(g, sm_id, r);
     addr_loc loc;
     addrmap_decode(&g->am, r->addr, &loc);
     uint32_t bytes = mem_packet_bytes(r);
@@ -183,7 +184,7 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
             gpu_destroy(g);
             return NULL;
         }
-        sm_set_ports(g->sms[i], gpu_send, gpu_cta_done, g);
+        sm_set_ports(g->sms[i], g->p.numa.n_modules > 1 ? numa_send : gpu_send, gpu_cta_done, g);
     }
     if (build_memory(g, err, errlen)) {
         gpu_destroy(g);
@@ -283,18 +284,33 @@ static void icnt_tick(gpu *g) {
             if (!r) continue;
             uint32_t sl = i * g->slices_per_part + local;
             uint32_t bytes = mem_packet_bytes(r);
-            if (g->numa && r->sm < g->p.num_sms &&
-                numa_zone_of_slice(g->numa, sl) != numa_zone_of_sm(g->numa, r->sm)) {
-                /* back over the owner module's link */
-                if (numa_link_push(g->numa, numa_zone_of_slice(g->numa, sl), r, bytes, 1, r->sm) == 0)
-                    partition_reply_pop(p, local);
-                continue;
-            }
             if (r->sm < g->p.num_sms && icnt_try_push(g->rep_net, sl, r->sm, r, bytes) == 0)
                 partition_reply_pop(p, local);
         }
     }
-    if (g->numa) numa_links_cycle(g->numa, numa_deliver, g);
+    icnt_cycle(g->req_net);
+    icnt_cycle(g->rep_net);
+}
+
+/* icnt_tick of a multi-module GPU: a reply for an SM of another module goes
+ * back over the slice module's link; then the links and the networks advance. */
+static void numa_icnt_tick(gpu *g) {
+    numa *n = g->numa;
+    for (uint32_t i = 0; i < g->nparts; i++) {
+        partition *p = g->parts[i];
+        if (!partition_replies_queued(p)) continue;
+        for (uint32_t local = 0; local < g->slices_per_part; local++) {
+            const mem_req *r = partition_reply_peek(p, local);
+            if (!r || r->sm >= g->p.num_sms) continue;
+            uint32_t sl = i * g->slices_per_part + local, zone = numa_zone_of_slice(n, sl);
+            uint32_t bytes = mem_packet_bytes(r);
+            int sent = zone == numa_zone_of_sm(n, r->sm)
+                           ? icnt_can_push(g->rep_net, sl, bytes) && icnt_push(g->rep_net, sl, r->sm, r, bytes) == 0
+                           : numa_link_push(n, zone, r, bytes, 1, r->sm) == 0;
+            if (sent) partition_reply_pop(p, local);
+        }
+    }
+    numa_links_cycle(n, numa_deliver, g);
     icnt_cycle(g->req_net);
     icnt_cycle(g->rep_net);
 }
@@ -330,10 +346,9 @@ static int edge_before(const gpu *g, int a, int b) {
 
 static int memory_idle(const gpu *g) {
     if (!icnt_idle(g->req_net) || !icnt_idle(g->rep_net)) return 0;
-    if (g->numa && !numa_links_idle(g->numa)) return 0;
     for (uint32_t i = 0; i < g->nparts; i++)
         if (!partition_idle(g->parts[i])) return 0;
-    return 1;
+    return !g->numa || numa_links_idle(g->numa);
 }
 
 /* Jump every clock so that the next core tick is core cycle t. */
@@ -458,7 +473,7 @@ static int run_loop(gpu *g) {
         if (due[CLK_CORE]) {
             uint64_t now = g->ticks[CLK_CORE]++;
             core_tick(g, now);
-            if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
+            if (due[CLK_ICNT]) (g->numa ? numa_icnt_tick(g) : icnt_tick(g)), g->ticks[CLK_ICNT]++;
             if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
             if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
             int r = after_core_tick(g, now);
@@ -466,7 +481,7 @@ static int run_loop(gpu *g) {
             if (g->progress && g->ticks[CLK_CORE] >= g->next_progress && progress_due(g)) return -1;
             continue;
         }
-        if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
+        if (due[CLK_ICNT]) (g->numa ? numa_icnt_tick(g) : icnt_tick(g)), g->ticks[CLK_ICNT]++;
         if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
         if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
     }
@@ -539,7 +554,7 @@ static void reset_after_error(gpu *g) {
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         sm_destroy(g->sms[s]);
         g->sms[s] = sm_create(&g->p.sm, s, err, sizeof err);
-        if (g->sms[s]) sm_set_ports(g->sms[s], gpu_send, gpu_cta_done, g);
+        if (g->sms[s]) sm_set_ports(g->sms[s], g->p.numa.n_modules > 1 ? numa_send : gpu_send, gpu_cta_done, g);
     }
     if (build_memory(g, err, sizeof err)) fprintf(stderr, "locsim: cannot rebuild the GPU after an error: %s\n", err);
 }
@@ -559,8 +574,9 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     sm_kernel k = {.L = L};
     /* Registers per thread: ptxas's count when the module came with its listing
      * (GPGPU-Sim takes it from ptxas too), else the liveness estimate from the PTX,
-     * never above the declared registers.  Occupancy caps either at the limit. */
-    uint32_t regs = fn->ptxas_regs;
+     * never above the declared registers (always, with -gpgpu_ptxas_registers 0).
+     * Occupancy caps either at the limit. */
+    uint32_t regs = g->p.ptxas_regs ? fn->ptxas_regs : 0;
     if (!regs) {
         uint32_t declared = fn->nregs + fn->npreds;
         regs = sm_kernel_registers(L->mod, fn, g->p.sm.max_regs_per_thread);

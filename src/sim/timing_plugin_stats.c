@@ -12,6 +12,7 @@
  *      <L>_prefetch_foreign      candidates another L2 slice holds (not issued)
  *      <L>_prefetch_accuracy     (useful + late) / issued
  *      <L>_prefetch_coverage     (useful + late) / (useful + late + demand read misses)
+ *      <L>_prefetch_line_repeats (detail) reads a once-per-line prefetcher was not shown
  *    and the prefetcher's own statistics (prefetch_ops.stats) as <L>_<name>;
  *  - the DRAM scheduler's own statistics (dram_sched_ops.stats), summed over
  *    the channels.
@@ -23,7 +24,7 @@
 #include "sim/timing.h"
 
 enum { PF_CAND, PF_ISSUED, PF_USEFUL, PF_LATE, PF_USELESS, PF_REDUNDANT, PF_DROPPED, PF_FOREIGN, PF_DEMAND_MISSES,
-       PF_USED, PF_ACCURACY, PF_COVERAGE };
+       PF_LINE_REPEATS, PF_USED, PF_ACCURACY, PF_COVERAGE };
 _Static_assert(PF_COVERAGE + 1 == TIMING_PF_BASE, "timing.h sizes the ids");
 
 static const cache *level_cache(timing_state *t, int level, uint32_t i) {
@@ -86,6 +87,9 @@ static int define_level(timing_state *t, int level) {
     C(PF_DROPPED, "_prefetch_dropped", 0, "candidates refused: no spare MSHR entry, line or miss-queue slot");
     C(PF_FOREIGN, "_prefetch_foreign", 0, "candidates another L2 slice holds (a slice prefetches its own lines only)");
     C(PF_DEMAND_MISSES, "_prefetch_demand_read_misses", STAT_DETAIL, "demand reads that missed");
+    C(PF_LINE_REPEATS, "_prefetch_line_repeats", STAT_DETAIL,
+      "demand reads not shown to a once-per-line prefetcher (spp, spp_ppf): the next sector of the line "
+      "the same warp's previous read used");
 #undef C
     if (!ok) return -1;
     int used_terms[2] = {id[PF_USEFUL], id[PF_LATE]};
@@ -127,7 +131,7 @@ static int define_level(timing_state *t, int level) {
 static void collect_level(timing_state *t, int level) {
     if (!t->ids.pf[level].on) return;
     const prefetch_ops *ops = level_prefetcher(t, level);
-    uint64_t v[PF_DEMAND_MISSES + 1] = {0};
+    uint64_t v[PF_LINE_REPEATS + 1] = {0};
     own_sum own;
     memset(&own, 0, sizeof own);
     own.defs = ops->stats;
@@ -136,11 +140,11 @@ static void collect_level(timing_state *t, int level) {
         if (!c || !cache_prefetcher(c)) continue;
         const cache_prefetch_counters *k = cache_prefetch_stats(c);
         const uint64_t x[] = {k->candidates, k->issued, k->useful, k->late, k->useless, k->redundant, k->dropped,
-                              k->foreign, k->demand_read_misses};
-        for (int j = 0; j <= PF_DEMAND_MISSES; j++) v[j] += x[j];
+                              k->foreign, k->demand_read_misses, k->line_repeats};
+        for (int j = 0; j <= PF_LINE_REPEATS; j++) v[j] += x[j];
         if (t->ids.pf[level].nown) ops->report(cache_prefetcher_state(c), sum_own, &own);
     }
-    for (int j = 0; j <= PF_DEMAND_MISSES; j++) stats_add(t->stats, t->ids.pf[level].base[j], v[j]);
+    for (int j = 0; j <= PF_LINE_REPEATS; j++) stats_add(t->stats, t->ids.pf[level].base[j], v[j]);
     for (int i = 0; i < t->ids.pf[level].nown; i++)
         if (!ops->stats[i].num) stats_add(t->stats, t->ids.pf[level].own[i], own.value[i]);
 }

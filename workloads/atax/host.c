@@ -29,7 +29,29 @@ static wl_result ax_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     locsim_dim3 grid = { (n + AX_THREADS - 1) / AX_THREADS, 1, 1 }, block = { AX_THREADS, 1, 1 };
     void *args1[] = { &d->a, &d->x, &d->tmp, &ni };
     void *args2[] = { &d->a, &d->tmp, &d->y, &ni };
+    /* Locality Descriptors (docs/ldesc.md; Table 2: ATX NO_REUSE, INTER_THREAD
+     * COACCESSED REGULAR), re-specified between the launches as §4.1 of the paper
+     * says, since A's use changes.  ax_kernel1: every thread reads x[j] at the same j
+     * (the whole grid shares x, walked one element per iteration: D-Tile = x as rows
+     * of one 128 B line, stride one line), while each thread walks its own row of A
+     * (INTRA_THREAD reuse of its line over 32 iterations, which Table 2 does not
+     * describe, so A stays undescribed here: bypassing it would refetch each line 32
+     * times).  ax_kernel2: a warp reads 32 consecutive elements of a row of A, each
+     * line once (NO_REUSE), and every thread reads tmp[i] at the same i (as x above). */
+    locsim_ldesc dx = wl_ldesc(d->x, vbytes, LOCSIM_LDESC_INTER_THREAD, sizeof(float));
+    dx.data_tile = (locsim_dim3){ 32, n / 32, 1 };
+    dx.compute_tile = (locsim_dim3){ UINT32_MAX, 1, 1 };   /* the whole grid */
+    dx.stride = 32;
+    dx.priority = 1;
+    int idx;
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dx, &idx));
     WL_CHECK(ctx, locsim_launch(k1, grid, block, 0, args1, 4));
+    WL_CHECK(ctx, locsim_ldesc_detach(dev, idx));
+    locsim_ldesc dtmp = dx;
+    dtmp.base = d->tmp;
+    locsim_ldesc da = wl_ldesc(d->a, mbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dtmp, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
     WL_CHECK(ctx, locsim_launch(k2, grid, block, 0, args2, 4));
     WL_CHECK(ctx, locsim_memcpy_dtoh(dev, got_tmp, d->tmp, vbytes));
     WL_CHECK(ctx, locsim_memcpy_dtoh(dev, got_y, d->y, vbytes));

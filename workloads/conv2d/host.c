@@ -16,6 +16,20 @@ static wl_result c2_simulate(wl_ctx *ctx, locsim_module *mod, const float *in, u
     WL_CHECK(ctx, locsim_malloc(dev, d_out, bytes));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_in, in, bytes));
     WL_CHECK(ctx, locsim_memset(dev, *d_out, 0, bytes));
+    /* Locality Descriptor (docs/ldesc.md; Table 2: C2D INTER_THREAD NEARBY): each
+     * thread reads its pixel's 3 x 3 neighbourhood, so neighbouring threads, warps and
+     * CTAs read overlapping rows (a CTA's 8 rows plus one above and below, and lines
+     * shared across its left and right edges).  The CTAs of one grid column read one
+     * vertical strip of the image, each sharing its edge rows with the next: D-Tile =
+     * a strip C2_BX wide and the image high, C-Tile = a grid column (map x = 1), so
+     * Algorithm 1 clusters vertically adjacent CTAs; NEARBY selects the next-line
+     * prefetcher.  out is only written: not described (Table 2 gives C2D no NO_REUSE). */
+    locsim_ldesc din = wl_ldesc(*d_in, bytes, LOCSIM_LDESC_INTER_THREAD, sizeof(float));
+    din.data_tile = (locsim_dim3){ C2_BX, h, 1 };
+    din.compute_tile = (locsim_dim3){ 1, UINT32_MAX, 1 };
+    din.sharing = LOCSIM_LDESC_NEARBY;
+    din.priority = 1;
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &din, NULL));
     locsim_kernel *k;
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "c2_kernel", &k));
     int32_t wi = (int32_t)w, hi = (int32_t)h;

@@ -21,6 +21,29 @@ static wl_result dg_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     WL_CHECK(ctx, locsim_malloc(dev, &d->c4, cbytes));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->a, a, bytes));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, d->c4, c4, cbytes));
+    /* Locality Descriptors (docs/ldesc.md; Table 2: DT INTER_THREAD COACCESSED REGULAR,
+     * NO_REUSE).  C4 (NP x NP) is read whole by every CTA, a warp reading one row
+     * segment C4[k][p..p+31] per loop iteration and the next row at the next: one
+     * D-Tile for the whole grid, stride NP elements (a row), priority 1.  A's rows are
+     * broadcast to the threads of one (r, q) row, i.e. shared by the grid.x CTAs of one
+     * grid row: D-Tile = DG_BY rows of NP, C-Tile = a grid row, the k-th grid row
+     * reading the k-th D-Tile (map y = 1), walked one element per iteration (stride 1),
+     * priority 0 (Algorithm 1 merges its C-Tile into C4's clusters).  sum is written
+     * once by dg_sum and read once by dg_copy: NO_REUSE. */
+    locsim_ldesc dc4 = wl_ldesc(d->c4, cbytes, LOCSIM_LDESC_INTER_THREAD, sizeof(float));
+    dc4.data_tile = (locsim_dim3){ DG_NP, DG_NP, 1 };
+    dc4.compute_tile = (locsim_dim3){ UINT32_MAX, UINT32_MAX, 1 };   /* the whole grid */
+    dc4.stride = DG_NP;
+    dc4.priority = 1;
+    locsim_ldesc da = wl_ldesc(d->a, bytes, LOCSIM_LDESC_INTER_THREAD, sizeof(float));
+    da.data_tile = (locsim_dim3){ DG_NP, DG_BY, 1 };
+    da.compute_tile = (locsim_dim3){ UINT32_MAX, 1, 1 };           /* a grid row */
+    da.map = (locsim_dim3){ 0, 1, 0 };
+    da.stride = 1;
+    locsim_ldesc ds = wl_ldesc(d->sum, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dc4, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &ds, NULL));
     locsim_kernel *ksum, *kcopy;
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "dg_sum", &ksum));
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "dg_copy", &kcopy));

@@ -32,7 +32,33 @@ static wl_result mv_simulate(wl_ctx *ctx, locsim_module *mod, const mv_data *h, 
     locsim_dim3 grid = { (n + MV_THREADS - 1) / MV_THREADS, 1, 1 }, block = { MV_THREADS, 1, 1 };
     void *args1[] = { &d->a, &d->y1, &d->x1, &ni };
     void *args2[] = { &d->a, &d->y2, &d->x2, &ni };
+    /* Locality Descriptors (docs/ldesc.md; Table 2: MVT NO_REUSE, INTER_THREAD
+     * COACCESSED REGULAR), re-specified between the launches as §4.1 of the paper
+     * says, since A's use changes.  Both kernels: every thread reads y[j] at the same
+     * j (the whole grid shares y1, then y2, walked one element per iteration: D-Tile =
+     * the vector as rows of one 128 B line, stride one line), and reads its x[i] once
+     * before writing it (NO_REUSE).  mv_kernel1: each thread walks its own row of A
+     * (INTRA_THREAD reuse of its line over 32 iterations, which Table 2 does not
+     * describe, so A stays undescribed: bypassing it would refetch each line 32
+     * times).  mv_kernel2: a warp reads 32 consecutive elements of a row of A, each
+     * line once: NO_REUSE. */
+    locsim_ldesc dy = wl_ldesc(d->y1, vbytes, LOCSIM_LDESC_INTER_THREAD, sizeof(float));
+    dy.data_tile = (locsim_dim3){ 32, n / 32, 1 };
+    dy.compute_tile = (locsim_dim3){ UINT32_MAX, 1, 1 };   /* the whole grid */
+    dy.stride = 32;
+    dy.priority = 1;
+    locsim_ldesc dx1 = wl_ldesc(d->x1, vbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    locsim_ldesc dx2 = wl_ldesc(d->x2, vbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    int idy;
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dx1, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dx2, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dy, &idy));
     WL_CHECK(ctx, locsim_launch(k1, grid, block, 0, args1, 4));
+    WL_CHECK(ctx, locsim_ldesc_detach(dev, idy));
+    dy.base = d->y2;
+    locsim_ldesc da = wl_ldesc(d->a, mbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dy, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
     WL_CHECK(ctx, locsim_launch(k2, grid, block, 0, args2, 4));
     WL_CHECK(ctx, locsim_memcpy_dtoh(dev, got_x1, d->x1, vbytes));
     WL_CHECK(ctx, locsim_memcpy_dtoh(dev, got_x2, d->x2, vbytes));

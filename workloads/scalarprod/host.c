@@ -17,6 +17,15 @@ static wl_result sp_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     WL_CHECK(ctx, locsim_malloc(dev, d_out, pairs * sizeof(float)));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_a, a, bytes));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_b, b, bytes));
+    /* Locality Descriptors (docs/ldesc.md; Table 2: SP NO_REUSE): each element of a
+     * and b is read once (a warp reads 32 consecutive elements, one line) and each
+     * result written once; the partial sums live in shared memory. */
+    locsim_ldesc da = wl_ldesc(*d_a, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    locsim_ldesc db = wl_ldesc(*d_b, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    locsim_ldesc dout = wl_ldesc(*d_out, pairs * sizeof(float), LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &db, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dout, NULL));
     locsim_kernel *k;
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "sp_kernel", &k));
     int32_t pi = (int32_t)pairs;

@@ -16,6 +16,24 @@ static wl_result sk_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     WL_CHECK(ctx, locsim_malloc(dev, d_c, bytes));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_a, a, bytes));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_c, c, bytes));
+    /* Locality Descriptors (docs/ldesc.md; Table 2: SK INTER_THREAD COACCESSED REGULAR,
+     * NO_REUSE).  A: a warp (32 consecutive j, one i) reads A[j][k] of 32 rows j at each
+     * k, so the CTAs of one grid column (the same blockIdx.x, the same 32 rows j) all
+     * read the same 32 rows of A: D-Tile = 32 rows of N elements, C-Tile = one grid
+     * column, the k-th column reading the k-th D-Tile (map x = 1).  Every thread walks
+     * its rows one element per loop iteration (stride 1; the stride prefetcher's
+     * distance L1 / (active tiles x N x 4 B) elements then points one to two lines
+     * ahead in the same rows at N = 192).  The broadcast A[i][k] reads fall in other
+     * rows of the same structure; one descriptor per address, so the dominant reading
+     * (32 rows per warp) describes it.  C is read once and written once: NO_REUSE. */
+    locsim_ldesc da = wl_ldesc(*d_a, bytes, LOCSIM_LDESC_INTER_THREAD, sizeof(float));
+    da.data_tile = (locsim_dim3){ n, SK_BX, 1 };
+    da.compute_tile = (locsim_dim3){ 1, UINT32_MAX, 1 };   /* a grid column (clamped to the grid) */
+    da.stride = 1;
+    da.priority = 1;
+    locsim_ldesc dc = wl_ldesc(*d_c, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dc, NULL));
     locsim_kernel *k;
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "sk_kernel", &k));
     int32_t ni = (int32_t)n;

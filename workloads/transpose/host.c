@@ -15,6 +15,14 @@ static wl_result tr_simulate(wl_ctx *ctx, locsim_module *mod, const float *in, u
     WL_CHECK(ctx, locsim_malloc(dev, d_in, bytes));
     WL_CHECK(ctx, locsim_malloc(dev, d_out, bytes));
     WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_in, in, bytes));
+    /* Locality Descriptors (docs/ldesc.md; Table 2: TRA NO_REUSE): every element of
+     * in is read once (a warp reads one whole line of a tile row) and every element of
+     * out written once; the reuse is in the shared-memory tile, which no descriptor
+     * covers. */
+    locsim_ldesc din = wl_ldesc(*d_in, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    locsim_ldesc dout = wl_ldesc(*d_out, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &din, NULL));
+    WL_CHECK(ctx, locsim_ldesc_attach(dev, &dout, NULL));
     locsim_kernel *k;
     WL_CHECK(ctx, locsim_module_get_kernel(mod, "tr_kernel", &k));
     int32_t wi = (int32_t)w, hi = (int32_t)h;

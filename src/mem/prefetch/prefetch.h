@@ -84,6 +84,12 @@ typedef struct prefetch_ops {
     void (*on_evict)(void *st, uint64_t addr, uint16_t warp, bool unused_prefetch);
     void (*report)(const void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx);
     const prefetch_stat_def *stats;   /* ends with name == NULL */
+    /* true: the prefetcher learns once per line access, so the cache does not
+     * call on_access for a demand read of the same line by the same warp (and SM)
+     * as the previous call that is neither a prefetch's first use nor late: the
+     * other sectors of one request, which a sectored L2 receives one after another
+     * (counted as <L>_prefetch_line_repeats). */
+    bool once_per_line;
     /* optional: a kernel starts with these Locality Descriptors (src/ldesc/ldesc.h;
      * NULL: none), valid until the next call (cache_kernel_begin) */
     void (*kernel_begin)(void *st, const struct ldesc_set *hints);

@@ -324,4 +324,5 @@ const prefetch_ops prefetch_spp = {
     .on_fill = spp_pf_fill,
     .report = spp_pf_report,
     .stats = spp_pf_stats,
+    .once_per_line = true,
 };

@@ -55,7 +55,7 @@ const spp_counters *spp_stats(const spp *p);
 /* Emit them as spp_* statistics, defined by SPP_STAT_DEFS. */
 void spp_report_counters(const spp *p, void (*emit)(void *ctx, const char *name, double value), void *ctx);
 #define SPP_STAT_DEFS                                                                                            \
-    {"spp_triggers", NULL, NULL, 0, "demand reads SPP saw"},                                                     \
+    {"spp_triggers", NULL, NULL, 0, "demand line accesses SPP saw (once per line: prefetch_ops.once_per_line)"}, \
     {"spp_st_hits", NULL, NULL, 0, "of which found their (page, warp) in the signature table"},                  \
     {"spp_candidates", NULL, NULL, 0, "lines SPP proposed (P_d >= T_p)"},                                        \
     {"spp_lookahead_steps", NULL, NULL, 0, "pattern-table entries the lookahead paths read"},                    \

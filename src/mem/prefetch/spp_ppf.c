@@ -246,6 +246,7 @@ const prefetch_ops prefetch_spp_ppf = {
     .on_evict = ppf_evict,
     .report = ppf_report,
     .stats = ppf_stats,
+    .once_per_line = true,
 };
 
 int32_t spp_ppf_sum(const void *st, const spp_candidate *c) {
