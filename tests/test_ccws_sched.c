@@ -70,11 +70,11 @@ static void issue_n(fixture *f, uint32_t n) { issue_by(f, 0, n); }
 /* A VTA hit of warp w on a fresh line at cycle now. */
 static void vta_hit(fixture *f, uint32_t w, uint64_t line, uint64_t now) {
     sched_ccws.l1_evict(f->st, w, line, now);
-    sched_ccws.l1_miss(f->st, w, line, now);
+    sched_ccws.l1_miss(f->st, w, line, false, now);
 }
 
 typedef struct {
-    double probes, hits, inserts;
+    double probes, hits, inserts, write_inv;
 } ccws_counts;
 
 static void take(void *ctx, const char *name, double value) {
@@ -82,6 +82,7 @@ static void take(void *ctx, const char *name, double value) {
     if (!strcmp(name, "ccws_vta_probes")) c->probes = value;
     if (!strcmp(name, "ccws_vta_hits")) c->hits = value;
     if (!strcmp(name, "ccws_vta_inserts")) c->inserts = value;
+    if (!strcmp(name, "ccws_vta_write_invalidations")) c->write_inv = value;
 }
 
 static ccws_counts counts(const fixture *f) {
@@ -103,13 +104,13 @@ static void test_vta_insert_on_evict_probe_by_owner_only(void **state) {
     fixture f;
     make_old(&f, 4);
     sched_ccws.l1_evict(f.st, 1, 0x40, 10);   /* warp 1 had reserved line 0x40 */
-    sched_ccws.l1_miss(f.st, 2, 0x40, 11);    /* warp 2 misses on it: warp 2's partition is empty */
+    sched_ccws.l1_miss(f.st, 2, 0x40, false, 11);    /* warp 2 misses on it: warp 2's partition is empty */
     ccws_counts c = counts(&f);
     assert_true(c.inserts == 1 && c.probes == 1 && c.hits == 0);
-    sched_ccws.l1_miss(f.st, 1, 0x40, 12);    /* the owner misses on it: VTA hit */
+    sched_ccws.l1_miss(f.st, 1, 0x40, false, 12);    /* the owner misses on it: VTA hit */
     c = counts(&f);
     assert_true(c.probes == 2 && c.hits == 1);
-    sched_ccws.l1_miss(f.st, 1, 0x40, 13);    /* the hit invalidated the entry */
+    sched_ccws.l1_miss(f.st, 1, 0x40, false, 13);    /* the hit invalidated the entry */
     c = counts(&f);
     assert_true(c.probes == 3 && c.hits == 1);
     sched_ccws.destroy(f.st);
@@ -123,11 +124,11 @@ static void test_vta_partition_is_8_way_lru(void **state) {
     make_old(&f, 2);
     for (uint64_t i = 0; i < 9; i++) sched_ccws.l1_evict(f.st, 0, 2 * i, i);
     sched_ccws.l1_evict(f.st, 0, 1, 9);       /* set 1 is separate */
-    sched_ccws.l1_miss(f.st, 0, 0, 20);       /* evicted from the VTA: no hit */
+    sched_ccws.l1_miss(f.st, 0, 0, false, 20);       /* evicted from the VTA: no hit */
     assert_true(counts(&f).hits == 0);
-    sched_ccws.l1_miss(f.st, 0, 2, 21);
-    sched_ccws.l1_miss(f.st, 0, 16, 22);
-    sched_ccws.l1_miss(f.st, 0, 1, 23);
+    sched_ccws.l1_miss(f.st, 0, 2, false, 21);
+    sched_ccws.l1_miss(f.st, 0, 16, false, 22);
+    sched_ccws.l1_miss(f.st, 0, 1, false, 23);
     assert_true(counts(&f).hits == 3);
     sched_ccws.destroy(f.st);
 }
@@ -151,10 +152,10 @@ static void test_scores_jump_to_llds_and_decay_to_base(void **state) {
     const uint64_t t0 = 1000;
     assert_true(denied(&f, t0) == 0);                       /* all at the base */
     sched_ccws.l1_evict(f.st, 0, 0x80, t0);
-    sched_ccws.l1_miss(f.st, 0, 0x80, t0);
+    sched_ccws.l1_miss(f.st, 0, 0x80, false, t0);
     assert_true(denied(&f, t0) == (warp_mask)1 << 7);
     sched_ccws.l1_evict(f.st, 0, 0x81, t0);
-    sched_ccws.l1_miss(f.st, 0, 0x81, t0);
+    sched_ccws.l1_miss(f.st, 0, 0x81, false, t0);
     assert_true(denied(&f, t0) == ((warp_mask)1 << 6 | (warp_mask)1 << 7));
     assert_true(denied(&f, t0 + 27) == ((warp_mask)1 << 6 | (warp_mask)1 << 7)); /* 201 + 600 > 800 */
     assert_true(denied(&f, t0 + 28) == (warp_mask)1 << 7);
@@ -175,7 +176,7 @@ static void test_cutoff_follows_scores_and_live_warps(void **state) {
     make_old(&f, 4);                                  /* cutoff 400 */
     issue_n(&f, 100);
     sched_ccws.l1_evict(f.st, 3, 7, 50);
-    sched_ccws.l1_miss(f.st, 3, 7, 50);           /* LLDS = 100 + 1/100 x 8 x 400 = 132 */
+    sched_ccws.l1_miss(f.st, 3, 7, false, 50);           /* LLDS = 100 + 1/100 x 8 x 400 = 132 */
     /* order 3 (132), 0, 1, 2: sums 132, 232, 332, 432 > 400: warp 2 denied */
     assert_true(denied(&f, 50) == (warp_mask)1 << 2);
     /* warp 0 exits: cutoff 300; order 3 (132), 1, 2: 132, 232, 332 > 300: warp 2 */
@@ -193,7 +194,7 @@ static void test_top_warp_always_loads(void **state) {
     make_old(&f, 1);
     issue_n(&f, 10);
     sched_ccws.l1_evict(f.st, 0, 5, 0);
-    sched_ccws.l1_miss(f.st, 0, 5, 0);   /* LLDS = 100 + 1/10 x 8 x 100 = 180 > cutoff 100 */
+    sched_ccws.l1_miss(f.st, 0, 5, false, 0);   /* LLDS = 100 + 1/10 x 8 x 100 = 180 > cutoff 100 */
     assert_true(denied(&f, 0) == 0);
     sched_ccws.destroy(f.st);
 }
@@ -208,7 +209,7 @@ static void test_gto_priority_and_alu_of_throttled_warp(void **state) {
     uint8_t age[4] = {0, 1, 2, 3};
     issue_n(&f, 100);
     sched_ccws.l1_evict(f.st, 3, 7, 50);
-    sched_ccws.l1_miss(f.st, 3, 7, 50);  /* warp 2 denied loads (previous test) */
+    sched_ccws.l1_miss(f.st, 3, 7, false, 50);  /* warp 2 denied loads (previous test) */
     assert_true(denied(&f, 50) == (warp_mask)1 << 2);
     sched_view v = {.now = 50, .sched_id = 0, .ready = (warp_mask)1 << 2 | (warp_mask)1 << 3, .owned = 0xf,
                     .live = 0xf, .next_is_load = 0, .age_order = age, .nlive = 4};
@@ -335,12 +336,84 @@ static void test_authors_vta_fifo_keeps_entries(void **state) {
         for (uint64_t i = 0; i < 8; i++) sched_ccws.l1_evict(f.st, 0, 2 * i, i);
         sched_ccws.l1_evict(f.st, 0, 0, 8);
         sched_ccws.l1_evict(f.st, 0, 16, 9);
-        sched_ccws.l1_miss(f.st, 0, 0, 10);
-        sched_ccws.l1_miss(f.st, 0, 2, 11);
-        sched_ccws.l1_miss(f.st, 0, 2, 12);
+        sched_ccws.l1_miss(f.st, 0, 0, false, 10);
+        sched_ccws.l1_miss(f.st, 0, 2, false, 11);
+        sched_ccws.l1_miss(f.st, 0, 2, false, 12);
         assert_true(counts(&f).hits == (old ? 1 : 2));
         sched_ccws.destroy(f.st);
     }
+}
+
+/* Global writes, authors': warps 0 and 1 both hold line 0x10 in their VTA and
+ * warp 1 also 0x11.  Warp 2 writes line 0x10: both 0x10 tags go (2
+ * invalidations; warp 2's own partition held nothing).  Then warp 0 misses on
+ * 0x10 (no hit: gone), warp 1 on 0x10 (no hit) and on 0x11 (hit: the write was
+ * to another line).  -ccws_vta_write_invalidate 0: the write removes nothing,
+ * all three probes hit. */
+static void test_authors_global_write_invalidates_every_vta(void **state) {
+    (void)state;
+    for (int inval = 0; inval <= 1; inval++) {
+        sim_config c;
+        config_defaults(&c);
+        c.ccws_vta_write_invalidate = inval;
+        fixture f;
+        make_cfg(&f, 3, &c);
+        sched_ccws.l1_evict(f.st, 0, 0x10, 1);
+        sched_ccws.l1_evict(f.st, 1, 0x10, 2);
+        sched_ccws.l1_evict(f.st, 1, 0x11, 3);
+        sched_ccws.l1_global_write(f.st, 2, 0x10, 4);
+        sched_ccws.l1_miss(f.st, 0, 0x10, false, 5);
+        sched_ccws.l1_miss(f.st, 1, 0x10, false, 6);
+        sched_ccws.l1_miss(f.st, 1, 0x11, false, 7);
+        ccws_counts n = counts(&f);
+        assert_true(n.write_inv == (inval ? 2 : 0));
+        assert_true(n.hits == (inval ? 1 : 3));
+        assert_true(n.probes == 3);
+        sched_ccws.destroy(f.st);
+    }
+}
+
+/* Pending hits, authors': warp 0's tag 0x20 is in its VTA; a read that merges
+ * into the MSHR of a line in flight (merged = true) probes and hits: 1 probe, 1
+ * hit.  -ccws_vta_probe_pending 0: the merged read is not probed at all (0
+ * probes, 0 hits).  A miss that allocates is probed either way and hits (the
+ * entry is kept): one more probe and hit in both. */
+static void test_authors_pending_hits_probe_the_vta(void **state) {
+    (void)state;
+    for (int pending = 0; pending <= 1; pending++) {
+        sim_config c;
+        config_defaults(&c);
+        c.ccws_vta_probe_pending = pending;
+        fixture f;
+        make_cfg(&f, 2, &c);
+        issue_n(&f, 10);
+        sched_ccws.l1_evict(f.st, 0, 0x20, 1);
+        sched_ccws.l1_miss(f.st, 0, 0x20, true, 2);
+        ccws_counts n = counts(&f);
+        assert_true(n.probes == (pending ? 1 : 0));
+        assert_true(n.hits == (pending ? 1 : 0));
+        sched_ccws.l1_miss(f.st, 0, 0x20, false, 3); /* allocating miss: probed either way (entry kept) */
+        n = counts(&f);
+        assert_true(n.probes == (pending ? 2 : 1));
+        assert_true(n.hits == (pending ? 2 : 1));
+        sched_ccws.destroy(f.st);
+    }
+}
+
+/* Atomics: the plug-in tells the pipeline (once per SM) whether its throttle
+ * covers atom; the authors' code does (atom is a load there). */
+static void test_authors_throttle_covers_atomics(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, 1);
+    assert_true(sched_ccws.throttles_atomics(f.st));
+    sched_ccws.destroy(f.st);
+    sim_config c;
+    config_defaults(&c);
+    c.ccws_throttle_atomics = false;
+    make_cfg(&f, 1, &c);
+    assert_false(sched_ccws.throttles_atomics(f.st));
+    sched_ccws.destroy(f.st);
 }
 
 /* ---- end to end: the pipeline obeys the throttle ---- */
@@ -354,46 +427,51 @@ static void test_authors_vta_fifo_keeps_entries(void **state) {
  * the data arrived (t_load).
  * With K_throttle 1000000 the LLDS of warp 0 is far above the cutoff 200 for
  * longer than the kernel: warp 1 is past the cutoff until warp 0 exits. */
-static const char *const probe_ptx =
-    ".version 8.0\n.target sm_75\n.address_size 64\n"
-    ".visible .entry probe(.param .u64 buf, .param .u64 out, .param .u32 spin0, .param .u32 spin1)\n{\n"
-    "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<24>;\n"
-    "  ld.param.u64 %rd1, [buf];\n  ld.param.u64 %rd2, [out];\n"
-    "  ld.param.u32 %r1, [spin0];\n  ld.param.u32 %r2, [spin1];\n"
-    "  mov.u32 %r3, %tid.x;\n  setp.ge.u32 %p1, %r3, 32;\n  @%p1 bra $Lwarp1;\n"
-    "  ld.global.u32 %r4, [%rd1];\n  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd4, %rd1, %rd3;\n"
-    "  ld.global.u32 %r5, [%rd4+128];\n  cvt.u64.u32 %rd5, %r5;\n  add.s64 %rd6, %rd1, %rd5;\n"
-    "  ld.global.u32 %r6, [%rd6+256];\n  cvt.u64.u32 %rd7, %r6;\n  add.s64 %rd8, %rd1, %rd7;\n"
-    "  ld.global.u32 %r7, [%rd8];\n  cvt.u64.u32 %rd9, %r7;\n"
-    "  mov.u64 %rd10, %clock64;\n  add.s64 %rd10, %rd10, %rd9;\n"
-    "  mov.u32 %r8, 0;\n"
-    "$Lspin0:\n  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p2, %r8, %r1;\n  @%p2 bra $Lspin0;\n"
-    "  mov.u64 %rd11, %clock64;\n"
-    "  setp.ne.u32 %p3, %r3, 0;\n  @%p3 bra $Ldone;\n"
-    "  st.global.u64 [%rd2], %rd10;\n  st.global.u64 [%rd2+8], %rd11;\n  bra.uni $Ldone;\n"
-    "$Lwarp1:\n  mov.u32 %r9, 0;\n"
-    "$Lspin1:\n  add.u32 %r9, %r9, 1;\n  setp.lt.u32 %p2, %r9, %r2;\n  @%p2 bra $Lspin1;\n"
-    "  mov.u64 %rd12, %clock64;\n"
-    "  ld.global.u32 %r10, [%rd1+384];\n  cvt.u64.u32 %rd13, %r10;\n"
-    "  mov.u64 %rd14, %clock64;\n  add.s64 %rd14, %rd14, %rd13;\n"
-    "  setp.ne.u32 %p3, %r3, 32;\n  @%p3 bra $Ldone;\n"
-    "  st.global.u64 [%rd2+16], %rd12;\n  st.global.u64 [%rd2+24], %rd14;\n"
-    "$Ldone:\n  ret;\n}\n";
+#define PROBE_PTX(W1MEM) \
+    ".version 8.0\n.target sm_75\n.address_size 64\n" \
+    ".visible .entry probe(.param .u64 buf, .param .u64 out, .param .u32 spin0, .param .u32 spin1)\n{\n" \
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<24>;\n" \
+    "  ld.param.u64 %rd1, [buf];\n  ld.param.u64 %rd2, [out];\n" \
+    "  ld.param.u32 %r1, [spin0];\n  ld.param.u32 %r2, [spin1];\n" \
+    "  mov.u32 %r3, %tid.x;\n  setp.ge.u32 %p1, %r3, 32;\n  @%p1 bra $Lwarp1;\n" \
+    "  ld.global.u32 %r4, [%rd1];\n  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd4, %rd1, %rd3;\n" \
+    "  ld.global.u32 %r5, [%rd4+128];\n  cvt.u64.u32 %rd5, %r5;\n  add.s64 %rd6, %rd1, %rd5;\n" \
+    "  ld.global.u32 %r6, [%rd6+256];\n  cvt.u64.u32 %rd7, %r6;\n  add.s64 %rd8, %rd1, %rd7;\n" \
+    "  ld.global.u32 %r7, [%rd8];\n  cvt.u64.u32 %rd9, %r7;\n" \
+    "  mov.u64 %rd10, %clock64;\n  add.s64 %rd10, %rd10, %rd9;\n" \
+    "  mov.u32 %r8, 0;\n" \
+    "$Lspin0:\n  add.u32 %r8, %r8, 1;\n  setp.lt.u32 %p2, %r8, %r1;\n  @%p2 bra $Lspin0;\n" \
+    "  mov.u64 %rd11, %clock64;\n" \
+    "  setp.ne.u32 %p3, %r3, 0;\n  @%p3 bra $Ldone;\n" \
+    "  st.global.u64 [%rd2], %rd10;\n  st.global.u64 [%rd2+8], %rd11;\n  bra.uni $Ldone;\n" \
+    "$Lwarp1:\n  mov.u32 %r9, 0;\n" \
+    "$Lspin1:\n  add.u32 %r9, %r9, 1;\n  setp.lt.u32 %p2, %r9, %r2;\n  @%p2 bra $Lspin1;\n" \
+    "  mov.u64 %rd12, %clock64;\n" \
+    "  " W1MEM "\n  cvt.u64.u32 %rd13, %r10;\n" \
+    "  mov.u64 %rd14, %clock64;\n  add.s64 %rd14, %rd14, %rd13;\n" \
+    "  setp.ne.u32 %p3, %r3, 32;\n  @%p3 bra $Ldone;\n" \
+    "  st.global.u64 [%rd2+16], %rd12;\n  st.global.u64 [%rd2+24], %rd14;\n" \
+    "$Ldone:\n  ret;\n}\n"
+
+static const char *const probe_ptx = PROBE_PTX("ld.global.u32 %r10, [%rd1+384];");
+/* the same with warp 1's load an atomic add of 0 (same line, returns the value) */
+static const char *const probe_atom_ptx = PROBE_PTX("atom.global.add.u32 %r10, [%rd1+384], 0;");
 
 typedef struct {
     uint64_t t_hit, end0, t_alu, t_load;
     double vta_hits, throttled;
 } probe_times;
 
-static probe_times run_probe(const char *sched) {
+static probe_times run_probe_ptx(const char *sched, const char *ptx, const char *throttle_atomics) {
     const char *ov[] = {"-gpgpu_scheduler", sched, "-ccws_k_throttle", "1000000",
-                        "-gpgpu_cache:dl1", "N:1:128:2,L:L:m:N:L,A:32:8,8", NULL};
+                        "-gpgpu_cache:dl1", "N:1:128:2,L:L:m:N:L,A:32:8,8",
+                        "-ccws_throttle_atomics", throttle_atomics, NULL};
     tdev t;
     tdev_open(&t, "ccws_gtx285", ov);
     locsim_dptr buf = tdev_alloc(&t, NULL, 1024), out = tdev_alloc(&t, NULL, 32);
     uint32_t spin0 = 5000, spin1 = 1000;
     void *args[] = {&buf, &out, &spin0, &spin1};
-    tdev_launch(&t, tdev_kernel(&t, probe_ptx, "probe"), 1, 64, args, 4);
+    tdev_launch(&t, tdev_kernel(&t, ptx, "probe"), 1, 64, args, 4);
     uint64_t v[4];
     assert_int_equal(locsim_memcpy_dtoh(t.dev, v, out, sizeof v), LOCSIM_OK);
     probe_times p = {.t_hit = v[0], .end0 = v[1], .t_alu = v[2], .t_load = v[3]};
@@ -408,6 +486,8 @@ static probe_times run_probe(const char *sched) {
     return p;
 }
 
+static probe_times run_probe(const char *sched) { return run_probe_ptx(sched, probe_ptx, "1"); }
+
 static void test_throttled_warp_issues_alu_but_not_loads(void **state) {
     (void)state;
     probe_times c = run_probe("ccws");
@@ -419,6 +499,71 @@ static void test_throttled_warp_issues_alu_but_not_loads(void **state) {
     /* control: GTO does not throttle, the same load completes long before warp 0 ends */
     probe_times g = run_probe("gto");
     assert_true(g.t_alu < g.end0 && g.t_load < g.end0);
+}
+
+/* The same with warp 1's load an atom.global: with the authors' rule the atomic
+ * waits, like the load, until warp 0 exits; with -ccws_throttle_atomics 0 it
+ * goes at once (atomics bypass the L1D, so the VTA events are the same: 1 hit). */
+static void test_throttled_warp_may_not_issue_atomics(void **state) {
+    (void)state;
+    probe_times a = run_probe_ptx("ccws", probe_atom_ptx, "1");
+    assert_true(a.vta_hits == 1);
+    assert_true(a.t_hit < a.t_alu && a.t_alu < a.end0);
+    assert_true(a.t_load > a.end0);
+    probe_times n = run_probe_ptx("ccws", probe_atom_ptx, "0");
+    assert_true(n.vta_hits == 1);
+    assert_true(n.t_hit < n.t_alu && n.t_alu < n.end0);
+    assert_true(n.t_load < n.end0);
+}
+
+/* One warp, L1D of one set x 2 ways (LRU).  It reads lines A, B, C, each
+ * address from the previous value (all 0): C's miss evicts A into the warp's
+ * VTA.  mode 1 then writes A's line (st.global: a write miss, no allocation).
+ * Then two independent reads of A: a miss (it evicts B) and, issued before the
+ * fill, a pending hit merged into its MSHR.  Finally one store to line 4.
+ *   authors' rules, mode 0: probes A B C (no hit), A miss (hit), A pending (hit):
+ *     5 probes, 2 VTA hits, no invalidation;
+ *   -ccws_vta_probe_pending 0, mode 0: 4 probes, 1 hit;
+ *   mode 1: the write takes A out of the VTA: 1 invalidation, 0 hits;
+ *   -ccws_vta_write_invalidate 0, mode 1: 0 invalidations, 2 hits. */
+static const char *const wr_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry wr(.param .u64 buf, .param .u32 mode)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n"
+    "  ld.param.u64 %rd1, [buf];\n  ld.param.u32 %r1, [mode];\n"
+    "  ld.global.u32 %r4, [%rd1];\n  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r5, [%rd4+128];\n  cvt.u64.u32 %rd5, %r5;\n  add.s64 %rd6, %rd1, %rd5;\n"
+    "  ld.global.u32 %r6, [%rd6+256];\n  cvt.u64.u32 %rd7, %r6;\n  add.s64 %rd8, %rd1, %rd7;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra $Lread;\n"
+    "  st.global.u32 [%rd8+4], %r6;\n"
+    "$Lread:\n  ld.global.u32 %r7, [%rd8];\n  ld.global.u32 %r8, [%rd8+8];\n"
+    "  add.u32 %r9, %r7, %r8;\n  st.global.u32 [%rd1+512], %r9;\n  ret;\n}\n";
+
+static ccws_counts run_wr(uint32_t mode, const char *opt, const char *val) {
+    const char *ov[] = {"-gpgpu_scheduler", "ccws", "-gpgpu_cache:dl1", "N:1:128:2,L:L:m:N:L,A:32:8,8", opt, val, NULL};
+    tdev t;
+    tdev_open(&t, "ccws_gtx285", ov);
+    locsim_dptr buf = tdev_alloc(&t, NULL, 1024);
+    void *args[] = {&buf, &mode};
+    tdev_launch(&t, tdev_kernel(&t, wr_ptx, "wr"), 1, 32, args, 2);
+    ccws_counts n = {tdev_stat(&t, "ccws_vta_probes", 1), tdev_stat(&t, "ccws_vta_hits", 1),
+                     tdev_stat(&t, "ccws_vta_inserts", 1), tdev_stat(&t, "ccws_vta_write_invalidations", 1)};
+    print_message("mode %u %s %s: %g probes, %g hits, %g inserts, %g write invalidations\n", mode, opt, val,
+                  n.probes, n.hits, n.inserts, n.write_inv);
+    tdev_close(&t);
+    return n;
+}
+
+static void test_pipeline_pending_hits_and_global_writes(void **state) {
+    (void)state;
+    ccws_counts n = run_wr(0, "-ccws_vta_probe_pending", "1");
+    assert_true(n.probes == 5 && n.hits == 2 && n.write_inv == 0);
+    n = run_wr(0, "-ccws_vta_probe_pending", "0");
+    assert_true(n.probes == 4 && n.hits == 1);
+    n = run_wr(1, "-ccws_vta_write_invalidate", "1");
+    assert_true(n.write_inv == 1 && n.hits == 0);
+    n = run_wr(1, "-ccws_vta_write_invalidate", "0");
+    assert_true(n.write_inv == 0 && n.hits == 2);
 }
 
 int main(void) {
@@ -434,7 +579,12 @@ int main(void) {
         cmocka_unit_test(test_authors_counts_of_resident_warps),
         cmocka_unit_test(test_authors_admission_sum_ahead_ties_to_lower_slot),
         cmocka_unit_test(test_authors_vta_fifo_keeps_entries),
+        cmocka_unit_test(test_authors_global_write_invalidates_every_vta),
+        cmocka_unit_test(test_authors_pending_hits_probe_the_vta),
+        cmocka_unit_test(test_authors_throttle_covers_atomics),
         cmocka_unit_test(test_throttled_warp_issues_alu_but_not_loads),
+        cmocka_unit_test(test_throttled_warp_may_not_issue_atomics),
+        cmocka_unit_test(test_pipeline_pending_hits_and_global_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,12 +87,15 @@ static const char *const store_ptx =
 /* The listing says 40: occupancy charges 40 registers per thread and the launch is
  * not an estimate.  Without it the estimate (at most the 8 declared registers:
  * 4 + 4) is charged and counted in gpu_kernel_regs_estimated.  A listing naming a
- * kernel the module lacks is refused. */
+ * kernel the module lacks is refused.  With the listing and -gpgpu_ptxas_registers 0
+ * (the ablation's switch) the estimate is charged again, as without it. */
 static void test_timing_charges_the_listing(void **state) {
     (void)state;
-    for (int with = 0; with <= 1; with++) {
+    for (int mode = 0; mode <= 2; mode++) {
+        int with = mode >= 1, use = mode == 1;
+        const char *off[] = {"-gpgpu_ptxas_registers", "0", NULL};
         tdev t;
-        tdev_open(&t, "ccws_gtx285", NULL);
+        tdev_open(&t, "ccws_gtx285", mode == 2 ? off : NULL);
         locsim_kernel *k = tdev_kernel(&t, store_ptx, "store");
         if (with) {
             static const char listing[] = "ptxas info    : Compiling entry function 'store' for 'sm_75'\n"
@@ -109,7 +112,7 @@ static void test_timing_charges_the_listing(void **state) {
         void *args[] = {&out};
         tdev_launch(&t, k, 1, 256, args, 1);
         double regs = tdev_stat(&t, "gpu_kernel_regs_per_thread", 0);
-        if (with) {
+        if (use) {
             assert_true(regs == 40);
             assert_true(tdev_stat(&t, "gpu_kernel_regs_estimated", 0) == 0);
         } else {

@@ -640,6 +640,10 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
     cache *c = u->target == TARGET_L1D ? s->l1d : u->target == TARGET_L1C ? s->l1c : s->l1t;
     cache_fail_reason why;
     cache_outcome o = cache_access(c, &r, now, &why);
+    /* CCWS (authors' code): a global write takes its line out of every warp's
+     * victim tags, whatever the cache answered, a refused attempt included */
+    if (u->target == TARGET_L1D && r.type == MEM_GLOBAL_ACC_W && s->c.sched->l1_global_write)
+        s->c.sched->l1_global_write(s->sched_state, u->warp, r.addr / cache_geom(c)->line_size, now);
     if (o == CACHE_RESERVATION_FAIL) return 0;
     if (expects_data) {
         if (o == CACHE_HIT)
@@ -650,9 +654,10 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
     if (u->target == TARGET_L1D) {
         uint64_t line = r.addr / cache_geom(c)->line_size;
         if (s->l1_trace) record_l1_access(s, u, line, o);
-        /* Lost-locality probes (CCWS) are for reads: a write needs no data back. */
-        if (o == CACHE_MISS && !mem_access_is_write(r.type) && s->c.sched->l1_miss)
-            s->c.sched->l1_miss(s->sched_state, u->warp, line, now);
+        /* Lost-locality probes (CCWS) are for reads (a write needs no data back):
+         * misses and pending hits, which the policy may ignore */
+        if ((o == CACHE_MISS || o == CACHE_HIT_RESERVED) && !mem_access_is_write(r.type) && s->c.sched->l1_miss)
+            s->c.sched->l1_miss(s->sched_state, u->warp, line, o == CACHE_HIT_RESERVED, now);
     }
     return 1;
 }

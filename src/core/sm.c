@@ -51,6 +51,7 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
         sm_destroy(s);
         return NULL;
     }
+    s->throttle_atomics = c->sched->throttles_atomics && c->sched->throttles_atomics(s->sched_state);
     return s;
 }
 
@@ -172,6 +173,7 @@ void sm_warp_sync(sm *s, uint32_t w) {
     s->hot_wait[w] = wait;
     s->event_mask = wait != STALL_COUNT ? s->event_mask | bit : s->event_mask & ~bit;
     s->load_mask = W->next && W->is_load ? s->load_mask | bit : s->load_mask & ~bit;
+    s->throttle_mask = W->next && W->throttled ? s->throttle_mask | bit : s->throttle_mask & ~bit;
     s->hot_ready[w] = W->ready_at;
     s->hot_ibuf[w] = W->ibuf_at;
     s->hot_unit[w] = W->nt.unit;
@@ -200,9 +202,17 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     sm_warp_sync(s, w);
 }
 
-static int is_global_or_local_load(const ptx_insn *in) {
-    if (in->op != PTX_OP_LD && in->op != PTX_OP_LDU) return 0;
+static int is_global_or_local(const ptx_insn *in) {
     return in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_NONE;
+}
+
+static int is_global_or_local_load(const ptx_insn *in) {
+    return (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) && is_global_or_local(in);
+}
+
+/* atom (not red: GPGPU-Sim 3.0 makes atom a load and red an ALU operation) */
+static int is_global_or_local_atom(const ptx_insn *in) {
+    return in->op == PTX_OP_ATOM && is_global_or_local(in);
 }
 
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
@@ -216,6 +226,7 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
     }
     sm_insn_timing(&s->c, W->next, &W->nt);
     W->is_load = (uint8_t)is_global_or_local_load(W->next);
+    W->throttled = (uint8_t)(W->is_load || (s->throttle_atomics && is_global_or_local_atom(W->next)));
     /* A call or return switches register frames: the scoreboard is indexed by
      * the frame's register numbers, so let it drain first. */
     W->drain = W->next->op == PTX_OP_CALL || W->next->op == PTX_OP_RET;
@@ -500,7 +511,7 @@ static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok
             *next = min_u64(*next, s->ldst.free_at);
             return STALL_MEMORY;
         }
-        if (sched_mask_has(s->load_mask, w) && !sched_mask_has(load_ok, w)) {
+        if (sched_mask_has(s->throttle_mask, w) && !sched_mask_has(load_ok, w)) {
             *next = now + 1; /* throttling may lift any cycle */
             return STALL_MEMORY;
         }

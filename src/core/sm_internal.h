@@ -68,6 +68,7 @@ typedef struct {
     uint8_t at_barrier;
     uint8_t wait_mem;      /* the next instruction reads/writes a register a load has not filled */
     uint8_t is_load;       /* the next instruction reads global/local memory */
+    uint8_t throttled;     /* ... or is one the scheduler's load_permitted covers (atom) */
     uint8_t drain;         /* the next instruction needs an empty scoreboard (call/ret) */
     uint8_t cpa_wait;      /* the next instruction is cp.async.wait_group / wait_all: it issues
                               when no copy of a group below cpa_limit is in flight */
@@ -154,6 +155,8 @@ struct sm {
     uint8_t hot_wait[SCHED_MAX_WARPS];     /* stall reason while waiting for an event */
     warp_mask event_mask;                  /* warps that wait for an event: barrier, load data, no instruction */
     warp_mask load_mask;                   /* next instruction reads global/local memory */
+    warp_mask throttle_mask;               /* next instruction is subject to load_permitted */
+    bool throttle_atomics;                 /* the scheduler's load_permitted covers atomics too */
     sm_warp warps[SCHED_MAX_WARPS];
     sm_cta ctas[SM_MAX_CTAS];
     uint32_t resident;

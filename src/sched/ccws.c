@@ -8,16 +8,19 @@
  * follows the code and an option gives locsim's earlier rule (docs/ccws.md
  * lists which line of the code each follows): -ccws_decay_cycles,
  * -ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before,
- * -ccws_vta_fifo, -ccws_vta_keep_on_hit.
+ * -ccws_vta_fifo, -ccws_vta_keep_on_hit, -ccws_throttle_atomics,
+ * -ccws_vta_write_invalidate, -ccws_vta_probe_pending.
  *
  * Lost intra-warp locality detector.  Each SM has a victim tag array (VTA)
  * split into one small set-associative tag store per warp slot
  * (-ccws_vta_entries tags, -ccws_vta_assoc ways; set = line address mod sets;
  * FIFO by allocation, or LRU).  The L1D remembers in every line the warp that
  * reserved it; when the line is evicted its tag goes into THAT warp's partition
- * (l1_evict).  On an L1D read miss only the requesting warp's partition is
- * probed (l1_miss); a hit there is a "VTA hit": that warp missed on a line it
- * had itself brought in and lost to other warps' accesses.
+ * (l1_evict).  On an L1D read miss (with the authors' code, also a pending hit:
+ * a miss merged into an MSHR) only the requesting warp's partition is probed
+ * (l1_miss); a hit there is a "VTA hit": that warp missed on a line it had
+ * itself brought in and lost to other warps' accesses.  A global write removes
+ * its line from every warp's partition (l1_global_write; authors' code).
  *
  * Lost-locality scores.  Every live warp has a score, base (-ccws_base_score)
  * when it starts.  A score above the base decays by 1 every
@@ -34,8 +37,9 @@
  * scores AHEAD of it is below the cutoff; ties go to the lower warp slot.  Other
  * rule: while the sum including its own score is at most the cutoff, ties to the
  * older warp.  The first warp of the order is always allowed.  While no score is
- * above the base every warp may load.  Stores, shared-memory and ALU
- * instructions are never throttled.  Among the warps that may issue, priority is
+ * above the base every warp may load.  Global/local atom is throttled like a
+ * load (authors' code; -ccws_throttle_atomics 0: never).  Stores, red,
+ * shared-memory and ALU instructions are never throttled.  Among the warps that may issue, priority is
  * greedy-then-oldest (as gto.c).
  *
  * Scores are kept lazily: a warp's score at cycle t is
@@ -69,12 +73,14 @@ typedef struct {
 typedef struct {
     uint32_t k_throttle, entries, assoc, base, decay;
     bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
+    bool throttle_atomics, write_invalidate, probe_pending;
 } ccws_options;
 
 typedef struct {
     uint32_t num_sched, max_warps;
     uint32_t k_throttle, entries, assoc, sets, base, decay;
     bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
+    bool throttle_atomics, write_invalidate, probe_pending;
 
     vta_entry *vta;        /* [max_warps][entries], set-major within a warp */
     uint64_t vta_clock;
@@ -94,7 +100,7 @@ typedef struct {
     uint64_t warp_insns[SCHED_MAX_WARPS], warp_hits[SCHED_MAX_WARPS];
 
     /* statistics */
-    uint64_t probes, inserts;
+    uint64_t probes, inserts, write_invalidations;
     uint64_t eval_cycles, throttled_cycles, load_warps_sum, live_warps_sum;
 
     int last[CCWS_MAX_SCHED];       /* GTO: per scheduler, the greedy warp */
@@ -105,7 +111,7 @@ typedef struct {
 static ccws_options read_options(const sched_params *p) {
     /* unit tests may build the plug-in without a configuration: the defaults */
     ccws_options o = {CCWS_DEFAULT_K, CCWS_DEFAULT_ENTRIES, CCWS_DEFAULT_ASSOC, CCWS_DEFAULT_BASE, CCWS_DEFAULT_DECAY,
-                      false, true, true, true, true};
+                      false, true, true, true, true, true, true, true};
     const sim_config *c = p->cfg;
     if (!c) return o;
     o.k_throttle = c->ccws_k_throttle;
@@ -118,6 +124,9 @@ static ccws_options read_options(const sched_params *p) {
     o.admit_before = c->ccws_admit_before;
     o.vta_fifo = c->ccws_vta_fifo;
     o.keep_on_hit = c->ccws_vta_keep_on_hit;
+    o.throttle_atomics = c->ccws_throttle_atomics;
+    o.write_invalidate = c->ccws_vta_write_invalidate;
+    o.probe_pending = c->ccws_vta_probe_pending;
     return o;
 }
 
@@ -165,6 +174,9 @@ static void *ccws_create(const sched_params *p, char *err, size_t errlen) {
     s->admit_before = o.admit_before;
     s->vta_fifo = o.vta_fifo;
     s->keep_on_hit = o.keep_on_hit;
+    s->throttle_atomics = o.throttle_atomics;
+    s->write_invalidate = o.write_invalidate;
+    s->probe_pending = o.probe_pending;
     for (uint32_t i = 0; i < CCWS_MAX_SCHED; i++) s->last[i] = -1;
     return s;
 }
@@ -211,6 +223,21 @@ static int vta_probe(ccws_state *s, uint32_t w, uint64_t line_addr) {
             return 1;
         }
     return 0;
+}
+
+/* A global write: the line leaves every warp's partition (authors' code: the
+ * victim tags of every warp are probed and a hit invalidated).  Slots without a
+ * live warp are emptied when a warp starts, so only live ones are visited. */
+static void vta_invalidate_all(ccws_state *s, uint64_t line_addr) {
+    uint64_t tag = line_addr + 1;
+    for (warp_mask m = s->live; m; m &= m - 1) {
+        vta_entry *set = vta_set(s, (uint32_t)__builtin_ctzll(m), line_addr);
+        for (uint32_t i = 0; i < s->assoc; i++)
+            if (set[i].tag == tag) {
+                set[i].tag = 0;
+                s->write_invalidations++;
+            }
+    }
 }
 
 /* ---- scores ---- */
@@ -289,11 +316,20 @@ static void ccws_issued(void *st, uint32_t w, const ptx_insn *in, uint64_t now) 
     }
 }
 
-static void ccws_l1_miss(void *st, uint32_t w, uint64_t line_addr, uint64_t now) {
+static void ccws_l1_miss(void *st, uint32_t w, uint64_t line_addr, bool merged, uint64_t now) {
     ccws_state *s = st;
-    if (w >= s->max_warps) return;
+    if (w >= s->max_warps || (merged && !s->probe_pending)) return;
     if (vta_probe(s, w, line_addr)) on_vta_hit(s, w, now);
 }
+
+static void ccws_l1_global_write(void *st, uint32_t w, uint64_t line_addr, uint64_t now) {
+    (void)w;
+    (void)now;
+    ccws_state *s = st;
+    if (s->write_invalidate) vta_invalidate_all(s, line_addr);
+}
+
+static bool ccws_throttles_atomics(void *st) { return ((const ccws_state *)st)->throttle_atomics; }
 
 static void ccws_l1_evict(void *st, uint32_t owner, uint64_t line_addr, uint64_t now) {
     (void)now;
@@ -364,6 +400,7 @@ static void ccws_report(void *st, void (*emit)(void *ctx, const char *name, doub
     emit(ctx, "ccws_vta_probes", (double)s->probes);
     emit(ctx, "ccws_vta_hits", (double)s->vta_hits);
     emit(ctx, "ccws_vta_inserts", (double)s->inserts);
+    emit(ctx, "ccws_vta_write_invalidations", (double)s->write_invalidations);
     emit(ctx, "ccws_eval_cycles", (double)s->eval_cycles);
     emit(ctx, "ccws_throttled_cycles", (double)s->throttled_cycles);
     emit(ctx, "ccws_load_warps_sum", (double)s->load_warps_sum);
@@ -371,9 +408,11 @@ static void ccws_report(void *st, void (*emit)(void *ctx, const char *name, doub
 }
 
 static const sched_stat_def ccws_stats[] = {
-    {"ccws_vta_probes", NULL, NULL, 0, "L1D read misses that probed the missing warp's VTA partition"},
+    {"ccws_vta_probes", NULL, NULL, 0,
+     "L1D read misses (pending hits too with -ccws_vta_probe_pending 1) that probed the warp's VTA partition"},
     {"ccws_vta_hits", NULL, NULL, 0, "VTA hits: a warp missed on a line it had brought in and lost (lost locality)"},
     {"ccws_vta_inserts", NULL, NULL, 0, "L1D evictions whose tag went to the reserving warp's VTA partition"},
+    {"ccws_vta_write_invalidations", NULL, NULL, 0, "victim tags removed by global writes to their line"},
     {"ccws_eval_cycles", NULL, NULL, 0, "SM cycles in which load permission was evaluated (SM awake, warps live)"},
     {"ccws_throttled_cycles", NULL, NULL, 0, "of those, cycles in which at least one live warp could not load"},
     {"ccws_load_warps_sum", NULL, NULL, 0, "sum over evaluated cycles of warps allowed to issue loads"},
@@ -391,7 +430,8 @@ const warp_sched_ops sched_ccws = {
     .name = "ccws",
     .help = "cache-conscious wavefront scheduling: VTA lost-locality scores throttle loads, GTO priority "
             "(-ccws_k_throttle, -ccws_vta_entries, -ccws_vta_assoc, -ccws_base_score, -ccws_decay_cycles, "
-            "-ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before, -ccws_vta_fifo, -ccws_vta_keep_on_hit)",
+            "-ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before, -ccws_vta_fifo, -ccws_vta_keep_on_hit, "
+            "-ccws_throttle_atomics, -ccws_vta_write_invalidate, -ccws_vta_probe_pending)",
     .create = ccws_create,
     .destroy = ccws_destroy,
     .pick = ccws_pick,
@@ -399,8 +439,10 @@ const warp_sched_ops sched_ccws = {
     .warp_exit = ccws_warp_exit,
     .issued = ccws_issued,
     .load_permitted = ccws_load_permitted,
+    .throttles_atomics = ccws_throttles_atomics,
     .l1_miss = ccws_l1_miss,
     .l1_evict = ccws_l1_evict,
+    .l1_global_write = ccws_l1_global_write,
     .report = ccws_report,
     .stats = ccws_stats,
 };

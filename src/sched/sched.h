@@ -97,11 +97,18 @@ typedef struct warp_sched_ops {
      * all.  The pipeline removes the others from ready when their next
      * instruction is a load, before pick. */
     warp_mask (*load_permitted)(void *st, uint64_t now);
-    /* L1D events with the warp that caused them: a miss by warp w on line_addr
-     * (address / line size), and the eviction of a line that warp `owner` had
-     * allocated. */
-    void (*l1_miss)(void *st, uint32_t w, uint64_t line_addr, uint64_t now);
+    /* Does load_permitted also hold back global/local atomics (atom: CCWS, whose
+     * authors' code treats atom as a load)?  Asked once per SM after create;
+     * NULL: loads only. */
+    bool (*throttles_atomics)(void *st);
+    /* L1D events with the warp that caused them: a read miss by warp w on
+     * line_addr (address / line size), `merged` when it was a pending hit (merged
+     * into the MSHR of a line already in flight) rather than a miss that
+     * allocated; the eviction of a line that warp `owner` had allocated; a global
+     * write by warp w to line_addr (any outcome, also a refused attempt). */
+    void (*l1_miss)(void *st, uint32_t w, uint64_t line_addr, bool merged, uint64_t now);
     void (*l1_evict)(void *st, uint32_t owner, uint64_t line_addr, uint64_t now);
+    void (*l1_global_write)(void *st, uint32_t w, uint64_t line_addr, uint64_t now);
     /* Write the policy's own statistics as "name value" pairs through emit. */
     void (*report)(void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx);
     /* The statistics report() emits (and ratios of them), ending with name == NULL;

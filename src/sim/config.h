@@ -86,6 +86,7 @@ struct locsim_config {
     bool perfect_inst_const_cache;           /* constant/parameter loads always hit */
     bool flush_l2_cache;                     /* drop dirty L2 lines after each kernel (GPGPU-Sim's flush) */
     bool perf_sim_memcpy;                    /* host<->device copies fill the L2 */
+    bool ptxas_registers;                    /* registers per thread from ptxas when known */
 
     /* ---- clocks (MHz) ---- */
     double clock_mhz[CLOCK_COUNT];
@@ -129,6 +130,9 @@ struct locsim_config {
     bool ccws_admit_before;                  /* admit while the scores ahead sum below the cutoff */
     bool ccws_vta_fifo;                      /* VTA: FIFO by allocation, no refresh on re-insert */
     bool ccws_vta_keep_on_hit;               /* VTA: a hit leaves the entry in place */
+    bool ccws_throttle_atomics;              /* throttled warps may not issue atom either */
+    bool ccws_vta_write_invalidate;          /* a global write clears its line from every warp's VTA */
+    bool ccws_vta_probe_pending;             /* pending hits (MSHR merges) probe the VTA too */
     bool l1d_unbounded;                      /* give every SM an effectively infinite L1D */
     bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
     bool memcheck;                           /* stop at the first out-of-bounds access (docs/memcheck.md) */

@@ -226,6 +226,9 @@ static const option_def options[] = {
     BOOL("gpgpu_flush_l2_cache", flush_l2_cache, "0",
          "after each kernel drop the L2 lines holding dirty data, without write-back traffic (GPGPU-Sim's "
          "flush); clean lines stay"),
+    BOOL("gpgpu_ptxas_registers", ptxas_registers, "1",
+         "(locsim) 1: registers per thread from the module's ptxas listing or cubin when it has one (as GPGPU-Sim "
+         "takes them from ptxas), else the liveness estimate; 0: always the liveness estimate (ablations)"),
     BOOL("gpgpu_perf_sim_memcpy", perf_sim_memcpy, "1",
          "host<->device copies write their 32 B sectors into the L2 (allocated, valid, clean) so inputs start warm"),
 
@@ -345,6 +348,15 @@ static const option_def options[] = {
          "refreshed; 0: LRU, a re-inserted tag is refreshed"),
     BOOL("ccws_vta_keep_on_hit", ccws_vta_keep_on_hit, "1",
          "(locsim) CCWS: 1 (authors' code): a VTA hit leaves the tag in place; 0: the hit invalidates it"),
+    BOOL("ccws_throttle_atomics", ccws_throttle_atomics, "1",
+         "(locsim) CCWS: 1 (authors' code, where atom is a load): a warp denied loads may not issue a global/local "
+         "atom either; 0: atomics are never throttled"),
+    BOOL("ccws_vta_write_invalidate", ccws_vta_write_invalidate, "1",
+         "(locsim) CCWS: 1 (authors' code): a global write to the L1D removes its line from every warp's victim "
+         "tags; 0: writes leave the victim tags alone"),
+    BOOL("ccws_vta_probe_pending", ccws_vta_probe_pending, "1",
+         "(locsim) CCWS: 1 (authors' code): every L1D read miss probes the warp's victim tags, pending hits "
+         "(merged into an MSHR) included; 0: only misses that allocate"),
     BOOL("l1d_unbounded", l1d_unbounded, "0",
          "(locsim) effectively infinite L1D: 8192 sets x 32 ways (32 MB at 128 B lines) per SM, same line, "
          "policies and MSHRs"),

@@ -581,8 +581,9 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     sm_kernel k = {.L = L};
     /* Registers per thread: ptxas's count when the module came with its listing
      * (GPGPU-Sim takes it from ptxas too), else the liveness estimate from the PTX,
-     * never above the declared registers.  Occupancy caps either at the limit. */
-    uint32_t regs = fn->ptxas_regs;
+     * never above the declared registers (always, with -gpgpu_ptxas_registers 0).
+     * Occupancy caps either at the limit. */
+    uint32_t regs = g->p.ptxas_regs ? fn->ptxas_regs : 0;
     if (!regs) {
         uint32_t declared = fn->nregs + fn->npreds;
         regs = sm_kernel_registers(L->mod, fn, g->p.sm.max_regs_per_thread);

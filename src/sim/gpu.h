@@ -57,6 +57,7 @@ typedef struct {
     const char *cta_args;
     bool flush_l2;                 /* -gpgpu_flush_l2_cache */
     bool perf_memcpy;              /* -gpgpu_perf_sim_memcpy */
+    bool ptxas_regs;               /* -gpgpu_ptxas_registers */
     uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the run (0: no limit) */
     numa_config numa;              /* n_modules 1: a single-module GPU (docs/numa.md) */
     const void *cfg;

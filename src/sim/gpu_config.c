@@ -117,6 +117,7 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     p->max_cycle = c->max_cycle;
     p->flush_l2 = c->flush_l2_cache;
     p->perf_memcpy = c->perf_sim_memcpy;
+    p->ptxas_regs = c->ptxas_registers;
     p->max_insn = c->max_insn;
     p->numa = (numa_config){.n_modules = c->numa_n_modules, .num_sms = p->num_sms, .n_channels = c->n_mem,
                             .slices_per_channel = c->n_sub_partition_per_mchannel,
