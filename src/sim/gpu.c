@@ -275,7 +275,13 @@ static void core_tick(gpu *g, uint64_t now) {
     g->min_wake = min_wake;
 }
 
+static void numa_icnt_tick(gpu *g);
+
 static void icnt_tick(gpu *g) {
+    if (g->numa) {
+        numa_icnt_tick(g);
+        return;
+    }
     for (uint32_t i = 0; i < g->nparts; i++) {
         partition *p = g->parts[i];
         if (!partition_replies_queued(p)) continue;
@@ -473,7 +479,7 @@ static int run_loop(gpu *g) {
         if (due[CLK_CORE]) {
             uint64_t now = g->ticks[CLK_CORE]++;
             core_tick(g, now);
-            if (due[CLK_ICNT]) (g->numa ? numa_icnt_tick(g) : icnt_tick(g)), g->ticks[CLK_ICNT]++;
+            if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
             if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
             if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
             int r = after_core_tick(g, now);
@@ -481,7 +487,7 @@ static int run_loop(gpu *g) {
             if (g->progress && g->ticks[CLK_CORE] >= g->next_progress && progress_due(g)) return -1;
             continue;
         }
-        if (due[CLK_ICNT]) (g->numa ? numa_icnt_tick(g) : icnt_tick(g)), g->ticks[CLK_ICNT]++;
+        if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
         if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
         if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
     }
