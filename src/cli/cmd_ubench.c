@@ -714,9 +714,32 @@ int cmd_ubench(int argc, char **argv) {
     locsim_config *cfg = NULL;
     if (cli_load_config(config, noverrides, overrides, &cfg)) return 2;
     c.cfg = cfg;
+    /* A multi-module configuration is measured as one module: every row checks a
+     * latency or throughput inside a module (the modules are alike), and each
+     * row's formula has no inter-module link in it.  The link's latency and
+     * bandwidth are checked by tests/test_numa.c (docs/numa.md). */
+    int modules = (int)opt_num(&c, "numa_n_modules");
+    if (modules > 1) {
+        locsim_config_free(cfg);
+        if (noverrides + 2 > MAX_OVERRIDES) {
+            fprintf(stderr, "locsim ubench: too many options\n");
+            return 2;
+        }
+        overrides[noverrides++] = "-numa_n_modules";
+        overrides[noverrides++] = "1";
+        if (cli_load_config(config, noverrides, overrides, &cfg)) return 2;
+        c.cfg = cfg;
+    }
     uint32_t simd = (uint32_t)opt_num(&c, "gpgpu_simd_width");
     c.lanes = simd && simd < 32 ? 32 / simd : 1;
+    /* The DRAM rows need 2 x DRAM_LINES lines of channel 0, bank 0 in the second
+     * half of the buffer: 64 MB holds enough for up to 256 (channel, bank) pairs
+     * (fermi_gtx480: 6 x 16); more channels need a larger buffer. */
+    addrmap_config amc;
+    config_addrmap(cfg, &amc);
+    double pairs = (double)amc.n_channels * amc.nbanks;
     c.buf_bytes = 64u << 20;
+    while ((double)c.buf_bytes / 2 / 128 < pairs * DRAM_LINES * 2.5) c.buf_bytes *= 2;
     if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &c.dev) != LOCSIM_OK ||
         locsim_module_load_ptx(c.dev, ubench_ptx, ubench_ptx_len, "ubench/kernel.ptx", &c.mod) != LOCSIM_OK ||
         locsim_malloc(c.dev, &c.out, 3 * 32 * sizeof(int64_t)) != LOCSIM_OK || locsim_malloc(c.dev, &c.sink, 8 * 1024) != LOCSIM_OK ||
@@ -726,7 +749,11 @@ int cmd_ubench(int argc, char **argv) {
         locsim_config_free(cfg);
         return 2;
     }
-    printf("locsim ubench: configuration %s\n\n", config);
+    printf("locsim ubench: configuration %s\n", config);
+    if (modules > 1)
+        printf("(%d modules: measured as one module, -numa_n_modules 1; the inter-module link is tested by test_numa)\n",
+               modules);
+    printf("\n");
     print_header();
     for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_latency(&c, &alu_ops[i]);
     for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_throughput(&c, &alu_ops[i]);
