@@ -1,5 +1,5 @@
-/* The helpers shared by the workloads: size limit, out-of-memory and buffer cleanup
- * for host.c (workload.h), and the command line of the stand-alone kernel.cu
+/* The helpers shared by the workloads: size limit, out-of-memory, buffer cleanup
+ * and the exact float check for host.c (workload.h), and the command line of the stand-alone kernel.cu
  * programs (wl_cuda.h; a rejected command line exits, so those run in a child). */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -33,6 +33,28 @@ static void out_of_memory(void **state) {
     memset(&ctx, 0, sizeof ctx);
     assert_int_equal(wl_out_of_memory(&ctx), WL_ERROR);
     assert_string_equal(ctx.detail, "out of host memory");
+}
+
+/* The exact check compares bits, not values: -0.0 differs from 0.0, and a NaN
+ * equals the same NaN.  The first difference is the one reported. */
+static void exact_floats(void **state) {
+    (void)state;
+    float want[4] = {1.0f, 0.0f, 2.5f, 3.0f};
+    float got[4] = {1.0f, 0.0f, 2.5f, 3.0f};
+    assert_int_equal(wl_first_float_diff(got, want, 4), 4);   /* equal: n */
+    assert_int_equal(wl_first_float_diff(got, want, 0), 0);
+    got[1] = -0.0f;                                            /* == 0.0f, other bits */
+    got[3] = 4.0f;
+    assert_int_equal(wl_first_float_diff(got, want, 4), 1);
+    assert_int_equal(wl_first_float_diff(got, want, 1), 1);   /* only element 0 looked at */
+    got[1] = want[1] = __builtin_nanf("");                   /* NaN != NaN, same bits */
+    assert_int_equal(wl_first_float_diff(got, want, 4), 3);
+    wl_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    assert_int_equal(wl_check_floats_exact(&ctx, "y", got, want, 3), WL_PASS);
+    assert_string_equal(ctx.detail, "");
+    assert_int_equal(wl_check_floats_exact(&ctx, "y", got, want, 4), WL_FAIL);
+    assert_string_equal(ctx.detail, "y: element 3: got 4, expected 3");
 }
 
 /* Allocated buffers are freed and zeroed; a zero (never allocated) one is skipped. */
@@ -128,6 +150,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(size_limit),
         cmocka_unit_test(out_of_memory),
+        cmocka_unit_test(exact_floats),
         cmocka_unit_test(free_buffers),
         cmocka_unit_test(stand_alone_arguments),
         cmocka_unit_test(stand_alone_bad_arguments),

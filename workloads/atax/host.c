@@ -59,12 +59,6 @@ static wl_result ax_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
 }
 
 /* bit-for-bit: the kernels perform the reference's float operations */
-static wl_result ax_compare(wl_ctx *ctx, const char *what, const float *got, const float *want, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-            return wl_fail(ctx, "%s: element %u: got %.9g, expected %.9g", what, i, got[i], want[i]);
-    return WL_PASS;
-}
 
 static wl_result ax_run(wl_ctx *ctx) {
     if (!wl_size_ok(ctx, AX_MAX_SIZE)) return WL_ERROR;
@@ -86,8 +80,8 @@ static wl_result ax_run(wl_ctx *ctx) {
             WL_FREE_BUFFERS(ctx->dev, &d.a, &d.x, &d.tmp, &d.y);
             locsim_module_unload(mod);
         }
-        if (r == WL_PASS) r = ax_compare(ctx, "A x", got_tmp, tmp, n);
-        if (r == WL_PASS) r = ax_compare(ctx, "A^T (A x)", got_y, y, n);
+        if (r == WL_PASS) r = wl_check_floats_exact(ctx, "A x", got_tmp, tmp, n);
+        if (r == WL_PASS) r = wl_check_floats_exact(ctx, "A^T (A x)", got_y, y, n);
     }
     free(a); free(x); free(tmp); free(y); free(got_tmp); free(got_y);
     return r;

@@ -68,6 +68,17 @@ wl_result wl_fail(wl_ctx *ctx, const char *fmt, ...) {
     return WL_FAIL;
 }
 
+size_t wl_first_float_diff(const float *got, const float *want, size_t n) {
+    size_t i = 0;
+    while (i < n && memcmp(&got[i], &want[i], sizeof(float)) == 0) i++;
+    return i;
+}
+
+wl_result wl_check_floats_exact(wl_ctx *ctx, const char *what, const float *got, const float *want, size_t n) {
+    size_t i = wl_first_float_diff(got, want, n);
+    return i < n ? wl_fail(ctx, "%s: element %zu: got %.9g, expected %.9g", what, i, got[i], want[i]) : WL_PASS;
+}
+
 wl_result wl_out_of_memory(wl_ctx *ctx) {
     snprintf(ctx->detail, sizeof ctx->detail, "out of host memory");
     return WL_ERROR;

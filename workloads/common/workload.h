@@ -64,6 +64,14 @@ wl_result wl_error(wl_ctx *ctx, locsim_status st, const char *what);
 /* Record a mismatch (printf-style) in ctx->detail; returns WL_FAIL. */
 wl_result wl_fail(wl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The first i < n at which got[i] and want[i] differ bit for bit, or n when
+ * none does: the exact check of kernels that perform the reference's float
+ * operations in the reference's order. */
+size_t wl_first_float_diff(const float *got, const float *want, size_t n);
+/* WL_PASS when got[0..n) equals want[0..n) bit for bit; otherwise records
+ * "<what>: element i: got G, expected W" for the first difference (WL_FAIL). */
+wl_result wl_check_floats_exact(wl_ctx *ctx, const char *what, const float *got, const float *want, size_t n);
+
 /* Record "out of host memory" in ctx->detail; returns WL_ERROR. */
 wl_result wl_out_of_memory(wl_ctx *ctx);
 /* Whether ctx->size is at most max; if not, records "--size S is too large (max M)"

@@ -3,7 +3,6 @@
  *
  * 128*S x 128*S floats (ref.h says why). */
 #include <stdlib.h>
-#include <string.h>
 
 #include "ref.h"
 #include "workload.h"
@@ -58,9 +57,9 @@ static wl_result c2_run(wl_ctx *ctx) {
             locsim_module_unload(mod);
         }
         /* bit-for-bit: the kernel performs the reference's float operations */
-        for (size_t i = 0; r == WL_PASS && i < (size_t)w * h; i++)
-            if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-                r = wl_fail(ctx, "pixel (%zu, %zu): got %.9g, expected %.9g", i % w, i / w, got[i], want[i]);
+        size_t i = wl_first_float_diff(got, want, (size_t)w * h);
+        if (r == WL_PASS && i < (size_t)w * h)
+            r = wl_fail(ctx, "pixel (%zu, %zu): got %.9g, expected %.9g", i % w, i / w, got[i], want[i]);
     }
     free(in); free(want); free(got);
     return r;

@@ -60,10 +60,10 @@ static wl_result dg_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
 
 /* bit-for-bit: the kernels perform the reference's float operations */
 static wl_result dg_compare(wl_ctx *ctx, const char *what, const float *got, const float *want, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-            return wl_fail(ctx, "%s[%zu][%zu][%zu]: got %.9g, expected %.9g", what, i / (DG_NQ * DG_NP),
-                           i / DG_NP % DG_NQ, i % DG_NP, got[i], want[i]);
+    size_t i = wl_first_float_diff(got, want, n);
+    if (i < n)
+        return wl_fail(ctx, "%s[%zu][%zu][%zu]: got %.9g, expected %.9g", what, i / (DG_NQ * DG_NP),
+                       i / DG_NP % DG_NQ, i % DG_NP, got[i], want[i]);
     return WL_PASS;
 }
 

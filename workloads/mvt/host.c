@@ -66,12 +66,6 @@ static wl_result mv_simulate(wl_ctx *ctx, locsim_module *mod, const mv_data *h, 
 }
 
 /* bit-for-bit: the kernels perform the reference's float operations */
-static wl_result mv_compare(wl_ctx *ctx, const char *what, const float *got, const float *want, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-            return wl_fail(ctx, "%s: element %u: got %.9g, expected %.9g", what, i, got[i], want[i]);
-    return WL_PASS;
-}
 
 static wl_result mv_run(wl_ctx *ctx) {
     if (!wl_size_ok(ctx, MV_MAX_SIZE)) return WL_ERROR;
@@ -93,8 +87,8 @@ static wl_result mv_run(wl_ctx *ctx) {
             WL_FREE_BUFFERS(ctx->dev, &d.a, &d.x1, &d.x2, &d.y1, &d.y2);
             locsim_module_unload(mod);
         }
-        if (r == WL_PASS) r = mv_compare(ctx, "x1 + A y1", got_x1, x1, n);
-        if (r == WL_PASS) r = mv_compare(ctx, "x2 + A^T y2", got_x2, x2, n);
+        if (r == WL_PASS) r = wl_check_floats_exact(ctx, "x1 + A y1", got_x1, x1, n);
+        if (r == WL_PASS) r = wl_check_floats_exact(ctx, "x2 + A^T y2", got_x2, x2, n);
     }
     mv_free(&h);
     free(x1); free(x2); free(got_x1); free(got_x2);

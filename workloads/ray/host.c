@@ -5,7 +5,6 @@
  * seed 1: see docs/workloads.md.  Working set: the 384 KB image written once; the
  * scene in constant memory. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "ref.h"
 #include "workload.h"
@@ -45,10 +44,10 @@ static wl_result ray_run(wl_ctx *ctx) {
             WL_FREE_BUFFERS(ctx->dev, &rgb);
             locsim_module_unload(mod);
         }
-        for (size_t i = 0; i < n && r == WL_PASS; i++)
-            if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-                r = wl_fail(ctx, "pixel (%zu, %zu) channel %zu: got %.9g, expected %.9g", i / 3 % w, i / 3 / w,
-                            i % 3, got[i], want[i]);
+        size_t i = wl_first_float_diff(got, want, n);
+        if (r == WL_PASS && i < n)
+            r = wl_fail(ctx, "pixel (%zu, %zu) channel %zu: got %.9g, expected %.9g", i / 3 % w, i / 3 / w,
+                        i % 3, got[i], want[i]);
     }
     free(want); free(got);
     return r;

@@ -65,9 +65,9 @@ static wl_result sk_run(wl_ctx *ctx) {
             locsim_module_unload(mod);
         }
         /* bit-for-bit: the kernel performs the reference's float operations */
-        for (size_t i = 0; r == WL_PASS && i < (size_t)n * n; i++)
-            if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-                r = wl_fail(ctx, "C[%zu][%zu]: got %.9g, expected %.9g", i / n, i % n, got[i], want[i]);
+        size_t i = wl_first_float_diff(got, want, (size_t)n * n);
+        if (r == WL_PASS && i < (size_t)n * n)
+            r = wl_fail(ctx, "C[%zu][%zu]: got %.9g, expected %.9g", i / n, i % n, got[i], want[i]);
     }
     free(a); free(c); free(want); free(got);
     return r;

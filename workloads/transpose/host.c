@@ -3,7 +3,6 @@
  *
  * 512*S x 256*S floats (ref.h says why). */
 #include <stdlib.h>
-#include <string.h>
 
 #include "ref.h"
 #include "workload.h"
@@ -50,9 +49,9 @@ static wl_result tr_run(wl_ctx *ctx) {
             WL_FREE_BUFFERS(ctx->dev, &d_in, &d_out);
             locsim_module_unload(mod);
         }
-        for (size_t i = 0; r == WL_PASS && i < (size_t)w * h; i++)
-            if (memcmp(&got[i], &want[i], sizeof(float)) != 0)
-                r = wl_fail(ctx, "out[%zu][%zu]: got %.9g, expected %.9g", i / h, i % h, got[i], want[i]);
+        size_t i = wl_first_float_diff(got, want, (size_t)w * h);
+        if (r == WL_PASS && i < (size_t)w * h)
+            r = wl_fail(ctx, "out[%zu][%zu]: got %.9g, expected %.9g", i / h, i % h, got[i], want[i]);
     }
     free(in); free(want); free(got);
     return r;
