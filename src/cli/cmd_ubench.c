@@ -733,13 +733,16 @@ int cmd_ubench(int argc, char **argv) {
     uint32_t simd = (uint32_t)opt_num(&c, "gpgpu_simd_width");
     c.lanes = simd && simd < 32 ? 32 / simd : 1;
     /* The DRAM rows need 2 x DRAM_LINES lines of channel 0, bank 0 in the second
-     * half of the buffer: 64 MB holds enough for up to 256 (channel, bank) pairs
-     * (fermi_gtx480: 6 x 16); more channels need a larger buffer. */
+     * half of the buffer, of the L2's line size as dram_rows searches it; one line
+     * in (channels x banks) is of that bank on average, and the address hash
+     * spreads them unevenly, hence a quarter more.  64 MB is enough for
+     * fermi_gtx480's 6 x 16; more channels or banks need a larger buffer. */
     addrmap_config amc;
     config_addrmap(cfg, &amc);
     double pairs = (double)amc.n_channels * amc.nbanks;
+    double line = cfg->l2.line_size ? cfg->l2.line_size : 128;
     c.buf_bytes = 64u << 20;
-    while ((double)c.buf_bytes / 2 / 128 < pairs * DRAM_LINES * 2.5) c.buf_bytes *= 2;
+    while ((double)c.buf_bytes / 2 / line < pairs * DRAM_LINES * 2.5) c.buf_bytes *= 2;
     if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &c.dev) != LOCSIM_OK ||
         locsim_module_load_ptx(c.dev, ubench_ptx, ubench_ptx_len, "ubench/kernel.ptx", &c.mod) != LOCSIM_OK ||
         locsim_malloc(c.dev, &c.out, 3 * 32 * sizeof(int64_t)) != LOCSIM_OK || locsim_malloc(c.dev, &c.sink, 8 * 1024) != LOCSIM_OK ||
