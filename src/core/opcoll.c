@@ -81,9 +81,14 @@ static void wb_take(sm *s, uint64_t c) {
 
 static uint32_t bank_of(const sm *s, uint32_t w, uint32_t reg) { return (reg + w) % s->c.num_reg_banks; }
 
-/* Read one source register no earlier than cycle `from`; returns the cycle. */
-static uint64_t read_reg(sm *s, uint32_t w, uint32_t reg, uint64_t from, uint64_t now) {
-    uint32_t bank = bank_of(s, w, reg);
+/* Bank of a register whose residue mod banks is r, for warp w (= bank_of). */
+static uint32_t bank_of_res(const sm *s, uint32_t w, uint32_t r) {
+    uint32_t b = r + s->warp_bank[w];
+    return b >= s->c.num_reg_banks ? b - s->c.num_reg_banks : b;
+}
+
+/* Read one source register (in bank `bank`) no earlier than cycle `from`; returns the cycle. */
+static uint64_t read_bank(sm *s, uint32_t bank, uint64_t from, uint64_t now) {
     uint64_t c = from;
     while (c - now < OC_RING && (banks_at(s, c) >> bank & 1)) c++;
     if (c - now < OC_RING) bank_take(s, c, bank);
@@ -92,14 +97,21 @@ static uint64_t read_reg(sm *s, uint32_t w, uint32_t reg, uint64_t from, uint64_
 }
 
 /* The cycle the last source operand is in the collector unit (alloc if none). */
-static uint64_t read_sources(sm *s, uint32_t w, const ptx_insn *in, uint64_t alloc, uint64_t now) {
+static uint64_t read_sources(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, uint64_t alloc,
+                             uint64_t now) {
     uint64_t done = alloc;
-    for (uint32_t i = in->ndst; i < in->nopnd; i++) {
-        const ptx_operand *o = &in->opnd[i];
-        if (o->kind == PTX_OPND_REG) done = max_u64(done, read_reg(s, w, o->reg, alloc + 1, now));
-        else if (o->kind == PTX_OPND_VEC)
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (o->vec[e] != PTX_REG_SINK) done = max_u64(done, read_reg(s, w, o->vec[e], alloc + 1, now));
+    if (d->nsb != DEC_SLOW) {
+        for (uint32_t i = 0; i < d->nsrc; i++)
+            done = max_u64(done, read_bank(s, bank_of_res(s, w, d->src_bank[i]), alloc + 1, now));
+    } else {
+        for (uint32_t i = in->ndst; i < in->nopnd; i++) {
+            const ptx_operand *o = &in->opnd[i];
+            if (o->kind == PTX_OPND_REG) done = max_u64(done, read_bank(s, bank_of(s, w, o->reg), alloc + 1, now));
+            else if (o->kind == PTX_OPND_VEC)
+                for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                    if (o->vec[e] != PTX_REG_SINK)
+                        done = max_u64(done, read_bank(s, bank_of(s, w, o->vec[e]), alloc + 1, now));
+        }
     }
     s->st.oc_bank_conflict_cycles += done > alloc + 1 ? done - alloc - 1 : 0;
     return done;
@@ -109,13 +121,13 @@ static uint32_t cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_S
 
 uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return s->oc.cu_min[cu_set(unit)]; }
 
-uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_timing *t, uint64_t now) {
+uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, const insn_timing *t, uint64_t now) {
     uint32_t set = cu_set(t->unit), n = s->c.oc_units[set];
     uint32_t cu = 0;
     for (uint32_t i = 1; i < n; i++)
         if (s->oc.cu_free[set][i] < s->oc.cu_free[set][cu]) cu = i;
     uint64_t alloc = max_u64(now + 1, s->oc.cu_free[set][cu]);
-    uint64_t dispatch = read_sources(s, w, in, alloc, now) + 1;
+    uint64_t dispatch = read_sources(s, w, in, d, alloc, now) + 1;
     /* the function unit instance free soonest */
     uint32_t nu = s->c.num_units[t->unit], u = 0;
     for (uint32_t i = 1; i < nu; i++)
@@ -133,6 +145,12 @@ uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_timing *t, u
     s->oc.cu_min[set] = m;
     /* writeback: the destination banks take the write in that cycle */
     uint64_t wb = exec + t->latency + 2;
+    if (d->nsb != DEC_SLOW) {
+        s->st.rf_writes += d->nwr;
+        if (wb - now < OC_RING)
+            for (uint32_t i = 0; i < d->nwr; i++) bank_take(s, wb, bank_of_res(s, w, d->wr_bank[i]));
+        return wb;
+    }
     for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
         const ptx_operand *o = &in->opnd[i];
         if (o->kind != PTX_OPND_REG) continue;

@@ -43,6 +43,7 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
     }
     s->c = *c;
     s->id = id;
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) s->warp_bank[w] = (uint8_t)(w % c->num_reg_banks);
     for (uint32_t w = 0; w < max_warps; w++) s->sched_mask[w % c->num_sched] |= (warp_mask)1 << w;
     sched_params sp = {.sm_id = id, .num_sched = c->num_sched, .max_warps = max_warps, .args = c->sched_args,
                        .cfg = c->cfg};
@@ -83,6 +84,8 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
         snprintf(err, errlen, "out of memory for the scoreboard");
         return -1;
     }
+    memset(s->unit_mask, 0, sizeof s->unit_mask);
+    memset(s->hot_unit, 0, sizeof s->hot_unit);
     for (uint32_t w = 0; w < max_warps; w++) {
         memset(&s->warps[w], 0, sizeof s->warps[w]);
         s->warps[w].reg_ready = s->sb_store + per_warp * w;
@@ -92,6 +95,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     memset(s->ctas, 0, sizeof s->ctas);
     memset(s->unit_free, 0, sizeof s->unit_free);
     oc_kernel_begin(s);
+    for (uint32_t i = 0; i < DEC_SLOTS; i++) s->dec[i].in = NULL;
     s->fetch_free = 0;
     s->iretry = 0;
     s->resident = s->nlive = 0;
@@ -166,6 +170,106 @@ static uint64_t operands_ready(const sm_warp *W, const ptx_insn *in) {
     return t;
 }
 
+static int is_global_or_local(const ptx_insn *in) {
+    return in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_NONE;
+}
+
+static int is_global_or_local_load(const ptx_insn *in) {
+    return (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) && is_global_or_local(in);
+}
+
+/* atom (not red: GPGPU-Sim 3.0 makes atom a load and red an ALU operation) */
+static int is_global_or_local_atom(const ptx_insn *in) {
+    return in->op == PTX_OP_ATOM && is_global_or_local(in);
+}
+
+/* Append scoreboard index i to a decode list; 0 when it does not fit. */
+static int dec_push(uint16_t *list, uint8_t *n, uint32_t max, uint64_t i) {
+    if (*n >= max || i > UINT16_MAX) return 0;
+    list[(*n)++] = (uint16_t)i;
+    return 1;
+}
+
+/* Fill d for instruction in: the same registers operands_ready, reserve_dests
+ * and oc_issue's operand walks visit, in the same order. */
+static void decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
+    uint64_t pred0 = s->k.max_regs; /* pred_ready = reg_ready + max_regs */
+    uint32_t banks = s->c.num_reg_banks;
+    int ok = 1;
+    d->in = in;
+    sm_insn_timing(&s->c, in, &d->nt);
+    d->flags = (uint8_t)((is_global_or_local_load(in) ? DEC_LOAD : 0) | (is_global_or_local_atom(in) ? DEC_ATOM : 0) |
+                         (in->op == PTX_OP_CALL || in->op == PTX_OP_RET ? DEC_DRAIN : 0) |
+                         (in->op == PTX_OP_CP_ASYNC_WAIT || in->op == PTX_OP_CP_ASYNC_WAIT_ALL ? DEC_CPA_WAIT : 0));
+    d->nsb = d->nres = d->nsrc = d->nwr = 0;
+    /* read by operands_ready */
+    if (in->guard != PTX_NO_GUARD) ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, pred0 + in->guard);
+    for (uint32_t i = 0; i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        switch (o->kind) {
+        case PTX_OPND_REG: ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, o->reg); break;
+        case PTX_OPND_PRED: ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, pred0 + o->reg); break;
+        case PTX_OPND_VEC:
+            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                if (o->vec[e] != PTX_REG_SINK) ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, o->vec[e]);
+            break;
+        case PTX_OPND_ADDR:
+        case PTX_OPND_SYMADDR:
+            if (o->addr_base == PTX_ABASE_REG) ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, o->reg);
+            break;
+        default: break;
+        }
+    }
+    /* written by reserve_dests; destination banks of oc_issue's writeback */
+    for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        if (o->kind == PTX_OPND_REG) {
+            ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, o->reg);
+            if (d->nwr < DEC_MAX_WR) d->wr_bank[d->nwr++] = (uint8_t)(o->reg % banks);
+            else ok = 0;
+        } else if (o->kind == PTX_OPND_PRED) {
+            ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, pred0 + o->reg);
+        } else if (o->kind == PTX_OPND_VEC) {
+            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                if (o->vec[e] != PTX_REG_SINK) ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, o->vec[e]);
+        }
+    }
+    /* source reads of oc_issue, in order (the bank reservations depend on it) */
+    for (uint32_t i = in->ndst; i < in->nopnd; i++) {
+        const ptx_operand *o = &in->opnd[i];
+        if (o->kind == PTX_OPND_REG) {
+            if (d->nsrc < DEC_MAX_SRC) d->src_bank[d->nsrc++] = (uint8_t)(o->reg % banks);
+            else ok = 0;
+        } else if (o->kind == PTX_OPND_VEC) {
+            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                if (o->vec[e] != PTX_REG_SINK) {
+                    if (d->nsrc < DEC_MAX_SRC) d->src_bank[d->nsrc++] = (uint8_t)(o->vec[e] % banks);
+                    else ok = 0;
+                }
+        }
+    }
+    if (!ok) d->nsb = DEC_SLOW;
+}
+
+const insn_decode *sm_decode(sm *s, const ptx_insn *in) {
+    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & (DEC_SLOTS - 1)];
+    if (d->in != in) decode_fill(s, d, in);
+    return d;
+}
+
+/* The decode of warp w's next instruction (re-made if its slot was reused). */
+static const insn_decode *warp_decode(sm *s, sm_warp *W) {
+    if (W->dec->in != W->next) W->dec = sm_decode(s, W->next);
+    return W->dec;
+}
+
+/* operands_ready from the decoded list. */
+static uint64_t operands_ready_dec(const sm_warp *W, const insn_decode *d) {
+    uint64_t t = 0;
+    for (uint32_t i = 0; i < d->nsb; i++) t = max_u64(t, W->reg_ready[d->sb[i]]);
+    return t;
+}
+
 void sm_warp_sync(sm *s, uint32_t w) {
     const sm_warp *W = &s->warps[w];
     warp_mask bit = (warp_mask)1 << w;
@@ -176,7 +280,9 @@ void sm_warp_sync(sm *s, uint32_t w) {
     s->throttle_mask = W->next && W->throttled ? s->throttle_mask | bit : s->throttle_mask & ~bit;
     s->hot_ready[w] = W->ready_at;
     s->hot_ibuf[w] = W->ibuf_at;
+    s->unit_mask[s->hot_unit[w]] &= ~bit;
     s->hot_unit[w] = W->nt.unit;
+    s->unit_mask[W->nt.unit] |= bit;
 }
 
 /* Is a cp.async copy of a group the warp's next wait waits for still in flight? */
@@ -194,25 +300,16 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     }
     uint64_t t;
     if (W->drain) t = W->mem_pending ? SB_PENDING : W->sb_max;
-    else t = W->cpa_wait && cpa_in_flight_below(s, W) ? SB_PENDING : operands_ready(W, W->next);
+    else if (W->cpa_wait && cpa_in_flight_below(s, W)) t = SB_PENDING;
+    else {
+        const insn_decode *d = warp_decode(s, W);
+        t = d->nsb != DEC_SLOW ? operands_ready_dec(W, d) : operands_ready(W, W->next);
+    }
     W->wait_mem = t == SB_PENDING;
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
     uint32_t sid = w % s->c.num_sched;
     if (W->ready_at < s->sched_next[sid]) s->sched_next[sid] = W->ready_at;
     sm_warp_sync(s, w);
-}
-
-static int is_global_or_local(const ptx_insn *in) {
-    return in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_NONE;
-}
-
-static int is_global_or_local_load(const ptx_insn *in) {
-    return (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) && is_global_or_local(in);
-}
-
-/* atom (not red: GPGPU-Sim 3.0 makes atom a load and red an ALU operation) */
-static int is_global_or_local_atom(const ptx_insn *in) {
-    return in->op == PTX_OP_ATOM && is_global_or_local(in);
 }
 
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
@@ -224,16 +321,17 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
         sm_warp_sync(s, w);
         return;
     }
-    sm_insn_timing(&s->c, W->next, &W->nt);
-    W->is_load = (uint8_t)is_global_or_local_load(W->next);
-    W->throttled = (uint8_t)(W->is_load || (s->throttle_atomics && is_global_or_local_atom(W->next)));
+    const insn_decode *d = W->dec = sm_decode(s, W->next);
+    W->nt = d->nt;
+    W->is_load = (d->flags & DEC_LOAD) != 0;
+    W->throttled = (uint8_t)(W->is_load || (s->throttle_atomics && (d->flags & DEC_ATOM)));
     /* A call or return switches register frames: the scoreboard is indexed by
      * the frame's register numbers, so let it drain first. */
-    W->drain = W->next->op == PTX_OP_CALL || W->next->op == PTX_OP_RET;
+    W->drain = (d->flags & DEC_DRAIN) != 0;
     /* cp.async.wait_group N waits until the copies of every committed group but
      * the N most recent have returned; wait_all commits the open group first and
      * waits for everything (docs/cp-async.md). */
-    W->cpa_wait = W->next->op == PTX_OP_CP_ASYNC_WAIT || W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL;
+    W->cpa_wait = (d->flags & DEC_CPA_WAIT) != 0;
     if (W->cpa_wait) {
         uint64_t n = W->next->op == PTX_OP_CP_ASYNC_WAIT ? (uint64_t)W->next->opnd[0].imm : 0;
         uint32_t committed = W->cpa_committed + (W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL);
@@ -336,7 +434,12 @@ void sm_ifetch_retry(sm *s, uint64_t now) {
 }
 
 /* Reserve the destination registers of an ALU/control instruction. */
-static void reserve_dests(sm_warp *W, const ptx_insn *in, uint64_t ready) {
+static void reserve_dests(sm_warp *W, const ptx_insn *in, const insn_decode *d, uint64_t ready) {
+    if (d->nsb != DEC_SLOW) {
+        for (uint32_t i = 0; i < d->nres; i++) W->reg_ready[d->res[i]] = ready;
+        W->sb_max = max_u64(W->sb_max, ready);
+        return;
+    }
     for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
         const ptx_operand *o = &in->opnd[i];
         if (o->kind == PTX_OPND_REG) W->reg_ready[o->reg] = ready;
@@ -471,7 +574,10 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     if (s->c.sched->issued && info.insn) s->c.sched->issued(s->sched_state, w, info.insn, now);
     if (info.insn) {
         if (t.unit == UNIT_LDST) ldst_issue(s, w, &info, now);
-        else reserve_dests(W, info.insn, oc_issue(s, w, info.insn, &t, now));
+        else {
+            const insn_decode *d = W->dec->in == info.insn ? W->dec : sm_decode(s, info.insn);
+            reserve_dests(W, info.insn, d, oc_issue(s, w, info.insn, d, &t, now));
+        }
         /* commit_group and wait_all close the warp's open cp.async group */
         if ((info.insn->op == PTX_OP_CP_ASYNC_COMMIT || info.insn->op == PTX_OP_CP_ASYNC_WAIT_ALL) && info.active_mask)
             W->cpa_committed++;
@@ -534,18 +640,45 @@ static int stall_rank(int reason) {
 /* sched_view.l1d_locality: the L1D policy's answer (-1 without an L1D). */
 static int l1d_locality(const void *l1d) { return cache_locality_signal(l1d); }
 
+/* The warps of `cand` (none waiting for an event) that can issue now: the
+ * same set warp_blocked() accepts, computed with the pipelines' conditions
+ * evaluated once per cycle instead of once per warp.  The reason and wake-up
+ * cycle warp_blocked() also gives are only needed when no warp can issue, and
+ * schedule() then asks it warp by warp. */
+static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok) {
+    warp_mask t = 0;
+    for (warp_mask m = cand; m; m &= m - 1) {
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        t |= (warp_mask)(s->hot_ready[w] <= now) << w;
+    }
+    if (!t) return 0;
+    warp_mask ready = 0;
+    for (uint32_t u = 0; u < UNIT_COUNT; u++) {
+        if (u == UNIT_LDST || !(t & s->unit_mask[u])) continue;
+        if (oc_cu_free_at(s, (uint8_t)u) <= now + 1) ready |= t & s->unit_mask[u];
+    }
+    warp_mask mem = t & s->unit_mask[UNIT_LDST] & (~s->throttle_mask | load_ok);
+    if (mem && !s->ldst.busy && s->free_slot >= 0 && s->ldst.free_at <= now)
+        for (; mem; mem &= mem - 1) {
+            uint32_t w = (uint32_t)__builtin_ctzll(mem);
+            if (s->warps[w].mem_pending < s->c.load_slots_per_warp) ready |= (warp_mask)1 << w;
+        }
+    return ready;
+}
+
 /* One scheduler's issue slot.  Also sets sched_next: when it is worth looking
  * at this scheduler's warps again. */
 static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) {
-    warp_mask owned = s->live_mask & s->sched_mask[sched_id], ready = 0, loads = 0;
+    warp_mask owned = s->live_mask & s->sched_mask[sched_id], loads = 0;
     int reason = STALL_IDLE;
     uint64_t next = NEVER;
-    for (warp_mask m = owned & ~s->event_mask; m; m &= m - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(m);
-        int b = warp_blocked(s, w, now, load_ok, &next);
-        if (b < 0) ready |= (warp_mask)1 << w;
-        else if (stall_rank(b) > stall_rank(reason)) reason = b;
-    }
+    warp_mask ready = ready_warps(s, owned & ~s->event_mask, now, load_ok);
+    if (!ready)
+        for (warp_mask m = owned & ~s->event_mask; m; m &= m - 1) {
+            uint32_t w = (uint32_t)__builtin_ctzll(m);
+            int b = warp_blocked(s, w, now, load_ok, &next);
+            if (b >= 0 && stall_rank(b) > stall_rank(reason)) reason = b;
+        }
     loads = ready & s->load_mask;
     if (!ready)
         for (warp_mask m = owned & s->event_mask; m; m &= m - 1) {

@@ -60,6 +60,39 @@ typedef struct {
 
 void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t);
 
+/* Decode once, use many times (speed only: every figure is what walking the
+ * instruction's operands gives).  A warp's next instruction is looked at on
+ * every fetch, every scoreboard change and at issue; walking its operands each
+ * time (kind switch, vector elements, guard) and classifying its opcode cost
+ * more than the rest of the issue path.  So the SM keeps, per instruction, its
+ * timing class, flags, the scoreboard entries it reads (guard, sources, and
+ * destinations for WAW), those it writes, and the register-file banks of its
+ * source and destination registers, in a small direct-mapped cache keyed by
+ * the instruction's address and emptied at every kernel start (the scoreboard
+ * layout depends on the kernel's register counts, and a module's instructions
+ * may be freed between launches).  An instruction whose lists do not fit
+ * (DEC_SLOW) takes the operand walk, as before. */
+#define DEC_SLOTS 256           /* power of two */
+#define DEC_MAX_SB 12
+#define DEC_MAX_RES 6
+#define DEC_MAX_SRC 8
+#define DEC_MAX_WR 4
+#define DEC_SLOW 0xFF
+enum { DEC_LOAD = 1, DEC_ATOM = 2, DEC_DRAIN = 4, DEC_CPA_WAIT = 8 };
+
+typedef struct {
+    const ptx_insn *in;        /* key; NULL: empty */
+    insn_timing nt;
+    uint8_t flags;             /* DEC_* */
+    uint8_t nsb;               /* scoreboard entries read, or DEC_SLOW */
+    uint8_t nres;              /* scoreboard entries written (destinations) */
+    uint8_t nsrc, nwr;         /* source / destination value registers (banks) */
+    uint16_t sb[DEC_MAX_SB];   /* index into the warp's scoreboard (predicates after the registers) */
+    uint16_t res[DEC_MAX_RES];
+    uint8_t src_bank[DEC_MAX_SRC]; /* register mod -gpgpu_num_reg_banks, in operand order */
+    uint8_t wr_bank[DEC_MAX_WR];
+} insn_decode;
+
 typedef struct {
     exec_cta *cta;         /* NULL: slot empty */
     uint16_t cta_slot;
@@ -82,6 +115,7 @@ typedef struct {
                               MSHR or miss-queue room; fetched again after the next fill/send) */
     const ptx_insn *next;  /* next instruction, NULL when none */
     insn_timing nt;        /* its pipeline and latency */
+    const insn_decode *dec; /* its decode (valid while dec->in == next: the cache may reuse the slot) */
     uint64_t ibuf_at;      /* cycle it is decoded in the I-buffer */
     uint64_t ready_at;     /* max(ibuf_at, operands ready) when !wait_mem */
     uint64_t sb_max;       /* latest finite ready time written to the scoreboard */
@@ -156,6 +190,7 @@ struct sm {
     warp_mask event_mask;                  /* warps that wait for an event: barrier, load data, no instruction */
     warp_mask load_mask;                   /* next instruction reads global/local memory */
     warp_mask throttle_mask;               /* next instruction is subject to load_permitted */
+    warp_mask unit_mask[UNIT_COUNT];       /* next instruction's pipeline is hot_unit (by bit) */
     bool throttle_atomics;                 /* the scheduler's load_permitted covers atomics too */
     sm_warp warps[SCHED_MAX_WARPS];
     sm_cta ctas[SM_MAX_CTAS];
@@ -172,6 +207,8 @@ struct sm {
     warp_mask sched_mask[SM_MAX_SCHED];
     uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];
     opcoll oc;
+    insn_decode dec[DEC_SLOTS];
+    uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod -gpgpu_num_reg_banks (register r of w: bank (r + w) mod banks) */
     uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
 
     ldst_unit ldst;
@@ -229,7 +266,10 @@ uint64_t oc_cu_free_at(const sm *s, uint8_t unit);
 /* An ALU instruction of warp w issued at `now`: reserve its collector unit,
  * register banks, function unit and result bus; returns the cycle its result
  * is visible. */
-uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_timing *t, uint64_t now);
+uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, const insn_timing *t, uint64_t now);
+
+/* ---- sm.c: the decode cache ---- */
+const insn_decode *sm_decode(sm *s, const ptx_insn *in);
 
 enum { IMISS_NONE = 0, IMISS_FILL = 1, IMISS_RETRY = 2 };
 /* The instruction cache answered warp w's fetch (fill) or has room again
