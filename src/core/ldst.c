@@ -335,6 +335,22 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
 static uint32_t bank_degree_if_free(const exec_step_info *info, uint32_t banks, uint32_t width, uint32_t nw) {
     uint32_t first[64], n = 0;
     uint64_t seen = 0;
+    if (nw == 1 && !(width & (width - 1)) && !(banks & (banks - 1))) {
+        /* one word per lane, power-of-two width and bank count (every shipped
+         * config): the same words and banks by shift and mask (speed only) */
+        uint32_t wsh = (uint32_t)__builtin_ctz(width), bmask = banks - 1;
+        for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctz(m);
+            uint32_t word = (uint32_t)(info->mem_addr[lane] >> wsh), b = word & bmask;
+            if (!(seen & (1ull << b))) {
+                seen |= 1ull << b;
+                first[b] = word;
+            } else if (first[b] != word) {
+                return 0;
+            }
+        }
+        return 1;
+    }
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++, n++) {

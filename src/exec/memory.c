@@ -248,6 +248,61 @@ static inline const uint8_t *lane_ptr(exec_ctx *x, ptx_space space, uint64_t add
     return p;
 }
 
+/* A scalar 4- or 8-byte shared-memory load (the inner loops of tiled kernels):
+ * the same values and the same per-lane record as lane_ptr() gives, without
+ * its per-lane dispatch on the space.  0 when some lane is misaligned or out of
+ * bounds: nothing is written then (the caller starts over on the checked
+ * path, which reports the fault). */
+static int load_shared_fast(exec_ctx *x, const addr_form *af, unsigned esize, uint64_t vals[LANES]) {
+    const exec_cta *cta = x->cta;
+    uint64_t lim = cta->smem_size, base = af->base, mask = af->mask;
+    const uint64_t *row = af->row;
+    uint32_t act = x->active;
+    uint64_t addr[LANES], bad = 0;
+    if (lim < esize) return 0;
+    lim -= esize; /* the last valid offset */
+    if (act == FULL_MASK) { /* whole warps: straight loops the compiler can unroll */
+        if (row)
+            for (uint32_t l = 0; l < LANES; l++) addr[l] = (base + row[l]) & mask;
+        else
+            for (uint32_t l = 0; l < LANES; l++) addr[l] = base & mask;
+        for (uint32_t l = 0; l < LANES; l++) bad |= (addr[l] & (esize - 1)) | (uint64_t)(addr[l] > lim);
+        if (bad) return 0;
+        if (esize == 4)
+            for (uint32_t l = 0; l < LANES; l++) {
+                uint32_t v;
+                memcpy(&v, cta->smem + addr[l], 4);
+                vals[l] = v;
+            }
+        else
+            for (uint32_t l = 0; l < LANES; l++) memcpy(&vals[l], cta->smem + addr[l], 8);
+    } else {
+        FOR_EACH_LANE(l, act) {
+            addr[l] = (base + (row ? row[l] : 0)) & mask;
+            bad |= (addr[l] & (esize - 1)) | (uint64_t)(addr[l] > lim);
+        }
+        if (bad) return 0;
+        FOR_EACH_LANE(l, act) {
+            if (esize == 4) {
+                uint32_t v;
+                memcpy(&v, cta->smem + addr[l], 4);
+                vals[l] = v;
+            } else {
+                memcpy(&vals[l], cta->smem + addr[l], 8);
+            }
+        }
+    }
+    exec_step_info *info = x->info;
+    if (info && act) {
+        /* note_access for each lane: the space is the instruction's (.shared) */
+        info->mem_space = PTX_SPACE_SHARED;
+        info->mem_mask = act;
+        if (act == FULL_MASK) memcpy(info->mem_addr, addr, sizeof addr);
+        else FOR_EACH_LANE(l, act) info->mem_addr[l] = addr[l];
+    }
+    return 1;
+}
+
 /* ld[.ss].type / ld.vN: a signed element is sign-extended to its register's width.
  * Every lane is read before any register is written: the address register may be
  * a destination. */
@@ -266,7 +321,9 @@ static int load(exec_ctx *x) {
     if (af.space == PTX_SPACE_PARAM && !af.row && n == 1 && regs[0] != PTX_REG_SINK)
         return load_kparam(x, af.base & af.mask, esize, regs[0], sgn);
     uint64_t vals[4][LANES];
-    if (n == 1) { /* scalar: the common case, one switch on the size outside the loop */
+    if (n == 1 && af.space == PTX_SPACE_SHARED && (esize == 4 || esize == 8) && load_shared_fast(x, &af, esize, vals[0])) {
+        /* done: vals[0] holds every active lane */
+    } else if (n == 1) { /* scalar: the common case, one switch on the size outside the loop */
         switch (esize) {
         case 4:
             FOR_EACH_LANE(l, x->active) {
@@ -305,6 +362,8 @@ static int load(exec_ctx *x) {
         unsigned rb = reg_bits(x, regs[k]);
         if (sgn && rb > esize * 8) {
             FOR_EACH_LANE(l, x->active) d[l] = (uint64_t)sign_extend(vals[k][l], esize * 8) & width_mask(rb);
+        } else if (x->active == FULL_MASK) {
+            memcpy(d, vals[k], sizeof vals[k]);
         } else {
             FOR_EACH_LANE(l, x->active) d[l] = vals[k][l];
         }
