@@ -22,6 +22,15 @@ struct gpu {
     partition **parts;
     uint32_t nparts, slices_per_part, nslices;
     uint64_t ticks[CLK_COUNT];     /* cycles done per domain */
+    /* The next edge of each domain on a common integer time scale (speed only):
+     * with L the least common multiple of the frequencies, edge n of a domain of
+     * frequency f is at (n+1) * (L/f) units, so comparing edges is comparing
+     * integers instead of cross-multiplying.  Kept modulo 2^64 and compared by
+     * signed difference, which is exact while the true edges lie within 2^63
+     * units of each other (they lie within one period).  exact_edges is 0 when L
+     * would not fit; edge_before() then cross-multiplies. */
+    uint64_t period[CLK_COUNT], edge[CLK_COUNT];
+    int exact_edges;
     gpu_counters st;
 
     /* the running kernel */
@@ -151,6 +160,8 @@ static int build_memory(gpu *g, char *err, size_t errlen) {
     return 0;
 }
 
+static void edges_init(gpu *g);
+
 gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
     for (int d = 0; d < CLK_COUNT; d++)
         if (p->clock_khz[d] == 0 || p->clock_khz[d] > 100000000ull) {
@@ -168,6 +179,7 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
     }
     g->p = *p;
     g->p.sm.total_sms = p->num_sms;
+    edges_init(g);
     g->sms = calloc(p->num_sms, sizeof *g->sms);
     g->wake = calloc(p->num_sms, sizeof *g->wake);
     g->sm_ctas = calloc(p->num_sms, sizeof *g->sm_ctas);
@@ -213,6 +225,33 @@ void gpu_destroy(gpu *g) {
 }
 
 /* ---- clock domain ticks ---- */
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b) {
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Each domain's next edge from its tick count (after a jump of the clocks). */
+static void edges_sync(gpu *g) {
+    for (int d = 0; d < CLK_COUNT; d++) g->edge[d] = (g->ticks[d] + 1) * g->period[d]; /* modulo 2^64 */
+}
+
+static void edges_init(gpu *g) {
+    uint64_t l = 1;
+    g->exact_edges = 0;
+    for (int d = 0; d < CLK_COUNT; d++) {
+        uint64_t f = g->p.clock_khz[d], m = l / gcd_u64(l, f);
+        if (m > (UINT64_C(1) << 62) / f) return; /* the common scale would overflow */
+        l = m * f;
+    }
+    for (int d = 0; d < CLK_COUNT; d++) g->period[d] = l / g->p.clock_khz[d];
+    g->exact_edges = 1;
+    edges_sync(g);
+}
 
 static void dispatch_ctas(gpu *g, uint64_t now) {
     if (!g->room_maybe || g->ctas_dispatched >= g->ctas_total) return;
@@ -376,6 +415,7 @@ static void skip_to(gpu *g, uint64_t t) {
         }
         g->ticks[d] = target;
     }
+    edges_sync(g);
 }
 
 /* ---- running a kernel ---- */
@@ -468,28 +508,46 @@ static int progress_due(gpu *g) {
     return 1;
 }
 
+/* The domains whose next edge comes first (all of those at the same time). */
+static void due_domains(gpu *g, int due[CLK_COUNT]) {
+    int first = CLK_CORE;
+    if (g->exact_edges) {
+        for (int d = CLK_ICNT; d < CLK_COUNT; d++)
+            if ((int64_t)(g->edge[d] - g->edge[first]) < 0) first = d;
+        for (int d = 0; d < CLK_COUNT; d++) due[d] = g->edge[d] == g->edge[first];
+        return;
+    }
+    for (int d = CLK_ICNT; d < CLK_COUNT; d++)
+        if (edge_before(g, d, first)) first = d;
+    /* every domain whose edge is at the same time as `first`, in fixed order */
+    for (int d = 0; d < CLK_COUNT; d++) due[d] = d == first || (!edge_before(g, first, d) && !edge_before(g, d, first));
+}
+
+/* Domain d has ticked. */
+static void tick_done(gpu *g, int d) {
+    g->ticks[d]++;
+    g->edge[d] += g->period[d];
+}
+
 static int run_loop(gpu *g) {
     for (;;) {
-        int first = CLK_CORE;
-        for (int d = CLK_ICNT; d < CLK_COUNT; d++)
-            if (edge_before(g, d, first)) first = d;
-        /* every domain whose edge is at the same time as `first`, in fixed order */
         int due[CLK_COUNT];
-        for (int d = 0; d < CLK_COUNT; d++) due[d] = d == first || (!edge_before(g, first, d) && !edge_before(g, d, first));
+        due_domains(g, due);
         if (due[CLK_CORE]) {
-            uint64_t now = g->ticks[CLK_CORE]++;
+            uint64_t now = g->ticks[CLK_CORE];
+            tick_done(g, CLK_CORE);
             core_tick(g, now);
-            if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
-            if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
-            if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
+            if (due[CLK_ICNT]) icnt_tick(g), tick_done(g, CLK_ICNT);
+            if (due[CLK_L2]) l2_tick(g), tick_done(g, CLK_L2);
+            if (due[CLK_DRAM]) dram_tick(g), tick_done(g, CLK_DRAM);
             int r = after_core_tick(g, now);
             if (r) return r;
             if (g->progress && g->ticks[CLK_CORE] >= g->next_progress && progress_due(g)) return -1;
             continue;
         }
-        if (due[CLK_ICNT]) icnt_tick(g), g->ticks[CLK_ICNT]++;
-        if (due[CLK_L2]) l2_tick(g), g->ticks[CLK_L2]++;
-        if (due[CLK_DRAM]) dram_tick(g), g->ticks[CLK_DRAM]++;
+        if (due[CLK_ICNT]) icnt_tick(g), tick_done(g, CLK_ICNT);
+        if (due[CLK_L2]) l2_tick(g), tick_done(g, CLK_L2);
+        if (due[CLK_DRAM]) dram_tick(g), tick_done(g, CLK_DRAM);
     }
 }
 
