@@ -248,58 +248,137 @@ static inline const uint8_t *lane_ptr(exec_ctx *x, ptx_space space, uint64_t add
     return p;
 }
 
-/* A scalar 4- or 8-byte shared-memory load (the inner loops of tiled kernels):
- * the same values and the same per-lane record as lane_ptr() gives, without
- * its per-lane dispatch on the space.  0 when some lane is misaligned or out of
- * bounds: nothing is written then (the caller starts over on the checked
- * path, which reports the fault). */
-static int load_shared_fast(exec_ctx *x, const addr_form *af, unsigned esize, uint64_t vals[LANES]) {
-    const exec_cta *cta = x->cta;
-    uint64_t lim = cta->smem_size, base = af->base, mask = af->mask;
+/* Addresses of the active lanes of a scalar access, into addr[]: 0 when some
+ * lane is misaligned; *lo and *hi are the lowest and highest. */
+static int lane_addrs(const exec_ctx *x, const addr_form *af, unsigned esize, uint64_t addr[LANES], uint64_t *lo,
+                      uint64_t *hi) {
+    uint64_t base = af->base, mask = af->mask, bad = 0, mn = UINT64_MAX, mx = 0;
     const uint64_t *row = af->row;
     uint32_t act = x->active;
-    uint64_t addr[LANES], bad = 0;
-    if (lim < esize) return 0;
-    lim -= esize; /* the last valid offset */
     if (act == FULL_MASK) { /* whole warps: straight loops the compiler can unroll */
         if (row)
             for (uint32_t l = 0; l < LANES; l++) addr[l] = (base + row[l]) & mask;
         else
             for (uint32_t l = 0; l < LANES; l++) addr[l] = base & mask;
-        for (uint32_t l = 0; l < LANES; l++) bad |= (addr[l] & (esize - 1)) | (uint64_t)(addr[l] > lim);
-        if (bad) return 0;
-        if (esize == 4)
-            for (uint32_t l = 0; l < LANES; l++) {
-                uint32_t v;
-                memcpy(&v, cta->smem + addr[l], 4);
-                vals[l] = v;
-            }
-        else
-            for (uint32_t l = 0; l < LANES; l++) memcpy(&vals[l], cta->smem + addr[l], 8);
+        for (uint32_t l = 0; l < LANES; l++) {
+            bad |= addr[l] & (esize - 1);
+            mn = addr[l] < mn ? addr[l] : mn;
+            mx = addr[l] > mx ? addr[l] : mx;
+        }
     } else {
         FOR_EACH_LANE(l, act) {
             addr[l] = (base + (row ? row[l] : 0)) & mask;
-            bad |= (addr[l] & (esize - 1)) | (uint64_t)(addr[l] > lim);
+            bad |= addr[l] & (esize - 1);
+            mn = addr[l] < mn ? addr[l] : mn;
+            mx = addr[l] > mx ? addr[l] : mx;
         }
-        if (bad) return 0;
+    }
+    *lo = mn;
+    *hi = mx;
+    return !bad;
+}
+
+/* Read esize (4 or 8) bytes per active lane at host + addr[l] - off. */
+static void gather(uint32_t act, const uint8_t *host, uint64_t off, const uint64_t addr[LANES], unsigned esize,
+                   uint64_t vals[LANES]) {
+    if (act == FULL_MASK && esize == 4)
+        for (uint32_t l = 0; l < LANES; l++) {
+            uint32_t v;
+            memcpy(&v, host + (addr[l] - off), 4);
+            vals[l] = v;
+        }
+    else if (act == FULL_MASK)
+        for (uint32_t l = 0; l < LANES; l++) memcpy(&vals[l], host + (addr[l] - off), 8);
+    else
         FOR_EACH_LANE(l, act) {
             if (esize == 4) {
                 uint32_t v;
-                memcpy(&v, cta->smem + addr[l], 4);
+                memcpy(&v, host + (addr[l] - off), 4);
                 vals[l] = v;
             } else {
-                memcpy(&vals[l], cta->smem + addr[l], 8);
+                memcpy(&vals[l], host + (addr[l] - off), 8);
             }
         }
-    }
+}
+
+/* note_access for every active lane of a fast-path access in `space` (never
+ * .param: the fast paths do not take it). */
+static void note_lanes(exec_ctx *x, ptx_space space, const uint64_t addr[LANES]) {
     exec_step_info *info = x->info;
-    if (info && act) {
-        /* note_access for each lane: the space is the instruction's (.shared) */
-        info->mem_space = PTX_SPACE_SHARED;
-        info->mem_mask = act;
-        if (act == FULL_MASK) memcpy(info->mem_addr, addr, sizeof addr);
-        else FOR_EACH_LANE(l, act) info->mem_addr[l] = addr[l];
+    uint32_t act = x->active;
+    if (!info || !act) return;
+    info->mem_space = (uint8_t)space;
+    info->mem_mask = act;
+    if (act == FULL_MASK) memcpy(info->mem_addr, addr, LANES * sizeof *addr);
+    else FOR_EACH_LANE(l, act) info->mem_addr[l] = addr[l];
+}
+
+/* A scalar 4- or 8-byte access to shared memory (the inner loops of tiled
+ * kernels), or to global/constant memory with every lane in one page of the
+ * allocation the CTA's last global access hit (a coalesced warp): the host
+ * memory of lane l is base + addr[l] - *off, and *space is the space
+ * note_access records.  Exactly what exec_mem_fast() gives lane by lane, with
+ * one bounds and page check for the warp.  NULL when the warp does not qualify
+ * (a lane misaligned, out of bounds, in another page or allocation, or the
+ * page not in the CTA's page cache): nothing has been changed then, and the
+ * caller takes the per-lane path, which handles (and reports) every case. */
+static uint8_t *fast_base(exec_ctx *x, const addr_form *af, unsigned esize, uint64_t addr[LANES], ptx_space *space,
+                          uint64_t *off) {
+    exec_cta *cta = x->cta;
+    uint64_t lo, hi;
+    *space = af->space;
+    if (!lane_addrs(x, af, esize, addr, &lo, &hi)) return NULL;
+    if (*space == PTX_SPACE_SHARED) {
+        if (cta->smem_size < esize || hi > cta->smem_size - esize) return NULL;
+        *off = 0;
+        return cta->smem;
     }
+    if (*space == PTX_SPACE_NONE) {
+        if (hi >= DEVMEM_GLOBAL_LIMIT) return NULL; /* a window: the per-lane path classifies it */
+        *space = PTX_SPACE_GLOBAL;
+    }
+    unsigned i = cta->alloc_last;
+    uint64_t len = cta->allocs[i].len, off_lo = lo - cta->allocs[i].lo, off_hi = hi - cta->allocs[i].lo;
+    if (off_lo >= len || off_hi >= len || esize > len - off_hi) return NULL;
+    uint64_t pn = lo >> DEVMEM_PAGE_BITS;
+    if ((hi >> DEVMEM_PAGE_BITS) != pn) return NULL;
+    unsigned slot = (unsigned)pn & (EXEC_PAGE_CACHE - 1);
+    if (cta->pages[slot].page_no != pn || !cta->pages[slot].host) return NULL;
+    *off = pn << DEVMEM_PAGE_BITS;
+    return cta->pages[slot].host;
+}
+
+static int fast_space(ptx_space s) {
+    return s == PTX_SPACE_SHARED || s == PTX_SPACE_GLOBAL || s == PTX_SPACE_NONE || s == PTX_SPACE_CONST;
+}
+
+/* load() of one 4- or 8-byte element through fast_base(); 0 if it does not apply. */
+static int load_fast(exec_ctx *x, const addr_form *af, unsigned esize, uint64_t vals[LANES]) {
+    uint64_t addr[LANES], off;
+    ptx_space space;
+    const uint8_t *host = fast_base(x, af, esize, addr, &space, &off);
+    if (!host) return 0;
+    gather(x->active, host, off, addr, esize, vals);
+    note_lanes(x, space, addr);
+    return 1;
+}
+
+/* store() of one 4- or 8-byte element through fast_base(), lanes in
+ * ascending order as the per-lane path writes them; 0 if it does not apply. */
+static int store_fast(exec_ctx *x, const addr_form *af, unsigned esize, const uint64_t *row) {
+    uint64_t addr[LANES], off;
+    ptx_space space;
+    uint8_t *host = fast_base(x, af, esize, addr, &space, &off);
+    if (!host) return 0;
+    FOR_EACH_LANE(l, x->active) {
+        if (esize == 4) {
+            uint32_t v = (uint32_t)row[l];
+            memcpy(host + (addr[l] - off), &v, 4);
+        } else {
+            memcpy(host + (addr[l] - off), &row[l], 8);
+        }
+    }
+    note_lanes(x, space, addr);
     return 1;
 }
 
@@ -321,7 +400,7 @@ static int load(exec_ctx *x) {
     if (af.space == PTX_SPACE_PARAM && !af.row && n == 1 && regs[0] != PTX_REG_SINK)
         return load_kparam(x, af.base & af.mask, esize, regs[0], sgn);
     uint64_t vals[4][LANES];
-    if (n == 1 && af.space == PTX_SPACE_SHARED && (esize == 4 || esize == 8) && load_shared_fast(x, &af, esize, vals[0])) {
+    if (n == 1 && (esize == 4 || esize == 8) && fast_space(af.space) && load_fast(x, &af, esize, vals[0])) {
         /* done: vals[0] holds every active lane */
     } else if (n == 1) { /* scalar: the common case, one switch on the size outside the loop */
         switch (esize) {
@@ -399,6 +478,7 @@ static int store(exec_ctx *x) {
     unsigned size = esize * n;
     addr_form af = addr_form_of(x, &in->opnd[0], (ptx_space)in->space);
     begin_access(x, size, 1, 0);
+    if (n == 1 && (esize == 4 || esize == 8) && fast_space(af.space) && store_fast(x, &af, esize, rows[0])) return 0;
     if (n == 1 && esize == 4) {
         FOR_EACH_LANE(l, x->active) {
             uint8_t *p = (uint8_t *)lane_ptr(x, af.space, af_addr(&af, l), 4, ACC_WRITE, l);
