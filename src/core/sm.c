@@ -312,9 +312,10 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     sm_warp_sync(s, w);
 }
 
-void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
+/* sm_warp_refresh with the next instruction already read (nx). */
+static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_at) {
     sm_warp *W = &s->warps[w];
-    W->next = exec_warp_next_insn(W->cta, W->index);
+    W->next = nx;
     W->ibuf_at = ibuf_at;
     if (!W->next) {
         W->ready_at = NEVER;
@@ -340,6 +341,11 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
     sm_warp_recheck(s, w);
 }
 
+void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
+    sm_warp *W = &s->warps[w];
+    warp_set_next(s, w, exec_warp_next_insn(W->cta, W->index), ibuf_at);
+}
+
 /* Warp w's fetch at cycle f in the instruction cache (-gpgpu_cache:il1), as
  * GPGPU-Sim's fetch does it: one access for the 16 bytes (2 instructions, fewer
  * at the end of a line) at the warp's PC + PROGRAM_MEM_START.  A hit hands them
@@ -347,17 +353,17 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
  * read: GPGPU-Sim never copies code into the L2) or a pending hit leaves the
  * warp waiting for the fill; a reservation fail (no MSHR or miss-queue room)
  * until a fill or a sent miss frees room.  1 on a hit. */
-static int icache_fetch(sm *s, uint32_t w, uint64_t f) {
+static int icache_fetch(sm *s, uint32_t w, uint64_t f, uint64_t code_addr, uint32_t pc) {
     sm_warp *W = &s->warps[w];
     uint32_t line = s->c.l1i.line_size;
-    uint64_t a = SM_CODE_BASE + exec_warp_code_addr(W->cta, W->index);
+    uint64_t a = SM_CODE_BASE + code_addr;
     uint32_t off = (uint32_t)(a & (line - 1)), bytes = off + 16 > line ? line - off : 16;
     mem_req r;
     memset(&r, 0, sizeof r);
     r.addr = a & ~(uint64_t)(line - 1);
     r.tag = ((uint64_t)TARGET_L1I << TAG_TARGET_SHIFT) | w;
     r.issue_cycle = f;
-    r.pc = exec_warp_pc(W->cta, W->index);
+    r.pc = pc;
     r.sector_mask = mem_sector_mask(a, bytes, line);
     r.size = (uint16_t)(mem_sector_count(r.sector_mask) * MEM_SECTOR_SIZE);
     r.sm = (uint16_t)s->id;
@@ -371,17 +377,18 @@ static int icache_fetch(sm *s, uint32_t w, uint64_t f) {
     return 0;
 }
 
-/* A fetch for warp w at the first free fetch slot from `from`. */
-static void fetch_at(sm *s, uint32_t w, const ptx_insn *nx, uint64_t from) {
+/* A fetch for warp w at the first free fetch slot from `from`; nx is its next
+ * instruction (exec_warp_fetch_point: code_addr and pc are set when it is not NULL). */
+static void fetch_at(sm *s, uint32_t w, const ptx_insn *nx, uint64_t code_addr, uint32_t pc, uint64_t from) {
     sm_warp *W = &s->warps[w];
     uint64_t f = max_u64(from, s->fetch_free);
     s->fetch_free = f + 1;
-    W->ibuf_spare = nx && (exec_warp_code_addr(W->cta, W->index) / 8 + 1) % s->c.insns_per_iline != 0;
-    if (nx && s->l1i && !icache_fetch(s, w, f)) {
-        sm_warp_refresh(s, w, NEVER); /* no issue before the fill (sm_ifetch_filled) */
+    W->ibuf_spare = nx && (code_addr / 8 + 1) % s->c.insns_per_iline != 0;
+    if (nx && s->l1i && !icache_fetch(s, w, f, code_addr, pc)) {
+        warp_set_next(s, w, nx, NEVER); /* no issue before the fill (sm_ifetch_filled) */
         return;
     }
-    sm_warp_refresh(s, w, f + 2);
+    warp_set_next(s, w, nx, f + 2);
 }
 
 /* Fetch, as GPGPU-Sim's Fermi core: a warp's I-buffer holds 2 instructions; when
@@ -397,13 +404,15 @@ static void fetch_at(sm *s, uint32_t w, const ptx_insn *nx, uint64_t from) {
  * warp at a barrier). */
 void sm_warp_fetch(sm *s, uint32_t w, const ptx_insn *cur, int spare, uint64_t now) {
     sm_warp *W = &s->warps[w];
-    const ptx_insn *nx = exec_warp_next_insn(W->cta, W->index);
+    uint64_t code_addr = 0;
+    uint32_t pc = 0;
+    const ptx_insn *nx = exec_warp_fetch_point(W->cta, W->index, &code_addr, &pc);
     if (nx && spare && nx == cur + 1) {
         W->ibuf_spare = 0;
-        sm_warp_refresh(s, w, now + 1);
+        warp_set_next(s, w, nx, now + 1);
         return;
     }
-    fetch_at(s, w, nx, now + (spare ? 1 : 0));
+    fetch_at(s, w, nx, code_addr, pc, now + (spare ? 1 : 0));
 }
 
 /* The fill of warp w's instruction-cache miss arrived at `now`: GPGPU-Sim's
@@ -428,7 +437,12 @@ void sm_ifetch_retry(sm *s, uint64_t now) {
         if (W->imiss != IMISS_RETRY) continue;
         W->imiss = IMISS_NONE;
         s->iretry--;
-        if (W->cta && W->live) fetch_at(s, w, exec_warp_next_insn(W->cta, W->index), now);
+        if (W->cta && W->live) {
+            uint64_t code_addr = 0;
+            uint32_t pc = 0;
+            const ptx_insn *nx = exec_warp_fetch_point(W->cta, W->index, &code_addr, &pc);
+            fetch_at(s, w, nx, code_addr, pc, now);
+        }
     }
     sm_poke(s, now);
 }

@@ -121,6 +121,13 @@ static int mul(exec_ctx *x, int_args *g) {
         LANE_LOOP((a[l] * b[l]) & wm);
         return 0;
     }
+    if (!(fl & PTX_F_HI)) { /* mul.wide (address arithmetic): mul_wide inline, the same expression */
+        uint64_t wm = g->wm, rm = width_mask(2 * g->bits);
+        unsigned bits = g->bits;
+        if (g->sgn) LANE_LOOP((uint64_t)(sign_extend(a[l], bits) * sign_extend(b[l], bits)) & rm);
+        else LANE_LOOP(((a[l] & wm) * (b[l] & wm)) & rm);
+        return 0;
+    }
     LANE_LOOP(mul_part(g, fl, a[l], b[l]));
     return 0;
 }

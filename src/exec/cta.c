@@ -135,6 +135,15 @@ uint64_t exec_warp_code_addr(const exec_cta *cta, uint32_t w) {
     return wp->frames[wp->nframes - 1].func->code_addr + (uint64_t)wp->stack[wp->sp - 1].pc * 8;
 }
 
+const ptx_insn *exec_warp_fetch_point(const exec_cta *cta, uint32_t w, uint64_t *code_addr, uint32_t *pc) {
+    const ptx_insn *in = exec_warp_next_insn(cta, w);
+    if (in) {
+        *code_addr = exec_warp_code_addr(cta, w);
+        *pc = exec_warp_pc(cta, w);
+    }
+    return in;
+}
+
 uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w) {
     if (w >= cta->nwarps) return 0;
     const exec_warp *wp = &cta->warps[w];

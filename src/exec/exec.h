@@ -124,6 +124,9 @@ const ptx_insn *exec_warp_next_insn(const exec_cta *cta, uint32_t w);
 uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w);
 /* Its byte address in instruction memory (the function's code_addr + 8 x pc). */
 uint64_t exec_warp_code_addr(const exec_cta *cta, uint32_t w);
+/* exec_warp_next_insn(), and when it is not NULL also exec_warp_code_addr()
+ * and exec_warp_pc() in *code_addr and *pc: one call for the fetch unit. */
+const ptx_insn *exec_warp_fetch_point(const exec_cta *cta, uint32_t w, uint64_t *code_addr, uint32_t *pc);
 /* When every live warp of the CTA has arrived, release the barrier; returns 1 if released. */
 int exec_cta_try_release_barrier(exec_cta *cta);
 int exec_cta_done(const exec_cta *cta);
