@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # same-stats.sh OLD_LOCSIM NEW_LOCSIM [--size S] [workload ...]
+# SAME_STATS_POLICIES=1 adds every warp scheduler and shipped config on three
+# workloads.
 #
 # Checks that a change meant only to make the simulator faster changes no
 # statistic: runs every workload (bench_timing's list: all of `locsim list`, at
@@ -38,6 +40,16 @@ if [ $# -eq 0 ]; then
            "gc-lrr|gc -gpgpu_scheduler lrr"
            "kmeans-cwlp|kmeans -gpgpu_scheduler cwlp -l1d_policy lpc"
            "vectoradd-two_level|vectoradd -gpgpu_scheduler two_level")
+fi
+# --policies: every warp scheduler and the other shipped configs on a few
+# workloads (for changes to the core, the schedulers or the main loop).
+if [ "${SAME_STATS_POLICIES:-0}" = 1 ]; then
+    for w in backprop hotspot kmeans; do
+        for p in gto lrr two_level warp_limiting:gto:8 ccws; do runs+=("$w-$p|$w -gpgpu_scheduler $p"); done
+        runs+=("$w-cwlp|$w -gpgpu_scheduler cwlp -l1d_policy lpc" "$w-wsmp|$w -gpgpu_scheduler wsmp")
+        for c in ldesc_numa4 sharing_fermi ccws_gtx285 ldesc_gtx480; do runs+=("$w-$c|$w --config $c"); done
+    done
+    runs+=("gc-ccws_gtx285-ccws|gc --config ccws_gtx285 -gpgpu_scheduler ccws")
 fi
 
 bad=0

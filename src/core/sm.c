@@ -98,7 +98,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     for (uint32_t i = 0; i < DEC_SLOTS; i++) s->dec[i].in = NULL;
     s->fetch_free = 0;
     s->iretry = 0;
-    s->resident = s->nlive = 0;
+    s->resident = s->nlive = s->ngroups = 0;
     s->live_mask = 0;
     s->wake_at = 0;
     memset(s->sched_next, 0, sizeof s->sched_next);
@@ -488,6 +488,7 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
     C->live_warps = nw;
     C->inflight = 0;
     s->resident++;
+    s->age_group[s->ngroups++] = (nw >= 64 ? ~(warp_mask)0 : (((warp_mask)1 << nw) - 1)) << C->first_warp;
     for (uint32_t i = 0; i < nw; i++) {
         uint32_t w = C->first_warp + i;
         sm_warp *W = &s->warps[w];
@@ -520,6 +521,12 @@ void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now) {
     sm_cta *C = &s->ctas[cta_slot];
     if (!C->cta || C->live_warps || C->inflight) return;
     for (uint32_t i = 0; i < s->k.occ.warps; i++) s->warps[C->first_warp + i].cta = NULL;
+    for (uint32_t g = 0; g < s->ngroups; g++) /* drop this CTA's age group: the one holding its first warp */
+        if (sched_mask_has(s->age_group[g], C->first_warp)) {
+            memmove(&s->age_group[g], &s->age_group[g + 1], (s->ngroups - g - 1) * sizeof *s->age_group);
+            s->ngroups--;
+            break;
+        }
     exec_cta_destroy(C->cta);
     C->cta = NULL;
     s->resident--;
@@ -702,6 +709,7 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     if (ready) {
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
                         .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive,
+                        .age_groups = s->age_group, .ngroups = s->ngroups,
                         .l1d_locality = l1d_locality, .l1d = s->l1d,
                         .sigma = s->c.track_sigma ? s->sigma : NULL};
         int w = s->c.sched->pick(s->sched_state, &v);

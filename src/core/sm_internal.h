@@ -196,6 +196,8 @@ struct sm {
     sm_cta ctas[SM_MAX_CTAS];
     uint32_t resident;
     uint8_t age_order[SCHED_MAX_WARPS];
+    warp_mask age_group[SM_MAX_CTAS];      /* warp slots of each resident CTA, oldest first (sched_view.age_groups) */
+    uint32_t ngroups;
     /* Latency tolerance (docs/wsmp.md), kept when c.track_sigma: per warp slot,
      * how many in-flight memory instructions each lane waits on after a miss,
      * the lanes with any, and sigma = 100 x (32 - those lanes) / 32, floored. */

@@ -4,6 +4,12 @@
 #include "sched/sched.h"
 
 int sched_oldest_in(const sched_view *v, warp_mask m) {
+    if (v->age_groups) {
+        m &= v->live;
+        for (uint32_t g = 0; g < v->ngroups; g++)
+            if (m & v->age_groups[g]) return __builtin_ctzll(m & v->age_groups[g]);
+        return -1;
+    }
     for (uint32_t i = 0; i < v->nlive; i++)
         if (sched_mask_has(m, v->age_order[i])) return v->age_order[i];
     return -1;

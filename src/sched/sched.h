@@ -49,6 +49,12 @@ typedef struct {
     warp_mask next_is_load;  /* warps whose next instruction reads global/local memory */
     const uint8_t *age_order;/* live warps of the SM, oldest first */
     uint32_t nlive;          /* entries in age_order (= popcount(live)) */
+    /* The same order by CTA (optional, NULL if not given): the warp slots of
+     * each resident CTA, oldest CTA first; within a CTA, age is slot order.
+     * sched_oldest_in() uses it to test one mask per CTA instead of one warp at
+     * a time (same answer). */
+    const warp_mask *age_groups;
+    uint32_t ngroups;
     /* The SM's L1D locality signal, asked on demand (a policy that does not use
      * it costs nothing): l1d_locality(l1d) is 1 when the L1D's replacement
      * policy currently sees locality, 0 when it does not, -1 when the policy
