@@ -72,6 +72,8 @@ void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx) {
 
 /* ---- kernels ---- */
 
+static void tw_reset(sm *s);
+
 int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     sm_kernel_end(s);
     s->k = *k;
@@ -86,6 +88,8 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     }
     memset(s->unit_mask, 0, sizeof s->unit_mask);
     memset(s->hot_unit, 0, sizeof s->hot_unit);
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) s->hot_ready[w] = NEVER;
+    tw_reset(s);
     for (uint32_t w = 0; w < max_warps; w++) {
         memset(&s->warps[w], 0, sizeof s->warps[w]);
         s->warps[w].reg_ready = s->sb_store + per_warp * w;
@@ -270,6 +274,55 @@ static uint64_t operands_ready_dec(const sm_warp *W, const insn_decode *d) {
     return t;
 }
 
+#define TW_SLOTS 64
+
+/* File warp w (bit) by its ready cycle r relative to wheel_now. */
+static void tw_file(sm *s, warp_mask bit, uint64_t r) {
+    if (r <= s->wheel_now) {
+        s->time_ok |= bit;
+        return;
+    }
+    s->time_ok &= ~bit;
+    if (r == NEVER) return; /* waits for an event: synced again when it comes */
+    if (r - s->wheel_now < TW_SLOTS) {
+        s->tw[r % TW_SLOTS] |= bit;
+    } else {
+        s->far |= bit;
+        if (r < s->far_min) s->far_min = r;
+    }
+}
+
+/* Bring time_ok up to cycle now. */
+static void tw_advance(sm *s, uint64_t now) {
+    if (now <= s->wheel_now) return;
+    uint64_t steps = now - s->wheel_now < TW_SLOTS ? now - s->wheel_now : TW_SLOTS;
+    for (uint64_t c = s->wheel_now + 1; steps--; c++) {
+        warp_mask m = s->tw[c % TW_SLOTS];
+        s->tw[c % TW_SLOTS] = 0;
+        for (; m; m &= m - 1) {
+            uint32_t w = (uint32_t)__builtin_ctzll(m);
+            if (s->hot_ready[w] <= now) s->time_ok |= (warp_mask)1 << w;
+        }
+    }
+    s->wheel_now = now;
+    if (s->far_min - now < TW_SLOTS || s->far_min <= now) { /* some far warp is due or near: file them again */
+        warp_mask m = s->far;
+        s->far = 0;
+        s->far_min = NEVER;
+        for (; m; m &= m - 1) {
+            uint32_t w = (uint32_t)__builtin_ctzll(m);
+            tw_file(s, (warp_mask)1 << w, s->hot_ready[w]);
+        }
+    }
+}
+
+static void tw_reset(sm *s) {
+    s->time_ok = s->far = 0;
+    memset(s->tw, 0, sizeof s->tw);
+    s->far_min = NEVER;
+    s->wheel_now = 0;
+}
+
 void sm_warp_sync(sm *s, uint32_t w) {
     const sm_warp *W = &s->warps[w];
     warp_mask bit = (warp_mask)1 << w;
@@ -278,6 +331,7 @@ void sm_warp_sync(sm *s, uint32_t w) {
     s->event_mask = wait != STALL_COUNT ? s->event_mask | bit : s->event_mask & ~bit;
     s->load_mask = W->next && W->is_load ? s->load_mask | bit : s->load_mask & ~bit;
     s->throttle_mask = W->next && W->throttled ? s->throttle_mask | bit : s->throttle_mask & ~bit;
+    if (s->hot_ready[w] != W->ready_at || W->ready_at <= s->wheel_now) tw_file(s, bit, W->ready_at);
     s->hot_ready[w] = W->ready_at;
     s->hot_ibuf[w] = W->ibuf_at;
     s->unit_mask[s->hot_unit[w]] &= ~bit;
@@ -667,11 +721,7 @@ static int l1d_locality(const void *l1d) { return cache_locality_signal(l1d); }
  * cycle warp_blocked() also gives are only needed when no warp can issue, and
  * schedule() then asks it warp by warp. */
 static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok) {
-    warp_mask t = 0;
-    for (warp_mask m = cand; m; m &= m - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(m);
-        t |= (warp_mask)(s->hot_ready[w] <= now) << w;
-    }
+    warp_mask t = cand & s->time_ok; /* hot_ready <= now: tw_advance(now) ran this cycle */
     if (!t) return 0;
     warp_mask ready = 0;
     for (uint32_t u = 0; u < UNIT_COUNT; u++) {
@@ -762,6 +812,7 @@ void sm_cycle(sm *s, uint64_t now) {
     if (s->resident) s->st.active_cycles++;
     if (s->c.sched->cycle) s->c.sched->cycle(s->sched_state, now, skipped);
     ldst_cycle(s, now);
+    tw_advance(s, now);
     warp_mask load_ok = s->c.sched->load_permitted ? s->c.sched->load_permitted(s->sched_state, now) : ~(warp_mask)0;
     for (uint32_t i = 0; i < s->c.num_sched && !s->faulted; i++) {
         if (!(s->live_mask & s->sched_mask[i])) {

@@ -191,6 +191,17 @@ struct sm {
     warp_mask load_mask;                   /* next instruction reads global/local memory */
     warp_mask throttle_mask;               /* next instruction is subject to load_permitted */
     warp_mask unit_mask[UNIT_COUNT];       /* next instruction's pipeline is hot_unit (by bit) */
+    /* Which warps have hot_ready <= the current cycle, kept by events instead of
+     * a compare per warp per cycle (speed only): time_ok holds the warps whose
+     * ready cycle is at most wheel_now; a warp ready later waits in the bucket
+     * of its ready cycle mod TW_SLOTS when that is less than TW_SLOTS cycles
+     * ahead, else in far (with far_min the earliest).  Entries may be stale (the
+     * warp was synced again since): a bucket's warps are checked against
+     * hot_ready when it comes due. */
+    warp_mask time_ok;
+    warp_mask tw[64];
+    warp_mask far;
+    uint64_t far_min, wheel_now;
     bool throttle_atomics;                 /* the scheduler's load_permitted covers atomics too */
     sm_warp warps[SCHED_MAX_WARPS];
     sm_cta ctas[SM_MAX_CTAS];
