@@ -248,7 +248,7 @@ static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     uint64_t t = max_u64(m->data_ready, now + 1);
     for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = t;
     W->sb_max = max_u64(W->sb_max, t);
-    W->mem_pending--;
+    sm_mem_pending_set(s, m->warp, W->mem_pending - 1);
     if (m->cpa) cpa_done(W, i);
     uint32_t cta_slot = W->cta_slot;
     s->ctas[cta_slot].inflight--;
@@ -545,7 +545,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
     u->slot = (uint32_t)slot;
     u->pc = info->pc;
     u->next = 0;
-    W->mem_pending++;
+    sm_mem_pending_set(s, w, W->mem_pending + 1);
     s->ctas[W->cta_slot].inflight++;
     if (!u->busy) {
         m->all_sent = 1;

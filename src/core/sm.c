@@ -90,6 +90,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     memset(s->hot_unit, 0, sizeof s->hot_unit);
     for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) s->hot_ready[w] = NEVER;
     tw_reset(s);
+    s->mem_full = 0;
     for (uint32_t w = 0; w < max_warps; w++) {
         memset(&s->warps[w], 0, sizeof s->warps[w]);
         s->warps[w].reg_ready = s->sb_store + per_warp * w;
@@ -554,7 +555,7 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
         W->live = 1;
         W->at_barrier = 0;
         W->sb_max = 0;
-        W->mem_pending = 0;
+        sm_mem_pending_set(s, w, 0);
         W->ncpa = 0;
         W->cpa_committed = 0;
         s->age_order[s->nlive++] = (uint8_t)w;
@@ -729,11 +730,7 @@ static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mas
         if (oc_cu_free_at(s, (uint8_t)u) <= now + 1) ready |= t & s->unit_mask[u];
     }
     warp_mask mem = t & s->unit_mask[UNIT_LDST] & (~s->throttle_mask | load_ok);
-    if (mem && !s->ldst.busy && s->free_slot >= 0 && s->ldst.free_at <= now)
-        for (; mem; mem &= mem - 1) {
-            uint32_t w = (uint32_t)__builtin_ctzll(mem);
-            if (s->warps[w].mem_pending < s->c.load_slots_per_warp) ready |= (warp_mask)1 << w;
-        }
+    if (mem && !s->ldst.busy && s->free_slot >= 0 && s->ldst.free_at <= now) ready |= mem & ~s->mem_full;
     return ready;
 }
 

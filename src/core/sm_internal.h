@@ -199,6 +199,7 @@ struct sm {
      * warp was synced again since): a bucket's warps are checked against
      * hot_ready when it comes due. */
     warp_mask time_ok;
+    warp_mask mem_full;                    /* warps with load_slots_per_warp memory instructions in flight */
     warp_mask tw[64];
     warp_mask far;
     uint64_t far_min, wheel_now;
@@ -258,6 +259,12 @@ static inline void sm_poke(sm *s, uint64_t now) {
     if (now < s->wake_at) s->wake_at = now;
     for (uint32_t i = 0; i < s->c.num_sched; i++)
         if (now < s->sched_next[i]) s->sched_next[i] = now;
+}
+/* Warp w's count of memory instructions in flight changed: keep mem_full. */
+static inline void sm_mem_pending_set(sm *s, uint32_t w, uint32_t n) {
+    warp_mask bit = (warp_mask)1 << w;
+    s->warps[w].mem_pending = n;
+    s->mem_full = n >= s->c.load_slots_per_warp ? s->mem_full | bit : s->mem_full & ~bit;
 }
 /* Re-read warp w's next instruction after it changed (issue, barrier release). */
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at);
