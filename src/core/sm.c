@@ -287,6 +287,7 @@ static void tw_file(sm *s, warp_mask bit, uint64_t r) {
     if (r == NEVER) return; /* waits for an event: synced again when it comes */
     if (r - s->wheel_now < TW_SLOTS) {
         s->tw[r % TW_SLOTS] |= bit;
+        s->tw_busy |= 1ull << (r % TW_SLOTS);
     } else {
         s->far |= bit;
         if (r < s->far_min) s->far_min = r;
@@ -296,10 +297,16 @@ static void tw_file(sm *s, warp_mask bit, uint64_t r) {
 /* Bring time_ok up to cycle now. */
 static void tw_advance(sm *s, uint64_t now) {
     if (now <= s->wheel_now) return;
-    uint64_t steps = now - s->wheel_now < TW_SLOTS ? now - s->wheel_now : TW_SLOTS;
-    for (uint64_t c = s->wheel_now + 1; steps--; c++) {
-        warp_mask m = s->tw[c % TW_SLOTS];
-        s->tw[c % TW_SLOTS] = 0;
+    /* the slots of cycles wheel_now+1 .. now (all of them after a long sleep),
+     * only those holding warps */
+    uint64_t steps = now - s->wheel_now, first = (s->wheel_now + 1) % TW_SLOTS;
+    uint64_t run = steps >= TW_SLOTS ? ~0ull : (1ull << steps) - 1;
+    uint64_t win = first == 0 ? run : (run << first) | (run >> (TW_SLOTS - first));
+    for (uint64_t due = s->tw_busy & win; due; due &= due - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(due);
+        warp_mask m = s->tw[b];
+        s->tw[b] = 0;
+        s->tw_busy &= ~(1ull << b);
         for (; m; m &= m - 1) {
             uint32_t w = (uint32_t)__builtin_ctzll(m);
             if (s->hot_ready[w] <= now) s->time_ok |= (warp_mask)1 << w;
@@ -318,7 +325,7 @@ static void tw_advance(sm *s, uint64_t now) {
 }
 
 static void tw_reset(sm *s) {
-    s->time_ok = s->far = 0;
+    s->time_ok = s->far = s->tw_busy = 0;
     memset(s->tw, 0, sizeof s->tw);
     s->far_min = NEVER;
     s->wheel_now = 0;

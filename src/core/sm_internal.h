@@ -201,6 +201,7 @@ struct sm {
     warp_mask time_ok;
     warp_mask mem_full;                    /* warps with load_slots_per_warp memory instructions in flight */
     warp_mask tw[64];
+    uint64_t tw_busy;                      /* bit b: tw[b] may be non-empty */
     warp_mask far;
     uint64_t far_min, wheel_now;
     bool throttle_atomics;                 /* the scheduler's load_permitted covers atomics too */
