@@ -157,6 +157,55 @@ static void test_algorithm2(void **state) {
     o->destroy(st);
 }
 
+/* The case the first evaluation got wrong (docs/results/ldesc_numa-notes.md): a
+ * 2-D D-Tile of a wider row-major array.  Transpose of a 128 x 128 float matrix
+ * (rows of 512 B, 64 KB) on a 4 x 4 grid of 32 x 32 tiles, 4 zones:
+ *   in  (priority 1): CTA (bx, by) reads tile (bx, by): rows 32 by .. 32 by + 31,
+ *       columns 32 bx ..: offset 16384 by + 128 bx + 512 r for row r (stride 128);
+ *   out (priority 0): CTA (bx, by) writes tile (by, bx): offset 16384 bx + 128 by + 512 r
+ *       (map (2,1,0): the C-Tiles in y-fastest order).
+ * in, b = 7: zone (offset >> 7) & 3 = (128 by + bx + 4 r) & 3 = bx for every row: the
+ *   whole tile is in zone bx, CTA (bx, by) -> zone bx, 4 CTAs a zone: utility 1 x 2
+ *   (weight 2 for the first of 2).  Under that partition, out, b_lo = 14: zone
+ *   (offset >> 14) & 3 = bx: all local, utility 1 x 1 (b_lo = 7..13 give zone by or a
+ *   mix: less).  Total 3, the most there is (b_hi = 14 also reaches 3 (in by rows,
+ *   out b_lo = 7) but comes later; strictly greater wins).  Read as 4 KB of
+ *   consecutive bytes (the old reading), in would pick b = 12, which scatters each
+ *   tile's rows over the zones.
+ * SP: 8 vectors of 4096 floats (16 KB each), CTA v reads vector v: only b = 14
+ *   (zone v & 3) and above keep a vector in one zone; b = 14 comes first, zones
+ *   0,1,2,3,0,1,2,3, utility 1 (one descriptor, weight 1). */
+static void test_algorithm2_tiles(void **state) {
+    (void)state;
+    locsim_ldesc in = desc1d(0x400000, 65536, 32, 1, 1), out = desc1d(0x500000, 65536, 32, 1, 0);
+    in.type = out.type = LOCSIM_LDESC_NO_REUSE;
+    in.data_tile.y = out.data_tile.y = 32;
+    in.stride = out.stride = 128;
+    in.map = (locsim_dim3){1, 2, 0};
+    out.map = (locsim_dim3){2, 1, 0};
+    locsim_ldesc slots[2] = {out, in};
+    uint8_t used[2] = {1, 1};
+    ldesc_set s;
+    ldesc_set_build(&s, slots, used, 2);
+    assert_int_equal(s.e[0].lo, 0x400000);
+    uint8_t zone[16], scratch[16];
+    numa_ldesc_plan plan;
+    numa_ldesc_plan_run(&s, (locsim_dim3){4, 4, 1}, 16, 2, zone, scratch, &plan);
+    assert_int_equal(plan.bit[0], 7);
+    assert_int_equal(plan.bit[1], 14);
+    assert_true(plan.util > 2.999 && plan.util < 3.001);
+    for (int id = 0; id < 16; id++) assert_int_equal(zone[id], id % 4);
+
+    locsim_ldesc sp = desc1d(0x800000, 8 * 16384, 4096, 1, 0);
+    sp.type = LOCSIM_LDESC_NO_REUSE;
+    ldesc_set_build(&s, &sp, used, 1);
+    numa_ldesc_plan_run(&s, (locsim_dim3){8, 1, 1}, 8, 2, zone, scratch, &plan);
+    assert_int_equal(plan.bit[0], 14);
+    assert_true(plan.util > 0.999 && plan.util < 1.001);
+    const uint8_t want[8] = {0, 1, 2, 3, 0, 1, 2, 3};
+    assert_memory_equal(zone, want, 8);
+}
+
 /* ---- the fabric ---- */
 
 static addrmap am2;   /* 2 channels x 2 slices, GTX480 mapping */
@@ -339,7 +388,7 @@ static void test_bad_config(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
-        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_route),        cmocka_unit_test(test_link_cost),
+        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_route),        cmocka_unit_test(test_link_cost),
         cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

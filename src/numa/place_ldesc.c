@@ -11,8 +11,11 @@
  * Readings of the paper's gaps (docs/numa.md):
  *  - the offset within the data structure stands for the physical address of a
  *    page-aligned structure (the paper has the runtime align them);
- *  - D-Tile k covers bytes [k*T, (k+1)*T) of the structure, T = its elements x
- *    elem_size (a D-Tile is contiguous: the descriptor gives no row pitch);
+ *  - a D-Tile of several rows whose REGULAR stride is wider than the tile is a
+ *    2-D block of a row-major structure `stride` elements wide (rows stride apart,
+ *    the D-Tiles tiling the structure in X->Y order, as in the paper's histo
+ *    descriptor, whose stride is the row length); any other D-Tile k covers bytes
+ *    [k*T, (k+1)*T) of the structure, T = its elements x elem_size;
  *  - NUMA_PART puts a C-Tile in the zone holding most of its D-Tile's bytes (ties:
  *    its contiguous chunk's zone, id x N / CTAs, else the lowest); a C-Tile whose D-Tile lies past the structure's end goes to
  *    its contiguous chunk (CTA id x N / CTAs);
@@ -51,20 +54,83 @@ static void ld_destroy(void *st) {
     free(s);
 }
 
-/* The byte range [*lo, *hi) (offsets) of the D-Tile CTA id accesses under e;
- * 0 when it lies past the structure. */
-static int dtile_range(const ldesc_entry *e, locsim_dim3 grid, uint64_t id, uint64_t *lo, uint64_t *hi) {
+/* The bytes one C-Tile's D-Tile covers: `rows` runs of row_bytes, `pitch` apart,
+ * starting at offset lo (a contiguous D-Tile is one run). */
+typedef struct {
+    uint64_t lo, row_bytes, pitch, rows;
+    uint64_t tail;              /* bytes of one more, clipped run at the structure's end */
+} dtile;
+
+/* D-Tile k of e.  A D-Tile of several rows (data_tile.y > 1, data_tile.z = 1) whose
+ * REGULAR stride is wider than the tile is a 2-D block of a row-major structure
+ * `stride` elements wide (the paper's histo descriptor: stride = the row length):
+ * its rows are stride elements apart and the D-Tiles tile the structure in X->Y
+ * order.  Any other D-Tile is data_tile.x x .y x .z consecutive elements.
+ * 0 when the tile starts past the structure. */
+static int dtile_at(const ldesc_entry *e, uint64_t k, dtile *t) {
+    const locsim_ldesc *d = &e->d;
+    uint64_t size = e->hi - e->lo, es = d->elem_size;
+    memset(t, 0, sizeof *t);
+    if (d->data_tile.y > 1 && d->data_tile.z == 1 && d->pattern == LOCSIM_LDESC_REGULAR &&
+        d->stride > (int64_t)d->data_tile.x) {
+        uint64_t w = (uint64_t)d->stride, tx = d->data_tile.x, ty = d->data_tile.y, per_row = w / tx;
+        t->lo = ((k % per_row) * tx + (k / per_row) * ty * w) * es;
+        t->row_bytes = tx * es;
+        t->pitch = w * es;
+        if (t->lo >= size) return 0;
+        uint64_t fit = (size - t->lo) / t->pitch;             /* rows whose start leaves a pitch */
+        if (size - t->lo - fit * t->pitch >= t->row_bytes) fit++;   /* the last row may still fit */
+        t->rows = fit < ty ? fit : ty;
+        if (t->rows < ty && t->lo + t->rows * t->pitch < size) t->tail = size - t->lo - t->rows * t->pitch;
+        return 1;
+    }
+    uint64_t tb = (uint64_t)d->data_tile.x * d->data_tile.y * d->data_tile.z * es;
+    if (tb == 0 || k >= size / tb + (size % tb != 0)) return 0;
+    t->lo = k * tb;
+    t->pitch = t->row_bytes = tb;
+    if (t->lo + tb <= size) t->rows = 1;
+    else t->tail = size - t->lo;
+    return 1;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b) {
+    while (b) {
+        uint64_t r = a % b;
+        a = b, b = r;
+    }
+    return a;
+}
+
+static uint64_t dtile_bytes(const dtile *t) { return t->rows * t->row_bytes + t->tail; }
+
+/* Bytes of the D-Tile in zone z when bits [b, b + zb) of the offset index the
+ * zone.  Rows repeat their zone pattern every period / gcd(pitch, period) rows
+ * (period = 2^(b+zb)), so only one cycle of rows is counted. */
+static uint64_t dtile_in_zone(const dtile *t, uint32_t b, uint32_t zb, uint32_t z) {
+    uint64_t period = 1ull << (b + zb), step = t->pitch % period;
+    uint64_t cycle = step ? period / gcd64(step, period) : 1;
+    uint64_t n = t->rows < cycle ? t->rows : cycle, one = 0, part = 0;
+    uint64_t rem = cycle ? t->rows % cycle : 0;
+    for (uint64_t r = 0; r < n; r++) {
+        uint64_t lo = t->lo + r * t->pitch, v = numa_bytes_in_zone(lo, lo + t->row_bytes, b, zb, z);
+        one += v;
+        if (r < rem) part += v;
+    }
+    uint64_t sum = t->rows <= cycle ? one : t->rows / cycle * one + part;
+    if (t->tail) {
+        uint64_t lo = t->lo + t->rows * t->pitch;
+        sum += numa_bytes_in_zone(lo, lo + t->tail, b, zb, z);
+    }
+    return sum;
+}
+
+/* The D-Tile CTA id accesses under e (through its C-Tile and the map). */
+static int cta_dtile(const ldesc_entry *e, locsim_dim3 grid, uint64_t id, dtile *t) {
     locsim_dim3 ct = ldesc_ctile_dims(e, grid);
     locsim_dim3 n = {(grid.x + ct.x - 1) / ct.x, (grid.y + ct.y - 1) / ct.y, (grid.z + ct.z - 1) / ct.z};
     uint64_t x = id % grid.x, y = (id / grid.x) % grid.y, z = id / ((uint64_t)grid.x * grid.y);
     locsim_dim3 c = {(uint32_t)(x / ct.x), (uint32_t)(y / ct.y), (uint32_t)(z / ct.z)};
-    uint64_t k = ldesc_dtile_of_ctile(e, c, n);
-    uint64_t t = (uint64_t)e->d.data_tile.x * e->d.data_tile.y * e->d.data_tile.z * e->d.elem_size;
-    uint64_t size = e->hi - e->lo;
-    if (t == 0 || k >= size / t + (size % t != 0)) return 0;
-    *lo = k * t;
-    *hi = *lo + t < size ? *lo + t : size;
-    return 1;
+    return dtile_at(e, ldesc_dtile_of_ctile(e, c, n), t);
 }
 
 /* NUMA_PART: each CTA to the zone holding most of its D-Tile under bit b. */
@@ -72,14 +138,14 @@ static void numa_part(const ldesc_entry *e, locsim_dim3 grid, uint64_t nctas, ui
                       uint8_t *part) {
     uint32_t nz = 1u << zb;
     for (uint64_t id = 0; id < nctas; id++) {
-        uint64_t lo, hi;
+        dtile t;
         part[id] = (uint8_t)(id * nz / nctas);
-        if (!dtile_range(e, grid, id, &lo, &hi)) continue;
+        if (!cta_dtile(e, grid, id, &t)) continue;
         /* ties keep the CTA's contiguous chunk, so a D-Tile spread evenly over
          * the zones (one tile for the whole grid) does not pile into zone 0 */
-        uint64_t best = numa_bytes_in_zone(lo, hi, b, zb, part[id]);
+        uint64_t best = dtile_in_zone(&t, b, zb, part[id]);
         for (uint32_t z = 0; z < nz; z++) {
-            uint64_t v = numa_bytes_in_zone(lo, hi, b, zb, z);
+            uint64_t v = dtile_in_zone(&t, b, zb, z);
             if (v > best) best = v, part[id] = (uint8_t)z;
         }
     }
@@ -98,9 +164,9 @@ static double comp_util(const ldesc_entry *e, locsim_dim3 grid, uint64_t nctas, 
                         const uint8_t *part) {
     double sum = 0;
     for (uint64_t id = 0; id < nctas; id++) {
-        uint64_t lo, hi;
-        if (dtile_range(e, grid, id, &lo, &hi))
-            sum += (double)numa_bytes_in_zone(lo, hi, b, zb, part[id]) / (double)(hi - lo);
+        dtile t;
+        if (cta_dtile(e, grid, id, &t) && dtile_bytes(&t))
+            sum += (double)dtile_in_zone(&t, b, zb, part[id]) / (double)dtile_bytes(&t);
     }
     return nctas ? sum / (double)nctas : 0.0;
 }

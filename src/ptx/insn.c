@@ -447,11 +447,14 @@ static void parse_raw_addr(parser *P, raw_opnd *r)
     expect_punct(P, ']', "']'");
 }
 
-static void parse_raw_vec(parser *P, raw_opnd *r)
+/* { e [, e ...] } with 1..4 elements (registers or immediates, an immediate may be
+ * negated), into r (kind RO_VEC); the current token is the '{'. */
+static void parse_vec_elements(parser *P, raw_opnd *r)
 {
     r->kind = RO_VEC;
     r->t = P->tok;
-    next_token(P); /* '{' */
+    r->nelem = 0;
+    expect_punct(P, '{', "'{'");
     do {
         if (r->nelem >= 4)
             parse_fail_tok(P, &P->tok, "too many vector elements (at most 4)");
@@ -467,6 +470,11 @@ static void parse_raw_vec(parser *P, raw_opnd *r)
         next_token(P);
     } while (accept_punct(P, ','));
     expect_punct(P, '}', "'}' or ',' in vector operand");
+}
+
+static void parse_raw_vec(parser *P, raw_opnd *r)
+{
+    parse_vec_elements(P, r);
     /* { %r2 } is accepted by ptxas where a scalar data operand goes (ld/st) */
     if (r->nelem != 1 && r->nelem != 2 && r->nelem != 4)
         parse_fail_tok(P, &r->t, "vector operand must have 1, 2 or 4 elements, found %u", r->nelem);
@@ -2058,29 +2066,6 @@ static void decode_control(parser *P, ictx *c)
  * the brackets:  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];
  * Vectors here have 1 to 4 elements ({%r4} is a one-element destination of suld). */
 
-/* { e [, e ...] } with 1..4 elements, into r (kind RO_VEC). */
-static void parse_tex_vec(parser *P, raw_opnd *r)
-{
-    r->kind = RO_VEC;
-    r->t = P->tok;
-    r->nelem = 0;
-    expect_punct(P, '{', "'{'");
-    do {
-        if (r->nelem >= 4)
-            parse_fail_tok(P, &P->tok, "too many vector elements (at most 4)");
-        int neg = accept_punct(P, '-');
-        if (P->tok.kind != TK_IDENT && P->tok.kind != TK_INT && P->tok.kind != TK_FLOAT) {
-            char buf[96];
-            parse_fail_tok(P, &P->tok, "expected a register in vector, found %s", tok_text(&P->tok, buf, sizeof buf));
-        }
-        if (neg && P->tok.kind == TK_IDENT)
-            parse_fail_tok(P, &P->tok, "unexpected '-' before a register");
-        r->elem_neg[r->nelem] = (uint8_t)neg;
-        r->elem[r->nelem++] = P->tok;
-        next_token(P);
-    } while (accept_punct(P, ','));
-    expect_punct(P, '}', "'}' or ',' in vector operand");
-}
 
 /* Operands of a texture / surface instruction: registers, vectors and the
  * object operand [h] or [h, {coords}].  The object operand is stored as two raw
@@ -2100,7 +2085,7 @@ static void parse_tex_operands(parser *P, ictx *c, uint32_t *obj_index, int *obj
         memset(r, 0, sizeof *r);
         r->comp = -1;
         if (tok_is_punct(&P->tok, '{')) {
-            parse_tex_vec(P, r);
+            parse_vec_elements(P, r);
         } else if (tok_is_punct(&P->tok, '[')) {
             if (*obj_index != UINT32_MAX)
                 parse_fail_tok(P, &P->tok, "'%s' takes one texture or surface operand '[...]'", c->opname);
@@ -2117,7 +2102,7 @@ static void parse_tex_operands(parser *P, ictx *c, uint32_t *obj_index, int *obj
                 raw_opnd *v = &c->raw[c->nraw++];
                 memset(v, 0, sizeof *v);
                 v->comp = -1;
-                parse_tex_vec(P, v);
+                parse_vec_elements(P, v);
             }
             expect_punct(P, ']', "']' after texture coordinates");
         } else {

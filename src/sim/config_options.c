@@ -196,7 +196,7 @@ static const option_def options[] = {
     CACHE("gpgpu_cache:dl1", l1d, "N:32:128:4,L:L:m:N:H,S:64:8,8", "L1 data cache per SM"),
     CACHE("gpgpu_cache:il1", l1i, "N:4:128:4,L:R:f:N:L,A:2:32,4",
           "L1 instruction cache per SM: its line size bounds a fetch (2 instructions, 1 at a line's end); "
-          "misses are not modelled (every fetch hits)"),
+          "a miss reads the L2 (docs/fidelity.md)"),
     CACHE("gpgpu_const_cache:l1", l1c, "N:64:64:2,L:R:f:N:L,A:2:32,4", "constant cache per SM"),
     CACHE("gpgpu_tex_cache:l1", l1t, "N:4:128:24,L:R:m:N:L,F:128:4,128:2", "texture cache per SM (tex / tld4 reads; F-type MSHRs: <fragment fifo>:<request fifo>,<rob>)"),
     CACHE("gpgpu_cache:dl2", l2, "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32",

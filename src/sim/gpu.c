@@ -64,7 +64,7 @@ static int numa_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     uint32_t slice, zone = numa_route(n, r->addr, sm_id, &slice), from = numa_zone_of_sm(n, sm_id);
     uint32_t bytes = mem_packet_bytes(r);
     if (zone == from) {
-        if (!icnt_can_push(g->req_net, sm_id, bytes) || icnt_push(g->req_net, sm_id, slice, r, bytes)) {
+        if (icnt_try_push(g->req_net, sm_id, slice, r, bytes) != 0) {
             g->st.send_fails++;
             return 0;
         }
@@ -86,7 +86,7 @@ static int numa_deliver(void *ctx, uint32_t net, uint32_t port, const mem_req *r
     gpu *g = ctx;
     icnt *x = net ? g->rep_net : g->req_net;
     uint32_t src = (net ? g->nslices : g->p.num_sms) + port;
-    return icnt_can_push(x, src, bytes) ? icnt_push(x, src, port, r, bytes) : -1;
+    return icnt_try_push(x, src, port, r, bytes);
 }
 
 static int gpu_send(void *ctx, uint32_t sm_id, const mem_req *r) {
@@ -311,7 +311,7 @@ static void numa_icnt_tick(gpu *g) {
             uint32_t sl = i * g->slices_per_part + local, zone = numa_zone_of_slice(n, sl);
             uint32_t bytes = mem_packet_bytes(r);
             int sent = zone == numa_zone_of_sm(n, r->sm)
-                           ? icnt_can_push(g->rep_net, sl, bytes) && icnt_push(g->rep_net, sl, r->sm, r, bytes) == 0
+                           ? icnt_try_push(g->rep_net, sl, r->sm, r, bytes) == 0
                            : numa_link_push(n, zone, r, bytes, 1, r->sm) == 0;
             if (sent) partition_reply_pop(p, local);
         }

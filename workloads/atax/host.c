@@ -50,6 +50,11 @@ static wl_result ax_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     locsim_ldesc dtmp = dx;
     dtmp.base = d->tmp;
     locsim_ldesc da = wl_ldesc(d->a, mbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    /* ax_kernel2's CTA c reads columns [c x AX_THREADS, (c + 1) x AX_THREADS) of every
+     * row: D-Tile = that strip, n rows of a matrix n elements wide (stride n), C-Tile =
+     * one CTA (NUMA placement, docs/numa.md) */
+    da.data_tile = (locsim_dim3){ AX_THREADS, n, 1 };
+    da.stride = n;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dtmp, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
     WL_CHECK(ctx, locsim_launch(k2, grid, block, 0, args2, 4));

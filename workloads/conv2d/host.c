@@ -27,6 +27,7 @@ static wl_result c2_simulate(wl_ctx *ctx, locsim_module *mod, const float *in, u
     din.data_tile = (locsim_dim3){ C2_BX, h, 1 };
     din.compute_tile = (locsim_dim3){ 1, UINT32_MAX, 1 };
     din.sharing = LOCSIM_LDESC_NEARBY;
+    din.stride = w;   /* the strip's rows are w elements apart (NUMA placement; NEARBY: no stride prefetch) */
     din.priority = 1;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &din, NULL));
     locsim_kernel *k;

@@ -41,6 +41,11 @@ static wl_result dg_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     da.map = (locsim_dim3){ 0, 1, 0 };
     da.stride = 1;
     locsim_ldesc ds = wl_ldesc(d->sum, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    /* CTA (bx, by) writes the DG_BX x DG_BY block (bx, by) of sum, DG_NP elements a
+     * row (NUMA placement, docs/numa.md) */
+    ds.data_tile = (locsim_dim3){ DG_BX, DG_BY, 1 };
+    ds.map = (locsim_dim3){ 1, 2, 0 };
+    ds.stride = DG_NP;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dc4, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &ds, NULL));

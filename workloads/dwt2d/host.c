@@ -28,6 +28,7 @@ static locsim_status dw_describe(locsim_device *dev, locsim_dptr src, uint32_t W
     } else {
         d.data_tile = (locsim_dim3){ DW_BX, H, 1 };
         d.compute_tile = (locsim_dim3){ 1, UINT32_MAX, 1 };
+        d.stride = W;   /* the strip's rows are W samples apart (NUMA placement; NEARBY: no stride prefetch) */
     }
     return locsim_ldesc_attach(dev, &d, id);
 }

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 
 #include "ref.h"
-#include "workload.h"
+#include "run.h"
 
-static wl_result run(wl_ctx *ctx) {
+wl_result gemm_run_kernel(wl_ctx *ctx, const char *kernel_name) {
     if (!wl_size_ok(ctx, GEMM_MAX_SIZE)) return WL_ERROR;
     wl_result result = WL_ERROR;
     gemm_dims d = gemm_dims_for(ctx->size);
@@ -24,7 +24,7 @@ static wl_result run(wl_ctx *ctx) {
     mod = wl_load_module(ctx);
     if (!mod) goto out;
     locsim_kernel *k;
-    WL_TRY(ctx, locsim_module_get_kernel(mod, "sgemm_tiled", &k));
+    WL_TRY(ctx, locsim_module_get_kernel(mod, kernel_name, &k));
     WL_TRY(ctx, locsim_malloc(ctx->dev, &da, a_count * sizeof(float)));
     WL_TRY(ctx, locsim_malloc(ctx->dev, &db, b_count * sizeof(float)));
     WL_TRY(ctx, locsim_malloc(ctx->dev, &dc, c_count * sizeof(float)));
@@ -57,6 +57,8 @@ out:
     free(tol);
     return result;
 }
+
+static wl_result run(wl_ctx *ctx) { return gemm_run_kernel(ctx, "sgemm_tiled"); }
 
 const workload wl_gemm = {
     "gemm",

@@ -28,6 +28,9 @@ static wl_result hist_simulate(wl_ctx *ctx, locsim_module *mod, const uint32_t *
      * sm_mappings table is INTER_THREAD COACCESSED REGULAR; ours has no such table:
      * the bins are updated by atomics, which do not use the L1.) */
     locsim_ldesc dd = wl_ldesc(d->data, (size_t)words * sizeof(uint32_t), LOCSIM_LDESC_NO_REUSE, sizeof(uint32_t));
+    /* CTA c reads words [c x HIST_BLOCK, (c + 1) x HIST_BLOCK) of every grid-wide
+     * sweep: D-Tile = HIST_BLOCK words, C-Tile = one CTA (NUMA placement) */
+    dd.data_tile.x = HIST_BLOCK;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dd, NULL));
 
     locsim_kernel *k_global, *k_shared;

@@ -50,6 +50,7 @@ static wl_result run(wl_ctx *ctx) {
                                    sizeof(int));
         dl.data_tile.x = LAVAMD_MAX_NBRS;
         locsim_ldesc df = wl_ldesc(d_forces, npar * sizeof(lavamd_force), LOCSIM_LDESC_NO_REUSE, sizeof(lavamd_force));
+        df.data_tile.x = LAVAMD_PAR;   /* CTA (box) b writes its box's forces (NUMA placement) */
         WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &dp, NULL));
         WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &dl, NULL));
         WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &df, NULL));

@@ -49,6 +49,7 @@ static wl_result mv_simulate(wl_ctx *ctx, locsim_module *mod, const mv_data *h, 
     dy.priority = 1;
     locsim_ldesc dx1 = wl_ldesc(d->x1, vbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
     locsim_ldesc dx2 = wl_ldesc(d->x2, vbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    dx1.data_tile.x = dx2.data_tile.x = MV_THREADS;   /* CTA c's x[i] (NUMA placement) */
     int idy;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dx1, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dx2, NULL));
@@ -57,6 +58,11 @@ static wl_result mv_simulate(wl_ctx *ctx, locsim_module *mod, const mv_data *h, 
     WL_CHECK(ctx, locsim_ldesc_detach(dev, idy));
     dy.base = d->y2;
     locsim_ldesc da = wl_ldesc(d->a, mbytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    /* mv_kernel2's CTA c reads columns [c x MV_THREADS, (c + 1) x MV_THREADS) of every
+     * row: D-Tile = that strip, n rows of a matrix n elements wide (stride n), C-Tile =
+     * one CTA (NUMA placement, docs/numa.md) */
+    da.data_tile = (locsim_dim3){ MV_THREADS, n, 1 };
+    da.stride = n;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dy, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
     WL_CHECK(ctx, locsim_launch(k2, grid, block, 0, args2, 4));

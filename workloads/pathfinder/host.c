@@ -33,6 +33,11 @@ static wl_result run(wl_ctx *ctx) {
     {   /* Locality Descriptor (docs/ldesc.md; Table 2: PT NO_REUSE): each wall row is
          * read once, by the launch that steps through it. */
         locsim_ldesc dw = wl_ldesc(d_wall, wall_bytes, LOCSIM_LDESC_NO_REUSE, sizeof(int));
+        /* CTA c owns columns [c x PATHFINDER_OWNED, (c + 1) x PATHFINDER_OWNED) of every
+         * row (it also reads PATHFINDER_PYRAMID ghost columns each side): D-Tile = that
+         * strip, rows high, stride cols; C-Tile = one CTA (NUMA placement) */
+        dw.data_tile = (locsim_dim3){PATHFINDER_OWNED, rows, 1};
+        dw.stride = cols;
         WL_TRY(ctx, locsim_ldesc_attach(ctx->dev, &dw, NULL));
     }
 

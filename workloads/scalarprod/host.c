@@ -19,9 +19,14 @@ static wl_result sp_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     WL_CHECK(ctx, locsim_memcpy_htod(dev, *d_b, b, bytes));
     /* Locality Descriptors (docs/ldesc.md; Table 2: SP NO_REUSE): each element of a
      * and b is read once (a warp reads 32 consecutive elements, one line) and each
-     * result written once; the partial sums live in shared memory. */
+     * result written once; the partial sums live in shared memory.  CTA v reads the
+     * vectors of pair v (D-Tile = one vector of SP_ELEMS, C-Tile = one CTA; the
+     * pairs v + k x grid it loops over after that follow the same pattern), which
+     * NUMA placement uses (docs/numa.md). */
     locsim_ldesc da = wl_ldesc(*d_a, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
-    locsim_ldesc db = wl_ldesc(*d_b, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    da.data_tile.x = SP_ELEMS;
+    locsim_ldesc db = da;
+    db.base = *d_b;
     locsim_ldesc dout = wl_ldesc(*d_out, pairs * sizeof(float), LOCSIM_LDESC_NO_REUSE, sizeof(float));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &db, NULL));

@@ -44,6 +44,12 @@ static wl_result sc_upload(wl_ctx *ctx, const sc_input *in, const sc_host *h, sc
     locsim_ldesc dc = wl_ldesc(d->coord, nf * SC_DIM, LOCSIM_LDESC_NO_REUSE, sizeof(float));
     locsim_ldesc dw = wl_ldesc(d->weight, nf, LOCSIM_LDESC_NO_REUSE, sizeof(float));
     locsim_ldesc dt = wl_ldesc(d->center_table, ni, LOCSIM_LDESC_INTER_THREAD, sizeof(int32_t));
+    /* CTA c's points are [c x SC_BLOCK, (c + 1) x SC_BLOCK): their weights, and their
+     * coordinates, stored feature-major (coord[d x n + i]: a strip SC_BLOCK wide, SC_DIM
+     * rows, stride n) (NUMA placement, docs/numa.md) */
+    dc.data_tile = (locsim_dim3){ SC_BLOCK, SC_DIM, 1 };
+    dc.stride = (int64_t)in->n;
+    dw.data_tile.x = SC_BLOCK;
     dt.sharing = LOCSIM_LDESC_NEARBY;
     dt.pattern = LOCSIM_LDESC_IRREGULAR;
     dt.data_tile.x = (uint32_t)in->n;

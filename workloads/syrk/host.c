@@ -32,6 +32,11 @@ static wl_result sk_simulate(wl_ctx *ctx, locsim_module *mod, const float *a, co
     da.stride = 1;
     da.priority = 1;
     locsim_ldesc dc = wl_ldesc(*d_c, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    /* CTA (bx, by) updates the SK_BX x SK_BY block (bx, by) of C, n elements a row
+     * (NUMA placement, docs/numa.md) */
+    dc.data_tile = (locsim_dim3){ SK_BX, SK_BY, 1 };
+    dc.map = (locsim_dim3){ 1, 2, 0 };
+    dc.stride = n;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &da, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dc, NULL));
     locsim_kernel *k;

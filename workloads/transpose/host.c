@@ -20,6 +20,15 @@ static wl_result tr_simulate(wl_ctx *ctx, locsim_module *mod, const float *in, u
      * covers. */
     locsim_ldesc din = wl_ldesc(*d_in, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
     locsim_ldesc dout = wl_ldesc(*d_out, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+    /* Tiles (for NUMA placement, docs/numa.md): CTA (bx, by) reads the 32 x 32 tile
+     * (bx, by) of in (w elements a row: stride w) and writes tile (by, bx) of out
+     * (h a row), so out's D-Tiles go with the C-Tiles in y-fastest order. */
+    din.data_tile = (locsim_dim3){ TR_TILE, TR_TILE, 1 };
+    din.map = (locsim_dim3){ 1, 2, 0 };
+    din.stride = w;
+    dout.data_tile = din.data_tile;
+    dout.map = (locsim_dim3){ 2, 1, 0 };
+    dout.stride = h;
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &din, NULL));
     WL_CHECK(ctx, locsim_ldesc_attach(dev, &dout, NULL));
     locsim_kernel *k;
