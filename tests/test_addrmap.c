@@ -163,6 +163,41 @@ static void test_partition_address(void **state) {
     }
 }
 
+/* dramid@ decodes divide by the channel count with a multiplication
+ * (addrmap_init says why it is exact below 2^64 / n, and divides above).  Check
+ * it against the division itself: channel = (A >> K) % n and the channel-local
+ * address ((A >> K) / n) << K | (A mod 2^K) read through the mask (all C bits
+ * below 32, R bits 32..47: col is the local address's low 32 bits, row its next
+ * 16), for every n from 1 to 64, K = 8 and K = 0, addresses spread over the
+ * 64-bit range; with K = 0 also both sides of the largest quotient the product
+ * handles (UINT64_MAX / n - 1; above it the decode divides). */
+static void test_dramid_division_exact(void **state) {
+    (void)state;
+    uint64_t x = 0x9E3779B97F4A7C15ull;   /* xorshift64 state */
+    for (uint32_t k = 0; k <= 8; k += 8)
+        for (uint32_t n = 1; n <= 64; n++) {
+            addrmap_config c = {.n_channels = n, .n_sub_per_channel = 1, .nbanks = 1};
+            snprintf(c.mapping, sizeof c.mapping, "dramid@%u;RRRRRRRRRRRRRRRRCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC", k);
+            addrmap m;
+            char err[256];
+            assert_int_equal(addrmap_init(&m, &c, err, sizeof err), 0);
+            for (int i = 0; i < 2000; i++) {
+                uint64_t a;
+                if (i < 8) a = UINT64_MAX / n - 4 + (uint64_t)i;   /* around the edge (K = 0) */
+                else if (i < 12) a = UINT64_MAX - (uint64_t)(i - 8);
+                else {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    a = (i & 1) ? x : x >> (x & 63);
+                }
+                uint64_t high = a >> k, local = (high / n) << k | (a & ((1ull << k) - 1));
+                addr_loc l = at(&m, a);
+                assert_int_equal(l.channel, high % n);
+                assert_int_equal(l.col, (uint32_t)local);
+                assert_int_equal(l.row, (uint32_t)(local >> 32) & 0xffff);
+            }
+        }
+}
+
 static void test_mapping_errors(void **state) {
     (void)state;
     addrmap_config c = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16};
@@ -182,6 +217,7 @@ int main(void) {
         cmocka_unit_test(test_dbit_mapping),
         cmocka_unit_test(test_mapping_errors),
         cmocka_unit_test(test_partition_address),
+        cmocka_unit_test(test_dramid_division_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -582,6 +582,28 @@ static void test_flush_dirty(void **state) {
     cache_destroy(c);
 }
 
+/* mem_sector_mask (inline, no loop) against the definition: sector s is in
+ * the mask when some byte of [addr, addr + max(size, 1)) inside addr's line
+ * (line = addr rounded down to line_size) lies in [32 s, 32 s + 32) of that
+ * line, s < 8.  Every offset of two lines, sizes 0..300, all line sizes 32..256
+ * and a non-power-of-two one (96: the division path). */
+static void test_sector_mask_matches_definition(void **state) {
+    (void)state;
+    static const uint32_t lines[] = {32, 64, 96, 128, 256};
+    for (size_t li = 0; li < sizeof lines / sizeof lines[0]; li++) {
+        uint32_t line = lines[li];
+        for (uint64_t addr = 1000 * line; addr < 1002 * line; addr++)
+            for (uint32_t size = 0; size <= 300; size++) {
+                uint64_t base = addr - addr % line;
+                uint64_t end = addr + (size ? size : 1);
+                uint8_t want = 0;
+                for (uint64_t b = addr; b < end && b < base + line; b++)
+                    if ((b - base) / 32 < 8) want |= (uint8_t)(1u << ((b - base) / 32));
+                assert_int_equal(mem_sector_mask(addr, size, line), want);
+            }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_fermi_l1),
@@ -604,6 +626,7 @@ int main(void) {
         cmocka_unit_test(test_write_back_allocate_and_writeback),
         cmocka_unit_test(test_fill_without_mshr_is_refused),
         cmocka_unit_test(test_random_stress_no_request_lost),
+        cmocka_unit_test(test_sector_mask_matches_definition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

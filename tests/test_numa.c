@@ -245,6 +245,37 @@ static void test_route(void **state) {
     numa_destroy(n);
 }
 
+/* The L2 set index of a multi-module GPU (numa_l2_index_addr).  ldesc, 2 zones, one
+ * descriptor over [0, 4 KB): D-Tile 128 B (32 floats), C-Tile 1 CTA, 2 CTAs:
+ * Algorithm 2 takes b = 7 (tile k, bit 7 = k & 1, in zone k & 1: all local).  So
+ * zone 0 holds exactly the lines with bit 7 = 0: 0x000, 0x100, ..., 0x700.  The set
+ * index uses the address within the partition (channel and slice bits out, bit 7
+ * kept): from the whole address, bit 7 of every zone-0 line is 0 and half the sets
+ * would never be used; from the zone-local address (bit 7 squeezed out, bit 8 moving
+ * down to 7) the eight lines differ there: 0x000 -> 0x00, 0x100 -> 0x80, and so on. */
+static void test_l2_index(void **state) {
+    (void)state;
+    numa *n = fabric(64, 10, "ldesc");
+    locsim_ldesc d = desc1d(0, 4096, 32, 1, 0);
+    uint8_t used[1] = {1};
+    ldesc_set s;
+    ldesc_set_build(&s, &d, used, 1);
+    numa_launch L = {.grid = {2, 1, 1}, .nctas = 2, .ldesc = &s};
+    char err[128];
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    int ones = 0, whole_ones = 0;
+    for (uint64_t a = 0; a < 0x800; a += 0x100) {
+        uint32_t slice;
+        assert_int_equal(numa_route(n, a, 0, &slice), 0);
+        ones += (numa_l2_index_addr(n, a) >> 7) & 1;
+        whole_ones += (addrmap_partition_addr(&am2, a) >> 7) & 1;
+    }
+    assert_int_equal(whole_ones, 0);   /* the old index: set bit 7 never used */
+    assert_int_equal(ones, 4);         /* the new: half the lines each way */
+    assert_int_equal(numa_l2_index_addr(n, 0x100) & 0xff, 0x80);
+    numa_destroy(n);
+}
+
 typedef struct {
     uint64_t cycle;
     uint64_t at[8];
@@ -388,7 +419,7 @@ static void test_bad_config(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
-        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_route),        cmocka_unit_test(test_link_cost),
+        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route),        cmocka_unit_test(test_link_cost),
         cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

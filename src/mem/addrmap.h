@@ -46,11 +46,18 @@ typedef struct addr_loc {
     uint32_t bank, row, col;
 } addr_loc;
 
-/* A field's bits as runs of consecutive address bits (decoding is a few shifts). */
+/* A field's bits as runs of consecutive address bits (decoding is a few shifts):
+ * run i is bits [src, src + len) of the address, placed at bit dst of the field;
+ * mask[i] selects them in the address and shift[i] = src - dst moves them down
+ * (dst <= src always: the runs below take the field bits below), so a run costs
+ * an AND, a shift and an OR on every decode (addrmap_decode runs once or twice
+ * per memory request and per sector). */
 #define ADDRMAP_MAX_RUNS 32
 typedef struct {
     uint8_t n;
     uint8_t src[ADDRMAP_MAX_RUNS], len[ADDRMAP_MAX_RUNS], dst[ADDRMAP_MAX_RUNS];
+    uint64_t mask[ADDRMAP_MAX_RUNS];
+    uint8_t shift[ADDRMAP_MAX_RUNS];
 } addrmap_field;
 
 typedef struct addrmap {
@@ -60,6 +67,9 @@ typedef struct addrmap {
     uint32_t row_bits;
     addrmap_field chan, bank, row, col;
     uint64_t sub_mask;                       /* channel-local address bits that pick the L2 slice */
+    /* dramid@: x / n_channels as (x * chan_magic) >> 64 for x <= chan_magic_max
+     * (exact there, see addrmap_init; a 64-bit division otherwise); 0: not set */
+    uint64_t chan_magic, chan_magic_max;
 } addrmap;
 
 /* 0, or -1 with err saying what in the mapping is wrong. */

@@ -65,8 +65,11 @@ struct dram {
     bool reassign;             /* a bank freed or the queue changed: ask the scheduler again */
     uint64_t *free_slots;      /* bit i set: queue slot i is unused (so the lowest
                                   free slot is found without reading the slots) */
-    dram_return *ret;          /* sorted by (done, seq) */
-    uint32_t ret_len;
+    /* Completed requests sorted by (done, seq), as a ring (ret_cap slots from
+     * ret_head): a pop takes the head without moving the rest (it used to be a
+     * memmove of the whole queue per pop); inserts come at or near the tail. */
+    dram_return *ret;
+    uint32_t ret_len, ret_head, ret_cap;
     uint32_t burst, atom, banks_per_group;
     dram_counters ctr;
 };
@@ -273,15 +276,23 @@ static bool assign_banks(dram *d) {
     return assigned;
 }
 
+/* The i-th entry of the return ring (i < ret_cap). */
+static dram_return *ret_at(const dram *d, uint32_t i) {
+    uint32_t k = d->ret_head + i;
+    return &d->ret[k >= d->ret_cap ? k - d->ret_cap : k];
+}
+
 static void return_insert(dram *d, const mem_req *r, uint64_t done, uint64_t seq) {
     uint32_t i = d->ret_len;
-    while (i > 0 && (d->ret[i - 1].done > done || (d->ret[i - 1].done == done && d->ret[i - 1].seq > seq))) {
-        d->ret[i] = d->ret[i - 1];
-        i--;
+    for (; i > 0; i--) {
+        const dram_return *prev = ret_at(d, i - 1);
+        if (!(prev->done > done || (prev->done == done && prev->seq > seq))) break;
+        *ret_at(d, i) = *prev;
     }
-    d->ret[i].req = *r;
-    d->ret[i].done = done;
-    d->ret[i].seq = seq;
+    dram_return *e = ret_at(d, i);
+    e->req = *r;
+    e->done = done;
+    e->seq = seq;
     d->ret_len++;
 }
 
@@ -475,14 +486,14 @@ void dram_cycle(dram *d) {
 }
 
 const mem_req *dram_peek(const dram *d) {
-    return d->ret_len && d->ret[0].done <= d->now ? &d->ret[0].req : NULL;
+    return d->ret_len && d->ret[d->ret_head].done <= d->now ? &d->ret[d->ret_head].req : NULL;
 }
 
 int dram_pop(dram *d, mem_req *out) {
-    if (!d->ret_len || d->ret[0].done > d->now) return -1;
-    *out = d->ret[0].req;
+    if (!d->ret_len || d->ret[d->ret_head].done > d->now) return -1;
+    *out = d->ret[d->ret_head].req;
     d->ret_len--;
-    memmove(d->ret, d->ret + 1, d->ret_len * sizeof *d->ret);
+    d->ret_head = d->ret_head + 1 == d->ret_cap ? 0 : d->ret_head + 1;
     return 0;
 }
 
@@ -534,7 +545,8 @@ dram *dram_create_with(const dram_config *cfg, const dram_sched_ops *sched, cons
     d->group_col_ok = calloc(cfg->t.nbkgrp, sizeof *d->group_col_ok);
     d->next = calloc(cfg->t.nbk, sizeof *d->next);
     d->own_ready = calloc(cfg->t.nbk, sizeof *d->own_ready);
-    d->ret = calloc(cfg->return_queue_size + 1, sizeof *d->ret);
+    d->ret_cap = cfg->return_queue_size + 1;
+    d->ret = calloc(d->ret_cap, sizeof *d->ret);
     d->free_slots = calloc((cfg->queue_size + 63) / 64, sizeof *d->free_slots);
     if (!d->free_slots) goto oom;
     for (uint32_t i = 0; i < cfg->queue_size; i++) slot_freed(d, (int32_t)i);

@@ -5,6 +5,8 @@
 
 #include "mem/icnt.h"
 
+#define ICNT_FLIT_TABLE 272u   /* > MEM_PACKET_HEADER_BYTES + 256 */
+
 typedef struct {
     mem_req req;
     uint64_t pushed, ready;
@@ -38,6 +40,9 @@ struct icnt {
     uint64_t *occupied_outputs; /* bit d set when output d's buffer holds a packet,
                                    so the receiving side visits only those */
     uint32_t words_src, words_dst;
+    /* Flits of a packet of b bytes for b < ICNT_FLIT_TABLE (every packet of
+     * lines up to 256 B): the sizes are looked up, not divided, twice per push. */
+    uint16_t flits_of[ICNT_FLIT_TABLE];
     icnt_counters ctr;
 };
 
@@ -77,10 +82,14 @@ static packet *port_head(const port *p) { return p->len ? &p->ring[p->head] : NU
 /* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
 static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
 
-static void port_push(port *p, const packet *k) {
-    p->ring[ring_wrap(p->head + p->len, p->cap)] = *k;
+/* The free slot at the tail of a port's ring, filled in place by the caller
+ * (a packet is 72 bytes: building it on the stack and copying it in doubled the
+ * copying on every push), then counted with port_commit. */
+static packet *port_tail(port *p) { return &p->ring[ring_wrap(p->head + p->len, p->cap)]; }
+
+static void port_commit(port *p, uint32_t flits) {
     p->len++;
-    p->flits += k->flits;
+    p->flits += flits;
 }
 
 static void port_pop(port *p) {
@@ -90,8 +99,14 @@ static void port_pop(port *p) {
 }
 
 uint32_t icnt_flits(const icnt *n, uint32_t bytes) {
-    uint32_t f = (bytes + n->cfg.flit_size - 1) / n->cfg.flit_size;
-    return f ? f : 1;
+    if (bytes < ICNT_FLIT_TABLE) return n->flits_of[bytes];
+    return (bytes + n->cfg.flit_size - 1) / n->cfg.flit_size;
+}
+
+/* Cycles a packet of `flits` flits occupies its ports. */
+static uint32_t serialise_cycles(const icnt *n, uint32_t flits) {
+    if (n->cfg.flits_per_cycle == 1) return flits;
+    return (flits + n->cfg.flits_per_cycle - 1) / n->cfg.flits_per_cycle;
 }
 
 bool icnt_can_push(const icnt *n, uint32_t src, uint32_t bytes) {
@@ -102,13 +117,19 @@ bool icnt_can_push(const icnt *n, uint32_t src, uint32_t bytes) {
 
 /* Queue a packet of `flits` flits that fits into input src. */
 static void push_packet(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t flits) {
-    packet k = {.req = *r, .pushed = n->now, .dst = dst, .flits = flits};
-    if (!n->in[src].len) head_gained(n, src, dst);
-    port_push(&n->in[src], &k);
+    port *in = &n->in[src];
+    packet *k = port_tail(in);
+    k->req = *r;
+    k->pushed = n->now;
+    k->ready = 0;
+    k->dst = dst;
+    k->flits = flits;
+    if (!in->len) head_gained(n, src, dst);
+    port_commit(in, flits);
     n->in_flight++;
     n->queued_in++;
     n->ctr.packets_in++;
-    n->ctr.flits_in += k.flits;
+    n->ctr.flits_in += flits;
 }
 
 int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t bytes) {
@@ -160,14 +181,15 @@ static void arbitrate_output(icnt *n, uint32_t d) {
             n->ctr.output_full_stalls++;
             return;
         }
-        uint32_t ser = (h->flits + n->cfg.flits_per_cycle - 1) / n->cfg.flits_per_cycle;
-        packet moved = *h;
-        moved.ready = n->now + ser + n->cfg.latency;
+        uint32_t ser = serialise_cycles(n, h->flits);
+        packet *moved = port_tail(o);   /* straight from the input's ring into the output's */
+        *moved = *h;
+        moved->ready = n->now + ser + n->cfg.latency;
+        port_commit(o, moved->flits);
         port_pop(i);
         n->queued_in--;
         head_lost(n, s, d);
         if (i->len) head_gained(n, s, port_head(i)->dst);
-        port_push(o, &moved);
         bit_set(n->occupied_outputs, d);
         i->busy_until = o->busy_until = n->now + ser;
         o->grant_next = ring_wrap(s + 1, n->n_src);
@@ -246,6 +268,10 @@ icnt *icnt_create(const icnt_config *cfg, uint32_t n_src, uint32_t n_dst, const 
     if (!n) goto oom;
     n->cfg = *cfg;
     snprintf(n->name, sizeof n->name, "%s", name);
+    for (uint32_t b = 0; b < ICNT_FLIT_TABLE; b++) {   /* a packet is at least one flit */
+        uint32_t f = (b + cfg->flit_size - 1) / cfg->flit_size;
+        n->flits_of[b] = (uint16_t)(f ? f : 1);
+    }
     n->n_src = n_src;
     n->n_dst = n_dst;
     n->in = calloc(n_src, sizeof *n->in);

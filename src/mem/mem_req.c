@@ -13,17 +13,6 @@ const char *mem_access_type_name(uint8_t type) {
     return type < MEM_ACCESS_TYPE_COUNT ? access_type_names[type] : "UNKNOWN_ACC";
 }
 
-uint8_t mem_sector_mask(uint64_t addr, uint32_t size, uint32_t line_size) {
-    if (size == 0) size = 1;
-    uint32_t first = (uint32_t)(addr % line_size);
-    uint32_t last = first + size - 1;
-    if (last >= line_size) last = line_size - 1;
-    uint8_t mask = 0;
-    for (uint32_t s = first / MEM_SECTOR_SIZE; s <= last / MEM_SECTOR_SIZE && s < MEM_MAX_SECTORS; s++)
-        mask |= (uint8_t)(1u << s);
-    return mask;
-}
-
 uint32_t mem_packet_bytes(const mem_req *r) {
     bool write = mem_access_is_write(r->type);
     bool reply = (r->flags & MEM_REQ_REPLY) != 0;

@@ -76,8 +76,20 @@ static inline bool mem_access_is_local(uint8_t type) {
 const char *mem_access_type_name(uint8_t type);
 
 /* Sector mask of the bytes [addr, addr + size) inside the line of line_size
- * bytes that contains addr (bytes past the end of the line are ignored). */
-uint8_t mem_sector_mask(uint64_t addr, uint32_t size, uint32_t line_size);
+ * bytes that contains addr (bytes past the end of the line are ignored; size 0
+ * counts as 1; sectors past the 8th are left out).  Inline and without a loop:
+ * the LD/ST unit calls it for every lane of every global access. */
+static inline uint8_t mem_sector_mask(uint64_t addr, uint32_t size, uint32_t line_size) {
+    if (size == 0) size = 1;
+    /* line sizes are powers of two (cache_geom checks it); others divide */
+    uint32_t first = (uint32_t)((line_size & (line_size - 1)) ? addr % line_size : addr & (line_size - 1));
+    uint32_t last = first + size - 1;
+    if (last >= line_size || last < first) last = line_size - 1;
+    uint32_t s0 = first / MEM_SECTOR_SIZE, s1 = last / MEM_SECTOR_SIZE;
+    if (s0 >= MEM_MAX_SECTORS) return 0;
+    if (s1 >= MEM_MAX_SECTORS) s1 = MEM_MAX_SECTORS - 1;
+    return (uint8_t)(((2u << s1) - 1) & ~((1u << s0) - 1));   /* sectors s0 .. s1 */
+}
 
 /* sector_mask counts from the sector that holds addr: bit i is the 32 B sector
  * at (addr rounded down to 32 B) + 32 i.  Requests made for a line carry the

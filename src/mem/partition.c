@@ -14,9 +14,21 @@ typedef struct {
     uint64_t ready;
 } timed_req;
 
+/* The icnt->L2 queue holds a request for k > 1 sectors of a sectored L2 ONCE,
+ * not as the k per-sector accesses it is (partition_push): those k accesses
+ * have the same ready time and follow each other in the queue, so one entry
+ * with `left[i]`, the sectors still to access (taken lowest first, one per
+ * access, as the split took them), stands for them.  Slots are counted in
+ * `used` (one per sector still queued), entries in `len`; the queue's room, its
+ * order and its timing are those of the k entries.  The entry is the first
+ * sector's access (sector_part); each later access changes only its address.
+ * The line's request is then copied once instead of k times.  left[i] = 0: an
+ * ordinary entry.  Other queues have no `left` and used = len. */
 typedef struct {
     timed_req *e;
+    uint8_t *left;                /* icnt->L2 queue only, per ring slot; else NULL */
     uint32_t cap, head, len;
+    uint32_t used;                /* slots taken */
 } timed_queue;
 
 typedef struct slice_id {
@@ -57,25 +69,42 @@ struct partition {
     partition_counters ctr;
 };
 
-static int tq_init(timed_queue *q, uint32_t cap) {
+static int tq_init(timed_queue *q, uint32_t cap, bool split) {
     q->cap = cap;
     q->e = calloc(cap, sizeof *q->e);
-    return q->e ? 0 : -1;
+    q->left = split ? calloc(cap, 1) : NULL;
+    return q->e && (!split || q->left) ? 0 : -1;
 }
 
-static void tq_free(timed_queue *q) { free(q->e); }
+static void tq_free(timed_queue *q) {
+    free(q->e);
+    free(q->left);
+}
 
 /* i + 1 (or i + len, < 2 * cap) wrapped into a ring of cap entries, without a division. */
 static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
 
-static bool tq_full(const timed_queue *q) { return q->len == q->cap; }
-static uint32_t tq_room(const timed_queue *q) { return q->cap - q->len; }
+static bool tq_full(const timed_queue *q) { return q->used == q->cap; }
+static uint32_t tq_room(const timed_queue *q) { return q->cap - q->used; }
 
-static void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
-    timed_req *t = &q->e[ring_wrap(q->head + q->len, q->cap)];
-    t->req = *r;
-    t->ready = ready;
+/* Queue r as the k accesses of sectors `left` (see timed_queue; left = 0: an
+ * ordinary entry, k = 1).  Every push to the icnt->L2 queue comes here, so that
+ * its `left` is set; tq_push serves the other queues. */
+static void tq_push_split(timed_queue *q, const mem_req *r, uint64_t ready, uint8_t left, uint32_t k) {
+    uint32_t i = ring_wrap(q->head + q->len, q->cap);
+    q->e[i].req = *r;
+    q->e[i].ready = ready;
+    q->left[i] = left;
     q->len++;
+    q->used += k;
+}
+
+static inline void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
+    uint32_t i = ring_wrap(q->head + q->len, q->cap);
+    q->e[i].req = *r;
+    q->e[i].ready = ready;
+    q->len++;
+    q->used++;
 }
 
 /* The head if it may leave at `now`, else NULL. */
@@ -83,9 +112,11 @@ static mem_req *tq_ready(const timed_queue *q, uint64_t now) {
     return q->len && q->e[q->head].ready <= now ? &q->e[q->head].req : NULL;
 }
 
+/* The head entry leaves with its last slot. */
 static void tq_pop(timed_queue *q) {
     q->head = ring_wrap(q->head + 1, q->cap);
     q->len--;
+    q->used--;
 }
 
 /* Push to / pop from queue q of slice s, counting the requests an L2 cycle works
@@ -100,6 +131,15 @@ static void part_push(partition *p, slice *s, int q, const mem_req *r, uint64_t 
     }
 }
 
+/* Into the icnt->L2 queue: the k > 1 accesses of sectors `left` of a sectored
+ * L2's line as one entry, r the first one's access (see timed_queue); or, with
+ * left = 0 and k = 1, the ordinary request r. */
+static void part_push_split(partition *p, slice *s, const mem_req *r, uint64_t ready, uint8_t left, uint32_t k) {
+    tq_push_split(&s->q[PART_Q_ICNT_L2], r, ready, left, k);
+    p->l2_work += k;
+    if (ready < p->next_work) p->next_work = ready;
+}
+
 static void part_pop(partition *p, slice *s, int q) {
     tq_pop(&s->q[q]);
     if (q != PART_Q_L2_ICNT) p->l2_work--;
@@ -112,9 +152,10 @@ static bool wants_ack(const mem_req *r) {
     return r->type == MEM_GLOBAL_ACC_W || r->type == MEM_LOCAL_ACC_W;
 }
 
-static void reply(partition *p, slice *s, const mem_req *r) {
+static void reply(partition *p, slice *s, const mem_req *r, uint8_t hint) {
     mem_req a = *r;
     a.flags |= MEM_REQ_REPLY;
+    a.hint = hint;
     part_push(p, s, PART_Q_L2_ICNT, &a, p->now);
     p->ctr.replies++;
 }
@@ -129,7 +170,7 @@ static void do_fill(partition *p, slice *s) {
     }
     int n = cache_fill(s->l2, f, p->now, s->woken, cache_max_waiters(s->l2));
     for (int i = 0; i < n; i++)
-        if (!mem_access_is_write(s->woken[i].type) || wants_ack(&s->woken[i])) reply(p, s, &s->woken[i]);
+        if (!mem_access_is_write(s->woken[i].type) || wants_ack(&s->woken[i])) reply(p, s, &s->woken[i], s->woken[i].hint);
     part_pop(p, s, PART_Q_DRAM_L2);
 }
 
@@ -141,8 +182,12 @@ static void send_miss(partition *p, slice *s) {
 }
 
 static void do_access(partition *p, slice *s) {
-    mem_req *r = tq_ready(&s->q[PART_Q_ICNT_L2], p->now);
+    timed_queue *in = &s->q[PART_Q_ICNT_L2];
+    mem_req *r = tq_ready(in, p->now);
     if (!r) return;
+    uint8_t *left = &in->left[in->head];
+    if (*left)   /* a split entry: the access to its lowest sector not yet accessed */
+        r->addr = (r->addr & ~(uint64_t)(p->cfg.l2.line_size - 1)) + (uint64_t)__builtin_ctz(*left) * MEM_SECTOR_SIZE;
     bool needs_reply = !mem_access_is_write(r->type) || wants_ack(r);
     if (needs_reply && tq_full(&s->q[PART_Q_L2_ICNT])) {
         p->ctr.l2_access_stalls++;
@@ -163,10 +208,17 @@ static void do_access(partition *p, slice *s) {
         if (first >= 0) s->seen_last = line;
         if (first == 1 && o == CACHE_MISS) p->ctr.compulsory_misses++;
     }
-    /* Requests waiting in the MSHR are answered at the fill. */
-    if (needs_reply && !cache_request_waits(s->l2, r, o)) {
-        r->hint = cache_reply_hint(s->l2, r);
-        reply(p, s, r);
+    /* Requests waiting in the MSHR are answered at the fill.  (The reply, not
+     * the queued access, takes the hint: a split entry's later accesses must
+     * carry the request's own.) */
+    if (needs_reply && !cache_request_waits(s->l2, r, o)) reply(p, s, r, cache_reply_hint(s->l2, r));
+    if (*left) {
+        *left &= (uint8_t)(*left - 1);
+        if (*left) {   /* more sectors of the line: the entry stays at the head, one slot less */
+            in->used--;
+            p->l2_work--;
+            return;
+        }
     }
     part_pop(p, s, PART_Q_ICNT_L2);
 }
@@ -303,14 +355,14 @@ int partition_push(partition *p, uint32_t s, const mem_req *r) {
     uint8_t mask = mem_line_mask(r, p->cfg.l2.line_size);
     uint32_t nsect = mem_sector_count(mask);
     if (!p->cfg.l2.sectored || nsect <= 1) {
-        part_push(p, &p->slices[s], PART_Q_ICNT_L2, r, ready);
+        part_push_split(p, &p->slices[s], r, ready, 0, 1);
         return 0;
     }
     p->ctr.sector_splits++;
-    for (uint8_t m = mask; m; m &= (uint8_t)(m - 1)) {
-        mem_req q = sector_part(r, (uint32_t)__builtin_ctz(m), nsect, p->cfg.l2.line_size);
-        part_push(p, &p->slices[s], PART_Q_ICNT_L2, &q, ready);
-    }
+    /* Every sector's access is sector_part of r; they differ only in the
+     * address (do_access sets it), so the first one is queued for all. */
+    mem_req q = sector_part(r, (uint32_t)__builtin_ctz(mask), nsect, p->cfg.l2.line_size);
+    part_push_split(p, &p->slices[s], &q, ready, mask, nsect);
     return 0;
 }
 
@@ -397,7 +449,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->woken = calloc(cache_max_waiters(s->l2), sizeof *s->woken);
         if (!s->woken) goto oom;
         for (int q = 0; q < PART_Q_COUNT; q++)
-            if (tq_init(&s->q[q], queue_capacity(cfg, q))) goto oom;
+            if (tq_init(&s->q[q], queue_capacity(cfg, q), q == PART_Q_ICNT_L2)) goto oom;
     }
     return p;
 oom:

@@ -112,6 +112,18 @@ uint32_t numa_route(numa *n, uint64_t addr, uint32_t sm, uint32_t *slice) {
     return zone;
 }
 
+/* The L2 set index of a multi-module GPU: GPGPU-Sim's partition address (the
+ * channel and slice bits taken out) of the zone-local address.  A slice holds
+ * the lines its zone's placement sends it, not those the single-module mapping
+ * would: indexed by the whole address, the placement's zone bits (constant within
+ * a zone under ldesc) would leave 3 of 4 sets unused. */
+uint64_t numa_l2_index_addr(const void *ctx, uint64_t addr) {
+    const numa *n = ctx;
+    uint64_t local = addr;
+    n->c.place->zone_of(n->place, addr, 0, 0, &local);
+    return addrmap_partition_addr(n->am, local);
+}
+
 uint32_t numa_route_peek(numa *n, uint64_t addr) {
     uint64_t local = addr;
     uint32_t zone = n->c.place->zone_of(n->place, addr, 0, 0, &local);

@@ -110,6 +110,8 @@ uint32_t numa_route(numa *n, uint64_t addr, uint32_t sm, uint32_t *slice);
 /* The slice the host's copy of addr goes to; UINT32_MAX: not placed yet. */
 uint32_t numa_route_peek(numa *n, uint64_t addr);
 uint32_t numa_zone_of_slice(const numa *n, uint32_t slice);
+/* The L2 set-index address of addr (a cache_index_addr_fn; ctx: the numa). */
+uint64_t numa_l2_index_addr(const void *ctx, uint64_t addr);
 
 /* Links: push a packet into module m's egress link (-1: full), to be delivered
  * at output port `port` of the network `net` (0 requests, 1 replies). */
