@@ -16,7 +16,8 @@ int __locsim_ldesc_attach(const locsim_ldesc *d, int *id) {
     if (e != cudaSuccess) return cr_leave(e);
     if (!d) return cr_leave(cudaErrorInvalidValue);
     locsim_ldesc copy = *d;
-    copy.base = cr_translate_arg(copy.base);   /* a managed region's host view -> its device memory */
+    if (copy.space == LOCSIM_LDESC_GLOBAL)
+        copy.base = cr_translate_arg(copy.base);   /* a managed region's host view -> its device memory */
     if (locsim_ldesc_attach(cr.dev, &copy, id) != LOCSIM_OK) {
         cr_warn("%s", locsim_last_error(cr.dev));
         return cr_leave(cudaErrorInvalidValue);

@@ -494,6 +494,117 @@ static void test_prefetch_stride(void **state) {
     prefetch_find("ldesc")->destroy(st);
 }
 
+/* ---- LOCAL descriptors: per-thread local memory (LIB's INTRA_THREAD data) ---- */
+
+static void test_local_attach(void **state) {
+    (void)state;
+    locsim_device *dev;
+    assert_int_equal(locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev), LOCSIM_OK);
+    /* offsets 0..479 of every thread's local memory: no allocation is needed */
+    locsim_ldesc d = desc(0, 480, LOCSIM_LDESC_INTRA_THREAD);
+    d.space = LOCSIM_LDESC_LOCAL;
+    int id = -1;
+    assert_int_equal(locsim_ldesc_attach(dev, &d, &id), LOCSIM_OK);
+    assert_int_equal(id, 0);
+    assert_int_equal(locsim_ldesc_count(dev), 1);
+    locsim_ldesc bad = d;
+    bad.type = LOCSIM_LDESC_INTER_THREAD;   /* local memory is private */
+    expect_invalid(dev, &bad, "INTER_THREAD cannot apply");
+    bad = d, bad.base = 512 * 1024 - 4, bad.size = 8;   /* 4 bytes past CUDA's 512 KB */
+    expect_invalid(dev, &bad, "past a thread's 524288 bytes");
+    bad = d, bad.space = (locsim_ldesc_space)7;
+    expect_invalid(dev, &bad, "space 7");
+    bad = d, bad.space = LOCSIM_LDESC_GLOBAL;   /* the same range as a device address: no allocation there */
+    expect_invalid(dev, &bad, "not inside one live device allocation");
+    locsim_ldesc spill = desc(480, 64, LOCSIM_LDESC_NO_REUSE);
+    spill.space = LOCSIM_LDESC_LOCAL;
+    assert_int_equal(locsim_ldesc_attach(dev, &spill, &id), LOCSIM_OK);
+    assert_int_equal(id, 1);
+    /* freeing an allocation never drops a local descriptor */
+    locsim_dptr a;
+    assert_int_equal(locsim_malloc(dev, &a, 4096), LOCSIM_OK);
+    assert_int_equal(locsim_free(dev, a), LOCSIM_OK);
+    assert_int_equal(locsim_ldesc_count(dev), 2);
+    locsim_device_destroy(dev);
+
+    /* the set keeps them apart from device-memory descriptors: Algorithm 1, the
+     * prefetcher and NUMA placement (which read e[]) never see them */
+    locsim_ldesc two[2] = {desc(0, 16, LOCSIM_LDESC_INTRA_THREAD), desc(8, 16, LOCSIM_LDESC_INTRA_THREAD)};
+    two[0].space = two[1].space = LOCSIM_LDESC_LOCAL;
+    two[1].priority = 3;
+    ldesc_set s;
+    build(&s, two, 2);
+    assert_int_equal(s.n, 0);
+    assert_int_equal(s.nlocal, 2);
+    assert_null(ldesc_lookup(&s, 8));
+    /* words: 0 and 4 belong to id 0 only; 8 and 12 to both, priority 3 (id 1) wins;
+     * 20 to id 1; 24 to none */
+    assert_int_equal(ldesc_lookup_local(&s, 0)->id, 0);
+    assert_int_equal(ldesc_lookup_local(&s, 4)->id, 0);
+    assert_int_equal(ldesc_lookup_local(&s, 8)->id, 1);
+    assert_int_equal(ldesc_lookup_local(&s, 20)->id, 1);
+    assert_null(ldesc_lookup_local(&s, 24));
+    locsim_dim3 c;
+    assert_int_equal(ldesc_clusters(&s, ~0u, (locsim_dim3){8, 1, 1}, 2, &c), 0);
+}
+
+static cache_outcome rd_local(cache *c, uint64_t addr, uint64_t now) {
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    r.addr = addr;
+    r.type = MEM_LOCAL_ACC_R;
+    r.sector_mask = 0xF;
+    r.size = 128;
+    cache_outcome o = cache_access(c, &r, now, NULL);
+    if (o == CACHE_MISS) {
+        mem_req reply = *cache_miss_queue_peek(c), woken[8];
+        cache_miss_queue_pop(c);
+        assert_int_equal(cache_fill(c, &reply, now, woken, 8), 1);
+    }
+    return o;
+}
+
+static void test_l1_local_hard_pin(void **state) {
+    (void)state;
+    /* local memory at LB, interleaved with a word stride of 1024 bytes (256
+     * hardware threads): word w of every thread lies in [LB + 1024 w, LB + 1024 (w + 1)),
+     * one 128 B line per 32 threads.  Descriptor 0: offsets [8, 16) = words 2 and 3,
+     * INTRA_THREAD (hard-pinned). */
+    const uint64_t LB = 0x10000000000ull, S = 1024;
+    locsim_ldesc d = desc(8, 8, LOCSIM_LDESC_INTRA_THREAD);
+    d.space = LOCSIM_LDESC_LOCAL;
+    ldesc_set s;
+    build(&s, &d, 1);
+    cache_geometry g;
+    char err[256];
+    assert_int_equal(cache_geometry_parse("N:1:128:4,L:L:m:N:L,A:8:4,8", &g, err, sizeof err), 0);
+    snprintf(g.policy, sizeof g.policy, "ldesc");
+    g.level = CACHE_LEVEL_L1D;
+    g.ldesc_bypass = g.ldesc_hard_pin = 1;
+    g.local_base = LB;
+    g.local_word_stride = S;
+    cache *c = cache_create(&g, "L1D", err, sizeof err);
+    assert_non_null(c);
+    cache_kernel_begin(c, &s);
+    /* four described lines: word 2 of threads 0-31 and 32-63, word 3 of threads
+     * 0-31 and 224-255 -> ways 0..3, all hard-pinned */
+    const uint64_t pinned[4] = {LB + 2 * S, LB + 2 * S + 128, LB + 3 * S, LB + 3 * S + 7 * 128};
+    for (int k = 0; k < 4; k++) assert_int_equal(rd_local(c, pinned[k], 1 + (uint64_t)k), CACHE_MISS);
+    assert_int_equal(rd_local(c, pinned[1], 5), CACHE_HIT);
+    /* word 1 (offsets 4..7) and word 4 (16..19) are outside the descriptor: not
+     * counted; each finds a set of pinned lines and takes way 0 */
+    assert_int_equal(rd_local(c, LB + 1 * S, 6), CACHE_MISS);
+    assert_null(cache_probe(c, pinned[0]));
+    assert_int_equal(rd_local(c, LB + 4 * S, 7), CACHE_MISS);   /* way 0 now holds an ordinary line: LRU among it */
+    for (int k = 1; k < 4; k++) assert_non_null(cache_probe(c, pinned[k]));
+    assert_int_equal(stat(c, "ldesc_d0_l1_misses"), 4);
+    assert_int_equal(stat(c, "ldesc_d0_l1_hits"), 1);
+    assert_int_equal(stat(c, "ldesc_l1_accesses"), 5);
+    assert_int_equal(stat(c, "ldesc_l1_way0_evictions"), 1);
+    assert_int_equal(stat(c, "ldesc_l1_pinned_evictions"), 1);
+    cache_destroy(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attach_validation),
@@ -508,6 +619,8 @@ int main(void) {
         cmocka_unit_test(test_l1_soft_pin),
         cmocka_unit_test(test_prefetch_nearby),
         cmocka_unit_test(test_prefetch_stride),
+        cmocka_unit_test(test_local_attach),
+        cmocka_unit_test(test_l1_local_hard_pin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

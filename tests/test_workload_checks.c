@@ -78,6 +78,8 @@ static const mutation mutations[] = {
       "the coefficient weighs the squared Laplacian by 1/32 instead of 1/16" },
     { "dwt2d", "dwt2d", "shr.s32 \t%r58, %r57, 2;", "shr.s32 \t%r58, %r57, 1;",
       "dw_rows' update step divides by 2 instead of 4" },
+    { "pf", "pf", "add.f32 \t%f9, %f8, 0fC0000000;", "add.f32 \t%f9, %f8, 0fBF800000;",
+      "pf_likelihood moves the particles by -1 in y instead of -2" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */

@@ -203,6 +203,15 @@ enum {                                   /* locality type: a bit set (several al
 };
 typedef enum { LOCSIM_LDESC_COACCESSED = 0, LOCSIM_LDESC_NEARBY = 1 } locsim_ldesc_sharing;
 typedef enum { LOCSIM_LDESC_REGULAR = 0, LOCSIM_LDESC_IRREGULAR = 1 } locsim_ldesc_pattern;
+/* Where the data structure lives (not one of the paper's five components: its
+ * LIBOR example's INTRA_THREAD data is per-thread local memory, which has no
+ * device pointer).  LOCAL: base and size are byte offsets in each thread's local
+ * memory (the kernel's stack frame: local arrays and spills; ptxas's "bytes stack
+ * frame", locsim_kernel_info.local_bytes_per_thread), the same range in every
+ * thread of every launch while attached; INTRA_THREAD or NO_REUSE only. */
+typedef enum { LOCSIM_LDESC_GLOBAL = 0, LOCSIM_LDESC_LOCAL = 1 } locsim_ldesc_space;
+/* The largest local memory a thread may have (CUDA's limit, 512 KB). */
+#define LOCSIM_LDESC_LOCAL_MAX (512u * 1024u)
 
 typedef struct {
     /* 1. the data structure: [base, base + size) inside one live allocation */
@@ -226,6 +235,8 @@ typedef struct {
     int64_t stride;
     /* 5. priority: larger wins when descriptors conflict */
     int32_t priority;
+    /* address space of [base, base + size): GLOBAL (0, device memory) or LOCAL */
+    locsim_ldesc_space space;
 } locsim_ldesc;
 
 /* At most this many descriptors are attached at once. */
@@ -233,7 +244,8 @@ typedef struct {
 /* Validate and attach d; *id (may be NULL) receives its number (0..MAX-1, the
  * index of its statistics).  LOCSIM_ERR_INVALID with a message naming the field
  * for a range outside every live allocation, zero tile dimensions, an unknown
- * type/sharing/pattern, NO_REUSE mixed with another type, a bad map. */
+ * type/sharing/pattern, NO_REUSE mixed with another type, a bad map, an unknown
+ * space, a LOCAL range past LOCSIM_LDESC_LOCAL_MAX or of type INTER_THREAD. */
 locsim_status locsim_ldesc_attach(locsim_device *dev, const locsim_ldesc *d, int *id);
 locsim_status locsim_ldesc_detach(locsim_device *dev, int id);
 void locsim_ldesc_clear(locsim_device *dev);

@@ -90,7 +90,10 @@ int ldst_init(sm *s, char *err, size_t errlen) {
     uint32_t max_warps = s->c.max_threads / s->c.warp_size;
     if (s->c.has_l1d) {
         snprintf(name, sizeof name, "L1D[%u]", s->id);
-        s->l1d = cache_create(&s->c.l1d, name, why, sizeof why);
+        cache_geometry dg = s->c.l1d;
+        dg.local_base = SM_LOCAL_BASE;   /* sm_local_address's interleave, for local descriptors */
+        dg.local_word_stride = sm_local_address(&s->c, 0, 0, 4) - SM_LOCAL_BASE;
+        s->l1d = cache_create(&dg, name, why, sizeof why);
         if (!s->l1d) {
             snprintf(err, errlen, "-gpgpu_cache:dl1: %s", why);
             return -1;

@@ -51,24 +51,40 @@ int ldesc_validate(const locsim_ldesc *d, char *err, size_t errlen) {
         return snprintf(err, errlen, "sharing %d: expected COACCESSED (0) or NEARBY (1)", (int)d->sharing), -1;
     if (d->pattern != LOCSIM_LDESC_REGULAR && d->pattern != LOCSIM_LDESC_IRREGULAR)
         return snprintf(err, errlen, "pattern %d: expected REGULAR (0) or IRREGULAR (1)", (int)d->pattern), -1;
+    if (d->space != LOCSIM_LDESC_GLOBAL && d->space != LOCSIM_LDESC_LOCAL)
+        return snprintf(err, errlen, "space %d: expected GLOBAL (0) or LOCAL (1)", (int)d->space), -1;
+    if (d->space == LOCSIM_LDESC_LOCAL) {
+        /* a thread's local memory is its own: no other thread can share it */
+        if (d->type & LOCSIM_LDESC_INTER_THREAD)
+            return snprintf(err, errlen, "type 0x%x: local memory is private to each thread, INTER_THREAD cannot apply",
+                            d->type), -1;
+        if (d->base >= LOCSIM_LDESC_LOCAL_MAX || d->size > LOCSIM_LDESC_LOCAL_MAX - d->base)
+            return snprintf(err, errlen, "local range [%llu, +%llu) is past a thread's %u bytes of local memory",
+                            (unsigned long long)d->base, (unsigned long long)d->size, LOCSIM_LDESC_LOCAL_MAX), -1;
+    }
     return 0;
+}
+
+/* Insert e into list[0..*n) by priority (higher first); equal priorities keep id order. */
+static void insert_sorted(ldesc_entry *list, uint32_t *n, const ldesc_entry *e) {
+    uint32_t k = *n;
+    while (k > 0 && list[k - 1].d.priority < e->d.priority) {
+        list[k] = list[k - 1];
+        k--;
+    }
+    list[k] = *e;
+    (*n)++;
 }
 
 void ldesc_set_build(ldesc_set *s, const locsim_ldesc *slots, const uint8_t *used, uint32_t nslots) {
     memset(s, 0, sizeof *s);
-    for (uint32_t i = 0; i < nslots && s->n < LOCSIM_LDESC_MAX; i++) {
+    for (uint32_t i = 0; i < nslots && s->n + s->nlocal < LOCSIM_LDESC_MAX; i++) {
         if (!used[i]) continue;
         ldesc_entry e = {.d = slots[i], .id = (int)i, .lo = slots[i].base, .hi = slots[i].base + slots[i].size};
         e.tile_bytes = (uint64_t)e.d.data_tile.x * e.d.elem_size;
         e.stride_bytes = (uint64_t)(e.d.stride < 0 ? -e.d.stride : e.d.stride) * e.d.elem_size;
-        /* insertion by priority (higher first); equal priorities keep id order */
-        uint32_t k = s->n;
-        while (k > 0 && s->e[k - 1].d.priority < e.d.priority) {
-            s->e[k] = s->e[k - 1];
-            k--;
-        }
-        s->e[k] = e;
-        s->n++;
+        if (e.d.space == LOCSIM_LDESC_LOCAL) insert_sorted(s->local, &s->nlocal, &e);
+        else insert_sorted(s->e, &s->n, &e);
     }
     for (uint32_t i = 0; i < s->n; i++) {
         if (!i || s->e[i].lo < s->lo) s->lo = s->e[i].lo;

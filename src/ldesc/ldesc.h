@@ -29,7 +29,12 @@ typedef struct ldesc_entry {
 typedef struct ldesc_set {
     uint32_t n;
     uint64_t lo, hi;         /* the smallest range covering every entry (quick reject) */
-    ldesc_entry e[LOCSIM_LDESC_MAX];   /* highest priority first; equal priorities by id */
+    ldesc_entry e[LOCSIM_LDESC_MAX];   /* device memory; highest priority first, equal priorities by id */
+    /* descriptors of LOCSIM_LDESC_LOCAL space (lo, hi: offsets in each thread's
+     * local memory), apart so that the CTA scheduler, the prefetcher and NUMA
+     * placement, which read e[], never see them; same order */
+    uint32_t nlocal;
+    ldesc_entry local[LOCSIM_LDESC_MAX];
 } ldesc_set;
 
 /* The highest-priority descriptor whose range holds addr, or NULL. */
@@ -37,6 +42,18 @@ static inline const ldesc_entry *ldesc_lookup(const ldesc_set *s, uint64_t addr)
     if (!s || addr < s->lo || addr >= s->hi) return NULL;
     for (uint32_t i = 0; i < s->n; i++)
         if (addr >= s->e[i].lo && addr < s->e[i].hi) return &s->e[i];
+    return NULL;
+}
+
+/* The highest-priority LOCAL descriptor that overlaps the local-memory word at
+ * byte offset word_off (a multiple of 4) of a thread, or NULL.  Local memory is
+ * interleaved word by word across threads (src/core/ldst.c), so an L1D line of
+ * local data holds one word of each of 32 threads: the word is what a line can
+ * be matched by. */
+static inline const ldesc_entry *ldesc_lookup_local(const ldesc_set *s, uint64_t word_off) {
+    if (!s) return NULL;
+    for (uint32_t i = 0; i < s->nlocal; i++)
+        if (word_off + 4 > s->local[i].lo && word_off < s->local[i].hi) return &s->local[i];
     return NULL;
 }
 

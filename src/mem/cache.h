@@ -77,6 +77,9 @@ typedef struct cache_geometry {
     uint8_t ldesc_hard_pin;     /* -ldesc_unpin_period (core cycles, 0: never), for the */
     uint8_t ldesc_soft_pin;     /* 'ldesc' policy (docs/ldesc.md) */
     uint32_t ldesc_unpin_period;
+    uint64_t local_base;        /* the L1D: where local memory starts and the bytes between */
+    uint64_t local_word_stride; /* one thread's consecutive words (src/core/ldst.c), for the
+                                   'ldesc' policy's LOCAL descriptors; 0 elsewhere */
     uint8_t write_global;       /* cache_write_policy for global (and every non-local) space */
     uint8_t write_local;        /* cache_write_policy for local space ('L' = local B, global T) */
     uint8_t alloc;              /* cache_alloc_policy */

@@ -91,7 +91,7 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
     L->memcheck = dev->memcheck;
     L->oob_accesses = &dev->counters.oob_accesses;
     L->run_quantum = dev->run_quantum;
-    L->ldesc = dev->ldesc.n ? &dev->ldesc : NULL;
+    L->ldesc = dev->ldesc.n || dev->ldesc.nlocal ? &dev->ldesc : NULL;
     return LOCSIM_OK;
 }
 

@@ -13,7 +13,7 @@ locsim_status locsim_ldesc_attach(locsim_device *dev, const locsim_ldesc *d, int
     if (!dev) return LOCSIM_ERR_INVALID;
     char why[256];
     if (ldesc_validate(d, why, sizeof why)) return runtime_error(dev, LOCSIM_ERR_INVALID, "locality descriptor: %s", why);
-    if (d->base + d->size < d->base || !devmem_check(dev->mem, d->base, d->size))
+    if (d->space == LOCSIM_LDESC_GLOBAL && (d->base + d->size < d->base || !devmem_check(dev->mem, d->base, d->size)))
         return runtime_error(dev, LOCSIM_ERR_INVALID,
                              "locality descriptor: [0x%llx, +%llu) is not inside one live device allocation",
                              (unsigned long long)d->base, (unsigned long long)d->size);
@@ -44,12 +44,13 @@ void locsim_ldesc_clear(locsim_device *dev) {
     rebuild(dev);
 }
 
-uint32_t locsim_ldesc_count(const locsim_device *dev) { return dev ? dev->ldesc.n : 0; }
+uint32_t locsim_ldesc_count(const locsim_device *dev) { return dev ? dev->ldesc.n + dev->ldesc.nlocal : 0; }
 
 void runtime_ldesc_forget(locsim_device *dev, uint64_t base, uint64_t size) {
     int changed = 0;
     for (int i = 0; i < LOCSIM_LDESC_MAX; i++)
-        if (dev->ldesc_used[i] && dev->ldesc_slot[i].base >= base && dev->ldesc_slot[i].base - base < size) {
+        if (dev->ldesc_used[i] && dev->ldesc_slot[i].space == LOCSIM_LDESC_GLOBAL && dev->ldesc_slot[i].base >= base &&
+            dev->ldesc_slot[i].base - base < size) {
             dev->ldesc_used[i] = 0;
             changed = 1;
         }

@@ -49,13 +49,20 @@ done
 # (atax's and mvt's second-kernel A, transpose's and scalarprod's inputs), INTER_THREAD
 # grids clustered (syrk: grid columns, doitgen: C4 for the whole grid, conv2d and dwt2d: strips)
 # with the stride rule (syrk, doitgen) or the next-line rule (conv2d, dwt2d) producing
-# candidates
-for w in syrk:strided doitgen:strided conv2d:nearby dwt2d:nearby atax:bypass mvt:bypass transpose:bypass scalarprod:bypass; do
+# candidates; pf's NO_REUSE arrays bypassed; INTRA_THREAD data hard-pinned (lib: its
+# LOCAL descriptor on each thread's stack frame; lps: each sweep's source)
+for w in syrk:strided doitgen:strided conv2d:nearby dwt2d:nearby atax:bypass mvt:bypass transpose:bypass scalarprod:bypass pf:bypass lib:pinned lps:pinned; do
   n=${w%%:*}; what=${w#*:}
   out=$("$locsim" run $n --size 1 "${ld[@]}" -l1d_prefetcher ldesc --json "$tmp/$n.json" 2>&1); rc=$?
   if [ $rc -ne 0 ] || ! grep -q "^PASS$" <<<"$out"; then echo "FAIL: $n under LDesc: exit $rc"; echo "$out" | tail -5; fail=1; continue; fi
   if [ "$what" = bypass ]; then
     c=$(stat "$tmp/$n.json" ldesc_l1_bypasses)
+  elif [ "$what" = pinned ]; then
+    c=$(stat "$tmp/$n.json" ldesc_l1_pinned_evictions)
+    # descriptor 0 is the INTRA_THREAD one in both; lib's must also hit (its frame is reused)
+    m=$(stat "$tmp/$n.json" ldesc_d0_l1_misses); h=$(stat "$tmp/$n.json" ldesc_d0_l1_hits)
+    [ "$m" -gt 0 ] || { echo "FAIL: $n: no L1D access matched its INTRA_THREAD descriptor"; fail=1; }
+    [ "$n" != lib ] || [ "$h" -gt 0 ] || { echo "FAIL: lib: no L1D hit on its local-memory descriptor"; fail=1; }
   else
     c=$(stat "$tmp/$n.json" L1D_ldesc_pf_$what)
     [ "$(stat "$tmp/$n.json" cta_sched_clusters)" -gt 0 ] || { echo "FAIL: $n: no CTA cluster formed"; fail=1; }

@@ -44,7 +44,21 @@ static wl_result lib_simulate(wl_ctx *ctx, locsim_module *mod, const lib_market 
     int32_t np = (int32_t)paths;
     void *args[] = { &d->values, &d->z, &d->l0, &np };
     locsim_dim3 grid = { (paths + LIB_BLOCK - 1) / LIB_BLOCK, 1, 1 }, block = { LIB_BLOCK, 1, 1 };
+    /* Locality Descriptor (docs/ldesc.md; Table 2: LIB INTRA_THREAD): each thread's
+     * forward rates L, increments zp and the B, S arrays are its own and reused
+     * over the whole path, in local memory (the kernel's stack frame).  The
+     * descriptor covers the frame, offsets [0, local bytes per thread), in every
+     * thread: its lines are hard-pinned. */
+    locsim_kernel_info info;
+    WL_CHECK(ctx, locsim_kernel_get_info(k, &info));
+    int id = -1;
+    if (info.local_bytes_per_thread) {
+        locsim_ldesc dl = wl_ldesc(0, info.local_bytes_per_thread, LOCSIM_LDESC_INTRA_THREAD, sizeof(float));
+        dl.space = LOCSIM_LDESC_LOCAL;
+        WL_CHECK(ctx, locsim_ldesc_attach(dev, &dl, &id));
+    }
     WL_CHECK(ctx, locsim_launch(k, grid, block, 0, args, 4));
+    if (id >= 0) WL_CHECK(ctx, locsim_ldesc_detach(dev, id));
     WL_CHECK(ctx, locsim_memcpy_dtoh(dev, got, d->values, paths * sizeof(float)));
     return WL_PASS;
 }

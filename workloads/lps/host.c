@@ -23,7 +23,21 @@ static wl_result lps_simulate(wl_ctx *ctx, locsim_module *mod, const float *u, u
     locsim_dptr in = *a, out = *b;
     for (int it = 0; it < LPS_ITERS; it++) {
         void *args[] = { &out, &in, &nx, &nyi, &nz };
+        /* Locality Descriptors (docs/ldesc.md; Table 2: LPS NO_REUSE, INTRA_THREAD),
+         * re-specified at every sweep as the arrays swap roles (the paper's §4.1):
+         * the source is INTRA_THREAD (each thread marches up its own z column, the
+         * original kernel reading each of its points at three consecutive planes;
+         * ours keeps the column in registers and the plane in shared memory, so
+         * what the L1D still reuses of it are the halo lines the neighbouring warps
+         * and CTAs read), the destination NO_REUSE (written once). */
+        int din, dout;
+        locsim_ldesc ds = wl_ldesc(in, bytes, LOCSIM_LDESC_INTRA_THREAD, sizeof(float));
+        locsim_ldesc dd = wl_ldesc(out, bytes, LOCSIM_LDESC_NO_REUSE, sizeof(float));
+        WL_CHECK(ctx, locsim_ldesc_attach(dev, &ds, &din));
+        WL_CHECK(ctx, locsim_ldesc_attach(dev, &dd, &dout));
         WL_CHECK(ctx, locsim_launch(k, grid, block, 0, args, 5));
+        WL_CHECK(ctx, locsim_ldesc_detach(dev, din));
+        WL_CHECK(ctx, locsim_ldesc_detach(dev, dout));
         locsim_dptr t = in;
         in = out;
         out = t;

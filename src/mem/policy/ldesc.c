@@ -1,7 +1,8 @@
 /* The Locality Descriptor L1D policy (Vijaykumar et al. §4.4 and Fig. 11;
  * docs/ldesc.md).  Each access is matched to its descriptor (ldesc_lookup: the
- * highest-priority descriptor whose range holds the address; local memory and
- * addresses outside every descriptor are plain LRU data):
+ * highest-priority descriptor whose range holds the address; a local-memory
+ * access to the LOCAL descriptor whose offsets hold its word; addresses outside
+ * every descriptor are plain LRU data):
  *
  *   NO_REUSE       bypass: a miss allocates no line (-ldesc_l1_bypass);
  *   INTRA_THREAD   hard pinning (-ldesc_l1_hard_pin): the line is inserted with the
@@ -41,6 +42,7 @@ typedef struct {
 
 typedef struct {
     uint32_t assoc, period;
+    uint64_t local_base, local_stride;   /* local memory's interleave (cache_geometry) */
     uint8_t bypass, hard, soft;
     uint64_t clock;
     const ldesc_set *set;
@@ -53,6 +55,8 @@ static void *ld_create(const cache_geometry *g) {
     ld_state *s = calloc(1, sizeof *s + (size_t)g->nsets * g->assoc * sizeof(ld_line));
     if (!s) return NULL;
     s->assoc = g->assoc;
+    s->local_base = g->local_base;
+    s->local_stride = g->local_word_stride;
     s->period = g->ldesc_unpin_period;
     s->bypass = g->ldesc_bypass;
     s->hard = g->ldesc_hard_pin;
@@ -69,8 +73,11 @@ static ld_line *at(ld_state *s, uint32_t set, uint32_t way) { return &s->line[(s
 static uint32_t epoch_of(const ld_state *s, uint64_t now) { return s->period ? (uint32_t)(now / s->period) : 0; }
 
 static const ldesc_entry *desc_of(const ld_state *s, const mem_req *r) {
-    if (!s->set || mem_access_is_local(r->type)) return NULL;
-    return ldesc_lookup(s->set, r->addr);
+    if (!s->set) return NULL;
+    if (!mem_access_is_local(r->type)) return ldesc_lookup(s->set, r->addr);
+    if (!s->set->nlocal || !s->local_stride || r->addr < s->local_base) return NULL;
+    /* word w of every thread lies in [base + w x stride, base + (w + 1) x stride) */
+    return ldesc_lookup_local(s->set, (r->addr - s->local_base) / s->local_stride * 4);
 }
 
 /* The priority a line of descriptor e is inserted with. */
