@@ -464,7 +464,7 @@ static void pend_dests(sm_warp *W, mem_slot *m, const ptx_insn *in) {
             m->dst[m->ndst++] = o->reg;
         } else if (o->kind == PTX_OPND_VEC) {
             for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (o->vec[e] != PTX_REG_SINK && m->ndst < 4) m->dst[m->ndst++] = o->vec[e];
+                if (ptx_vec_elem_is_reg(o, e) && m->ndst < 4) m->dst[m->ndst++] = o->vec[e];
         }
     }
     for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = SB_PENDING;

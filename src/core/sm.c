@@ -162,7 +162,7 @@ static uint64_t operands_ready(const sm_warp *W, const ptx_insn *in) {
         case PTX_OPND_PRED: v = W->pred_ready[o->reg]; break;
         case PTX_OPND_VEC:
             for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (o->vec[e] != PTX_REG_SINK) v = max_u64(v, W->reg_ready[o->vec[e]]);
+                if (ptx_vec_elem_is_reg(o, e)) v = max_u64(v, W->reg_ready[o->vec[e]]);
             break;
         case PTX_OPND_ADDR:
         case PTX_OPND_SYMADDR:
@@ -216,7 +216,7 @@ static void decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
         case PTX_OPND_PRED: ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, pred0 + o->reg); break;
         case PTX_OPND_VEC:
             for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (o->vec[e] != PTX_REG_SINK) ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, o->vec[e]);
+                if (ptx_vec_elem_is_reg(o, e)) ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, o->vec[e]);
             break;
         case PTX_OPND_ADDR:
         case PTX_OPND_SYMADDR:
@@ -236,7 +236,7 @@ static void decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
             ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, pred0 + o->reg);
         } else if (o->kind == PTX_OPND_VEC) {
             for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (o->vec[e] != PTX_REG_SINK) ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, o->vec[e]);
+                if (ptx_vec_elem_is_reg(o, e)) ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, o->vec[e]);
         }
     }
     /* source reads of oc_issue, in order (the bank reservations depend on it) */
@@ -247,7 +247,7 @@ static void decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
             else ok = 0;
         } else if (o->kind == PTX_OPND_VEC) {
             for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (o->vec[e] != PTX_REG_SINK) {
+                if (ptx_vec_elem_is_reg(o, e)) {
                     if (d->nsrc < DEC_MAX_SRC) d->src_bank[d->nsrc++] = (uint8_t)(o->vec[e] % banks);
                     else ok = 0;
                 }
@@ -522,7 +522,7 @@ static void reserve_dests(sm_warp *W, const ptx_insn *in, const insn_decode *d, 
         else if (o->kind == PTX_OPND_PRED) W->pred_ready[o->reg] = ready;
         else if (o->kind == PTX_OPND_VEC)
             for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (o->vec[e] != PTX_REG_SINK) W->reg_ready[o->vec[e]] = ready;
+                if (ptx_vec_elem_is_reg(o, e)) W->reg_ready[o->vec[e]] = ready;
     }
     W->sb_max = max_u64(W->sb_max, ready);
 }

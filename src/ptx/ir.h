@@ -194,6 +194,12 @@ typedef struct {
                            mov sources and st values, elements of at most 32 bits */
 } ptx_operand;
 
+/* Whether element e of a VEC operand names a register (not '_', not an immediate):
+ * what the scoreboard, the register banks and liveness must look at. */
+static inline int ptx_vec_elem_is_reg(const ptx_operand *o, uint32_t e) {
+    return o->vec[e] != PTX_REG_SINK && !((o->vec_imm >> e) & 1);
+}
+
 /* ---- instructions ------------------------------------------------------- */
 #define PTX_MAX_OPNDS 6  /* e.g. shfl.sync d|p, a, b, c, mask; setp.and d|p, a, b, c */
 
