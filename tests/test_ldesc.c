@@ -268,7 +268,8 @@ static uint64_t stat(cache *c, const char *name) {
     return (uint64_t)p.value;
 }
 
-static cache *l1(const ldesc_set *s, uint8_t soft, uint32_t period) {
+/* One set of 4 ways under the ldesc policy with bypass and hard pinning. */
+static cache_geometry l1_geometry(uint8_t soft, uint32_t period) {
     cache_geometry g;
     char err[256];
     assert_int_equal(cache_geometry_parse("N:1:128:4,L:L:m:N:L,A:8:4,8", &g, err, sizeof err), 0);
@@ -277,11 +278,21 @@ static cache *l1(const ldesc_set *s, uint8_t soft, uint32_t period) {
     g.ldesc_bypass = g.ldesc_hard_pin = 1;
     g.ldesc_soft_pin = soft;
     g.ldesc_unpin_period = period;
-    assert_null(cache_policy_find("ldesc")->check(&g));
-    cache *c = cache_create(&g, "L1D", err, sizeof err);
+    return g;
+}
+
+static cache *l1_of(const cache_geometry *g, const ldesc_set *s) {
+    char err[256];
+    assert_null(cache_policy_find("ldesc")->check(g));
+    cache *c = cache_create(g, "L1D", err, sizeof err);
     assert_non_null(c);
     cache_kernel_begin(c, s);
     return c;
+}
+
+static cache *l1(const ldesc_set *s, uint8_t soft, uint32_t period) {
+    cache_geometry g = l1_geometry(soft, period);
+    return l1_of(&g, s);
 }
 
 static cache_outcome rd(cache *c, uint32_t k, uint64_t now) {
@@ -575,17 +586,10 @@ static void test_l1_local_hard_pin(void **state) {
     d.space = LOCSIM_LDESC_LOCAL;
     ldesc_set s;
     build(&s, &d, 1);
-    cache_geometry g;
-    char err[256];
-    assert_int_equal(cache_geometry_parse("N:1:128:4,L:L:m:N:L,A:8:4,8", &g, err, sizeof err), 0);
-    snprintf(g.policy, sizeof g.policy, "ldesc");
-    g.level = CACHE_LEVEL_L1D;
-    g.ldesc_bypass = g.ldesc_hard_pin = 1;
+    cache_geometry g = l1_geometry(0, 0);
     g.local_base = LB;
     g.local_word_stride = S;
-    cache *c = cache_create(&g, "L1D", err, sizeof err);
-    assert_non_null(c);
-    cache_kernel_begin(c, &s);
+    cache *c = l1_of(&g, &s);
     /* four described lines: word 2 of threads 0-31 and 32-63, word 3 of threads
      * 0-31 and 224-255 -> ways 0..3, all hard-pinned */
     const uint64_t pinned[4] = {LB + 2 * S, LB + 2 * S + 128, LB + 3 * S, LB + 3 * S + 7 * 128};
