@@ -33,6 +33,40 @@ struct numa_link {
 
 /* ---- creation ---- */
 
+/* The mapping of one zone: that of a single-module GPU with the zone's channels
+ * (docs/numa.md).  With dramid@ the string is the same (the channel is taken by
+ * division by the zone's channel count); with D bits the highest log2(N) of them
+ * are removed from the mask (the zone-local address is log2(N) bits shorter).
+ * Ours is the same string, since the placement has already taken the zone's
+ * bits out of the address. */
+static int zone_map_init(numa *n, char *err, size_t errlen) {
+    addrmap_config zc = n->am->cfg;
+    zc.n_channels = n->chans_per_zone;
+    const char *text = zc.mapping[0] ? zc.mapping : ADDRMAP_GTX480_DEFAULT;
+    if (n->am->dramid_bit < 0) {
+        char out[sizeof zc.mapping];
+        size_t len = strlen(text), k = 0;
+        uint32_t drop = n->zone_bits;
+        for (size_t i = 0; i < len && k + 1 < sizeof out; i++) {   /* most significant letter first */
+            if (text[i] == 'D' && drop) {
+                drop--;
+                continue;
+            }
+            out[k++] = text[i];
+        }
+        out[k] = 0;
+        memcpy(zc.mapping, out, k + 1);
+    } else {
+        snprintf(zc.mapping, sizeof zc.mapping, "%s", text);
+    }
+    char why[256];
+    if (addrmap_init(&n->zam, &zc, why, sizeof why)) {
+        snprintf(err, errlen, "the mapping within a module (%u channels): %s", zc.n_channels, why);
+        return -1;
+    }
+    return 0;
+}
+
 numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t errlen) {
     uint32_t m = c->n_modules;
     if (m < 2 || m > NUMA_MAX_MODULES || (m & (m - 1))) {
@@ -70,6 +104,10 @@ numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t err
     /* ns -> interconnect cycles, rounded up */
     n->lat_cycles = (uint64_t)ceil(c->link_ns * (double)c->icnt_khz / 1e6 - 1e-9);
     for (uint32_t i = 0; i < m; i++) n->links[i].credit = n->rate;
+    if (zone_map_init(n, err, errlen)) {
+        numa_destroy(n);
+        return NULL;
+    }
     numa_geom g = {.nzones = m, .zone_bits = n->zone_bits, .sms_per_zone = n->sms_per_zone, .page_size = c->page_size};
     n->place = c->place->create(&g, err, errlen);
     if (!n->place) {
@@ -95,39 +133,55 @@ double numa_link_bytes_per_cycle(const numa *n) { return (double)n->rate / (doub
 
 /* ---- routing ---- */
 
-static uint32_t slice_in_zone(const numa *n, uint32_t zone, uint64_t addr, uint64_t local) {
-    addr_loc l, real;
-    addrmap_decode(n->am, local, &l);
-    addrmap_decode(n->am, addr, &real);
+/* addr in zone `zone`, `local` its zone-local address: the zone's mapping picks
+ * the channel within the zone, the slice within the channel (its bank bits) and
+ * the DRAM bank, row and column. */
+static void zone_decode(const numa *n, uint32_t zone, uint64_t local, addr_loc *out) {
     uint32_t spc = n->c.slices_per_channel;
-    uint32_t chan = zone * n->chans_per_zone + l.channel % n->chans_per_zone;
-    /* the slice within the channel as the partition itself decodes it */
-    return chan * spc + real.slice % spc;
+    addrmap_decode(&n->zam, local, out);
+    out->channel += zone * n->chans_per_zone;
+    out->slice = out->channel * spc + (out->bank & (spc - 1));
 }
 
 uint32_t numa_route(numa *n, uint64_t addr, uint32_t sm, uint32_t *slice) {
     uint64_t local = addr;
     uint32_t zone = n->c.place->zone_of(n->place, addr, numa_zone_of_sm(n, sm), 1, &local);
-    *slice = slice_in_zone(n, zone, addr, local);
+    addr_loc l;
+    zone_decode(n, zone, local, &l);
+    *slice = l.slice;
     return zone;
 }
 
 /* The L2 set index of a multi-module GPU: GPGPU-Sim's partition address (the
- * channel and slice bits taken out) of the zone-local address.  A slice holds
- * the lines its zone's placement sends it, not those the single-module mapping
- * would: indexed by the whole address, the placement's zone bits (constant within
- * a zone under ldesc) would leave 3 of 4 sets unused. */
+ * channel and slice bits taken out) of the zone-local address under the zone's
+ * mapping.  A slice holds the lines its zone's placement sends it, not those the
+ * single-module mapping would: indexed by the whole address, the placement's zone
+ * bits (constant within a zone under ldesc) would leave 3 of 4 sets unused. */
 uint64_t numa_l2_index_addr(const void *ctx, uint64_t addr) {
     const numa *n = ctx;
     uint64_t local = addr;
     n->c.place->zone_of(n->place, addr, 0, 0, &local);
-    return addrmap_partition_addr(n->am, local);
+    return addrmap_partition_addr(&n->zam, local);
+}
+
+void numa_decode(const void *ctx, uint64_t addr, addr_loc *out) {
+    const numa *n = ctx;
+    uint64_t local = addr;
+    uint32_t zone = n->c.place->zone_of(n->place, addr, 0, 0, &local);
+    /* a first_touch page nobody has touched has no zone yet: no request of the
+     * memory system can carry one (numa_route places it; copies skip it), so this
+     * is defensive: the single-module decode */
+    if (zone >= n->c.n_modules) addrmap_decode(n->am, addr, out);
+    else zone_decode(n, zone, local, out);
 }
 
 uint32_t numa_route_peek(numa *n, uint64_t addr) {
     uint64_t local = addr;
     uint32_t zone = n->c.place->zone_of(n->place, addr, 0, 0, &local);
-    return zone >= n->c.n_modules ? UINT32_MAX : slice_in_zone(n, zone, addr, local);
+    if (zone >= n->c.n_modules) return UINT32_MAX;
+    addr_loc l;
+    zone_decode(n, zone, local, &l);
+    return l.slice;
 }
 
 uint32_t numa_zone_of_slice(const numa *n, uint32_t slice) {

@@ -112,6 +112,12 @@ uint32_t numa_route_peek(numa *n, uint64_t addr);
 uint32_t numa_zone_of_slice(const numa *n, uint32_t slice);
 /* The L2 set-index address of addr (a cache_index_addr_fn; ctx: the numa). */
 uint64_t numa_l2_index_addr(const void *ctx, uint64_t addr);
+/* Where addr lives in the memory system (a partition_decode_fn; ctx: the numa):
+ * its global channel and L2 slice (those numa_route picks), and the DRAM bank,
+ * row and column, all decoded from the zone-local address by the zone's mapping
+ * (the single-module mapping of a GPU with the zone's channels): each zone's
+ * channels see its data as a dense address space, whatever the placement. */
+void numa_decode(const void *ctx, uint64_t addr, addr_loc *out);
 
 /* Links: push a packet into module m's egress link (-1: full), to be delivered
  * at output port `port` of the network `net` (0 requests, 1 replies). */
@@ -138,6 +144,7 @@ struct numa {
     numa_config c;
     uint32_t sms_per_zone, chans_per_zone, zone_bits;
     const addrmap *am;
+    addrmap zam;                     /* the mapping within a zone: chans_per_zone channels */
     void *place;
     numa_counters st;
     struct numa_link *links;
