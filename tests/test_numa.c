@@ -510,8 +510,8 @@ static void test_link_cost(void **state) {
     numa_destroy(n);
 }
 
-/* The zone dispatch of a partitioned grid: first_touch on 2 modules (1 SM each)
- * splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
+/* The zone dispatch of a partitioned grid, strict zones (-numa_cta_steal 0, as
+ * fabric() leaves it): first_touch on 2 modules (1 SM each) splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
  * linear order (every CTA is its own group), and nothing once its zone is done. */
 static void test_zone_dispatch(void **state) {
     (void)state;
@@ -554,6 +554,59 @@ static void test_zone_dispatch(void **state) {
     numa_destroy(n);
 }
 
+/* -numa_cta_steal 1: an SM whose zone has no CTA left takes one from the zone with
+ * the most left (ties: the lowest), that zone's last group not started.
+ * first_touch on 4 modules (1 SM each) splits 10 CTAs as id x 4 / 10:
+ *   zone 0: 0 1 2, zone 1: 3 4, zone 2: 5 6 7, zone 3: 8 9 (every CTA its own group).
+ * SM 3 takes 8, 9 (its own); then zones left 3/2/3/0: zone 0 (tie with 2, the
+ * lowest), its last group: CTA 2; then 2/2/3/0: zone 2's last, 7; then 2/2/2/0: zone
+ * 0's last left, 1.  SM 0 takes 0 (its own, from the front); its zone is empty:
+ * 0/2/2/0 -> zone 1's last, 4.  SM 1 takes its own 3.  SM 2 takes 5 and 6; then
+ * nothing is left anywhere.  Six CTAs ran in their own zone, four were stolen. */
+static void test_cta_steal(void **state) {
+    (void)state;
+    addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
+                     .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("first_touch"),
+                     .cta_partition = 1, .cta_steal = 1};
+    numa *n = numa_create(&c, &am8, err, sizeof err);
+    assert_non_null(n);
+    numa_launch L = {.grid = {10, 1, 1}, .nctas = 10};
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    void *st = numa_cta_state(n);
+    static const struct {
+        uint32_t sm;
+        int got;
+        uint64_t id;
+    } want[] = {{3, 1, 8}, {3, 1, 9}, {3, 1, 2}, {3, 1, 7}, {3, 1, 1}, {0, 1, 0}, {0, 1, 4},
+                {1, 1, 3}, {2, 1, 5}, {2, 1, 6}, {2, 0, 0}, {0, 0, 0}, {3, 0, 0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        uint64_t id = UINT64_MAX;
+        assert_int_equal(numa_cta_ops.next(st, want[i].sm, 1, 0, &id), want[i].got);
+        if (want[i].got) assert_int_equal(id, want[i].id);
+    }
+    assert_int_equal(numa_stats(n)->stolen_ctas, 4);
+    numa_cta_ops.destroy(st);
+    /* -numa_cta_steal 0: SM 3 runs its zone's 8 and 9, then idles while the others have CTAs */
+    numa_destroy(n);
+    c.cta_steal = 0;
+    n = numa_create(&c, &am8, err, sizeof err);
+    assert_non_null(n);
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    st = numa_cta_state(n);
+    uint64_t id;
+    assert_int_equal(numa_cta_ops.next(st, 3, 1, 0, &id), 1);
+    assert_int_equal(id, 8);
+    assert_int_equal(numa_cta_ops.next(st, 3, 1, 0, &id), 1);
+    assert_int_equal(id, 9);
+    assert_int_equal(numa_cta_ops.next(st, 3, 1, 0, &id), 0);
+    assert_int_equal(numa_stats(n)->stolen_ctas, 0);
+    numa_cta_ops.destroy(st);
+    numa_destroy(n);
+}
+
 static void test_bad_config(void **state) {
     (void)state;
     addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
@@ -574,7 +627,7 @@ int main(void) {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
         cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route), cmocka_unit_test(test_dram_decode_ldesc),
         cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost),
-        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_cta_steal), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

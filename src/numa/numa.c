@@ -262,15 +262,22 @@ void numa_links_skip(numa *n, uint64_t cycles) {
  * CTAs are grouped by (zone, cluster); an SM takes the CTAs of one group in
  * linear order, then the zone's next group; when its zone has no group left to
  * start it takes the last CTA of the zone's group with the most left (as the
- * ldesc CTA scheduler spreads its last clusters).  SMs only run their zone's CTAs. */
+ * ldesc CTA scheduler spreads its last clusters).  When its zone has no CTA
+ * left at all, with -numa_cta_steal 1 it does the same in the zone with the most
+ * CTAs left (ties: the lowest), taking that zone's *last* group not started (its
+ * own SMs take them from the front, as a work-stealing deque), else spreading
+ * that zone's groups; with 0 it idles (docs/numa.md, "Idle zones"). */
 typedef struct numa_cta {
     numa *n;
     uint64_t *order;             /* CTA ids sorted by (zone, cluster, id) */
     uint64_t *gbeg, *gend, *gnext;
     uint64_t ngroups;
     uint64_t zfirst[NUMA_MAX_MODULES + 1], znext[NUMA_MAX_MODULES];
+    uint64_t zlast[NUMA_MAX_MODULES];   /* groups [znext, zlast) of the zone not started */
     uint64_t zleft[NUMA_MAX_MODULES];   /* CTAs of the zone not dispatched yet */
+    uint64_t left;                      /* all zones' */
     int64_t *cur;                /* per SM: its group, -1 none */
+    uint32_t *cur_zone;          /* per SM: the zone of its group */
 } numa_cta;
 
 typedef struct {
@@ -291,6 +298,7 @@ static void cta_free(numa *n) {
     free(c->gend);
     free(c->gnext);
     free(c->cur);
+    free(c->cur_zone);
     free(c);
     n->cta = NULL;
 }
@@ -317,7 +325,8 @@ static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_
     c->gend = malloc(L->nctas * sizeof *c->gend);
     c->gnext = malloc(L->nctas * sizeof *c->gnext);
     c->cur = malloc(n->c.num_sms * sizeof *c->cur);
-    if (!c->order || !c->gbeg || !c->gend || !c->gnext || !c->cur) goto oom;
+    c->cur_zone = calloc(n->c.num_sms, sizeof *c->cur_zone);
+    if (!c->order || !c->gbeg || !c->gend || !c->gnext || !c->cur || !c->cur_zone) goto oom;
     for (uint32_t s = 0; s < n->c.num_sms; s++) c->cur[s] = -1;
     uint32_t zprev = 0;
     c->zfirst[0] = 0;
@@ -334,7 +343,11 @@ static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_
     }
     if (c->ngroups) c->gend[c->ngroups - 1] = L->nctas;
     while (zprev < n->c.n_modules) c->zfirst[++zprev] = c->ngroups;
-    for (uint32_t z = 0; z < n->c.n_modules; z++) c->znext[z] = c->zfirst[z];
+    for (uint32_t z = 0; z < n->c.n_modules; z++) {
+        c->znext[z] = c->zfirst[z];
+        c->zlast[z] = c->zfirst[z + 1];
+    }
+    c->left = L->nctas;
     free(k);
     return 0;
 oom:
@@ -376,30 +389,51 @@ int numa_kernel_begin(numa *n, const numa_launch *L, char *err, size_t errlen) {
 
 void *numa_cta_state(numa *n) { return n->cta; }
 
+/* One CTA of zone z's group g (its next, or with `last` its last) for SM sm. */
+static uint64_t take(numa_cta *c, uint64_t g, uint32_t z, int last) {
+    c->zleft[z]--;
+    c->left--;
+    return last ? c->order[--c->gend[g]] : c->order[c->gnext[g]++];
+}
+
+/* A CTA of zone z for SM sm: a group not started (the zone's next one for its own
+ * SMs, its last one for a thief), else the last CTA of the zone's group with the
+ * most left.  0: the zone has none. */
+static int take_from_zone(numa_cta *c, uint32_t sm, uint32_t z, int thief, uint64_t *id) {
+    if (!c->zleft[z]) return 0;
+    if (c->znext[z] < c->zlast[z]) {
+        uint64_t g = thief ? --c->zlast[z] : c->znext[z]++;
+        c->cur[sm] = (int64_t)g;
+        c->cur_zone[sm] = z;
+        *id = take(c, g, z, 0);
+        return 1;
+    }
+    uint64_t best = 0, g = 0;   /* spread the zone's remaining groups */
+    for (uint64_t i = c->zfirst[z]; i < c->zfirst[z + 1]; i++)
+        if (c->gend[i] - c->gnext[i] > best) best = c->gend[i] - c->gnext[i], g = i;
+    if (!best) return 0;
+    *id = take(c, g, z, 1);
+    return 1;
+}
+
 static int cta_next(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, uint64_t *id) {
     (void)free_slots;
     (void)now;
     numa_cta *c = st;
-    uint32_t z = numa_zone_of_sm(c->n, sm);
+    if (!c->left) return 0;   /* the grid is done: no scan (SMs ask every cycle) */
     int64_t g = c->cur[sm];
-    if (!c->zleft[z]) return 0;   /* the zone is done: no scan (SMs ask every cycle) */
-    if (g < 0 || c->gnext[g] >= c->gend[g]) {
-        g = -1;
-        if (c->znext[z] < c->zfirst[z + 1]) {
-            g = (int64_t)c->znext[z]++;
-        } else {   /* spread the zone's remaining groups */
-            uint64_t best = 0;
-            for (uint64_t i = c->zfirst[z]; i < c->zfirst[z + 1]; i++)
-                if (c->gend[i] - c->gnext[i] > best) best = c->gend[i] - c->gnext[i], g = (int64_t)i;
-            if (g < 0) return 0;
-            *id = c->order[--c->gend[g]];
-            c->zleft[z]--;
-            return 1;
-        }
-        c->cur[sm] = g;
+    if (g >= 0 && c->gnext[g] < c->gend[g]) {   /* the SM's group (its zone's, or one it stole) */
+        *id = take(c, (uint64_t)g, c->cur_zone[sm], 0);
+        return 1;
     }
-    *id = c->order[c->gnext[g]++];
-    c->zleft[z]--;
+    uint32_t z = numa_zone_of_sm(c->n, sm);
+    if (take_from_zone(c, sm, z, 0, id)) return 1;
+    if (!c->n->c.cta_steal) return 0;
+    uint32_t v = 0;   /* the zone with the most CTAs left; ties: the lowest */
+    for (uint32_t k = 1; k < c->n->c.n_modules; k++)
+        if (c->zleft[k] > c->zleft[v]) v = k;
+    if (!take_from_zone(c, sm, v, 1, id)) return 0;
+    c->n->st.stolen_ctas++;
     return 1;
 }
 

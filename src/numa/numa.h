@@ -88,6 +88,7 @@ typedef struct {
     uint64_t page_size;
     const numa_place_ops *place;
     int cta_partition;               /* -numa_cta_partition */
+    int cta_steal;                   /* -numa_cta_steal: an SM whose zone has no CTA left takes another zone's */
 } numa_config;
 
 typedef struct {
@@ -97,6 +98,7 @@ typedef struct {
     uint64_t link_send_stalls;                 /* a link's queue was full */
     uint64_t link_cycles;                      /* interconnect cycles the links existed, per link */
     uint64_t partitioned_kernels;              /* launches whose CTAs the placement partitioned */
+    uint64_t stolen_ctas;                      /* CTAs of a partitioned grid run outside their zone */
 } numa_counters;
 
 typedef struct numa numa;
