@@ -46,6 +46,7 @@ enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
 typedef struct {
     uint64_t cu_free[OC_SETS][OC_MAX_UNITS]; /* cycle each collector unit is free again */
     uint64_t cu_min[OC_SETS];                /* the earliest of them */
+    uint32_t cu_pick[OC_SETS];               /* the lowest-numbered unit free at cu_min */
     uint64_t bank_tag[OC_RING];              /* cycle a ring slot describes */
     uint64_t bank_busy[OC_RING];             /* register banks taken in that cycle */
     uint64_t wb_tag[OC_RING];
