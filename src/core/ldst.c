@@ -443,24 +443,38 @@ static ldst_access *add_access(ldst_unit *u, access_index *x, uint64_t addr, uin
 
 /* Global, constant, parameter and texture accesses: one address per lane.
  * Neighbouring lanes nearly always fall in the same line (a kernel
- * parameter's 32 lanes even at the same address), so a lane in the line of
- * the lane before it is added to that line's access directly, which is what
- * add_access's lookup would find (speed only). */
+ * parameter's 32 lanes even at the same address), so a run of lanes in one
+ * line is gathered in locals and added to that line's access once, which is
+ * what add_access would do lane by lane (speed only). */
 static void coalesce_lanes(ldst_unit *u, access_index *x, const exec_step_info *info, uint64_t base, uint32_t line) {
-    uint64_t lmask = ~(uint64_t)(line - 1), prev = 0;
-    uint32_t size = info->mem_size;
-    ldst_access *last = NULL;
+    uint64_t lmask = ~(uint64_t)(line - 1), prev = 0, run_base = 0;
+    uint32_t size = info->mem_size, run_bytes = 0, run_lanes = 0;
+    uint8_t run_sectors = 0;
+    ldst_access *run = NULL; /* the access of the current run's line */
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         uint64_t addr = base + info->mem_addr[lane];
-        if (last && (addr & lmask) == last->addr) {
-            if (addr != prev) last->sectors |= mem_sector_mask(addr, size, line);
-            last->bytes = (uint16_t)(last->bytes + size);
-            last->lanes |= 1u << lane;
+        if (run && (addr & lmask) == run_base) {
+            if (addr != prev) run_sectors |= mem_sector_mask(addr, size, line);
+            run_bytes += size;
+            run_lanes |= 1u << lane;
         } else {
-            last = add_access(u, x, addr, size, line, lane);
+            if (run) {
+                run->sectors |= run_sectors;
+                run->bytes = (uint16_t)(run->bytes + run_bytes);
+                run->lanes |= run_lanes;
+            }
+            run = add_access(u, x, addr, size, line, lane);
+            run_base = addr & lmask;
+            run_sectors = 0;
+            run_bytes = run_lanes = 0;
         }
         prev = addr;
+    }
+    if (run) {
+        run->sectors |= run_sectors;
+        run->bytes = (uint16_t)(run->bytes + run_bytes);
+        run->lanes |= run_lanes;
     }
 }
 

@@ -226,9 +226,18 @@ static int load_kparam(exec_ctx *x, uint64_t addr, unsigned esize, uint32_t reg,
     unsigned rb = reg_bits(x, reg);
     if (sgn && rb > esize * 8) v = (uint64_t)sign_extend(v, esize * 8) & width_mask(rb);
     uint64_t *d = x->regs + (size_t)reg * LANES;
+    exec_step_info *info = x->info;
+    if (!info) {
+        FOR_EACH_LANE(l, x->active) d[l] = v;
+        return 0;
+    }
+    /* note_access for every lane at once: the same address in every lane */
+    if (rs == PTX_SPACE_PARAM) info->mem_is_kparam = 1;
+    if (!info->mem_mask) info->mem_space = (uint8_t)(x->in->space == PTX_SPACE_PARAM ? PTX_SPACE_PARAM : rs);
+    info->mem_mask |= x->active;
     FOR_EACH_LANE(l, x->active) {
         d[l] = v;
-        note_access(x, rs, l, ra);
+        info->mem_addr[l] = ra;
     }
     return 0;
 }
