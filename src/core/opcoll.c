@@ -87,13 +87,22 @@ static uint32_t bank_of_res(const sm *s, uint32_t w, uint32_t r) {
     return b >= s->c.num_reg_banks ? b - s->c.num_reg_banks : b;
 }
 
-/* Read one source register (in bank `bank`) no earlier than cycle `from`; returns the cycle. */
-static uint64_t read_bank(sm *s, uint32_t bank, uint64_t from, uint64_t now) {
+/* read_bank when the bank is busy at `from`: the first free cycle after it. */
+static uint64_t read_bank_later(sm *s, uint32_t bank, uint64_t from, uint64_t now) {
     uint64_t c = from;
     while (c - now < OC_RING && (banks_at(s, c) >> bank & 1)) c++;
     if (c - now < OC_RING) bank_take(s, c, bank);
-    s->st.rf_reads++;
     return c;
+}
+
+/* Read one source register (in bank `bank`) no earlier than cycle `from`; returns the cycle. */
+static inline uint64_t read_bank(sm *s, uint32_t bank, uint64_t from, uint64_t now) {
+    s->st.rf_reads++;
+    if (from - now < OC_RING && !(banks_at(s, from) >> bank & 1)) { /* free at once: the common case */
+        bank_take(s, from, bank);
+        return from;
+    }
+    return read_bank_later(s, bank, from, now);
 }
 
 /* The cycle the last source operand is in the collector unit (alloc if none). */

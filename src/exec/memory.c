@@ -264,16 +264,20 @@ static int lane_addrs(const exec_ctx *x, const addr_form *af, unsigned esize, ui
     uint64_t base = af->base, mask = af->mask, bad = 0, mn = UINT64_MAX, mx = 0;
     const uint64_t *row = af->row;
     uint32_t act = x->active;
-    if (act == FULL_MASK) { /* whole warps: straight loops the compiler can unroll */
-        if (row)
-            for (uint32_t l = 0; l < LANES; l++) addr[l] = (base + row[l]) & mask;
-        else
-            for (uint32_t l = 0; l < LANES; l++) addr[l] = base & mask;
+    if (act == FULL_MASK && !row) { /* one address for the whole warp */
+        uint64_t a = base & mask;
+        for (uint32_t l = 0; l < LANES; l++) addr[l] = a;
+        mn = mx = a;
+        bad = a & (esize - 1);
+    } else if (act == FULL_MASK) { /* whole warps: one straight loop */
         for (uint32_t l = 0; l < LANES; l++) {
-            bad |= addr[l] & (esize - 1);
-            mn = addr[l] < mn ? addr[l] : mn;
-            mx = addr[l] > mx ? addr[l] : mx;
+            uint64_t a = (base + row[l]) & mask;
+            addr[l] = a;
+            bad |= a;
+            mn = a < mn ? a : mn;
+            mx = a > mx ? a : mx;
         }
+        bad &= esize - 1;
     } else {
         FOR_EACH_LANE(l, act) {
             addr[l] = (base + (row ? row[l] : 0)) & mask;
