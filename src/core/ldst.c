@@ -342,6 +342,17 @@ static uint32_t bank_degree_if_free(const exec_step_info *info, uint32_t banks, 
         /* one word per lane, power-of-two width and bank count (every shipped
          * config): the same words and banks by shift and mask (speed only) */
         uint32_t wsh = (uint32_t)__builtin_ctz(width), bmask = banks - 1;
+        if (banks >= EXEC_WARP_SIZE && info->mem_mask) {
+            /* lane l at word w0 + l (a[threadIdx.x]): 32 consecutive words
+             * fall in distinct banks when there are at least 32 */
+            uint32_t lane0 = (uint32_t)__builtin_ctz(info->mem_mask), odd = 0;
+            uint64_t w0 = (info->mem_addr[lane0] >> wsh) - lane0;
+            for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctz(m);
+                odd |= (info->mem_addr[lane] >> wsh) != w0 + lane;
+            }
+            if (!odd) return 1;
+        }
         for (uint32_t m = info->mem_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctz(m);
             uint32_t word = (uint32_t)(info->mem_addr[lane] >> wsh), b = word & bmask;
