@@ -32,7 +32,7 @@ typedef struct {
 } timed_queue;
 
 typedef struct slice_id {
-    const addrmap *am;
+    const struct partition *p;
     uint32_t global;              /* channel x slices + slice */
 } slice_id;
 
@@ -48,6 +48,8 @@ typedef struct {
 struct partition {
     partition_config cfg;
     const addrmap *am;
+    partition_decode_fn decode;   /* NULL: addrmap_decode(am) (partition_set_decode) */
+    const void *decode_ctx;
     uint32_t channel, nslices;
     slice *slices;
     dram *dram;
@@ -68,6 +70,11 @@ struct partition {
     uint32_t line_shift;          /* log2 of the L2 line size: `seen` counts lines */
     partition_counters ctr;
 };
+
+static inline void part_decode(const partition *p, uint64_t addr, addr_loc *l) {
+    if (p->decode) p->decode(p->decode_ctx, addr, l);
+    else addrmap_decode(p->am, addr, l);
+}
 
 static int tq_init(timed_queue *q, uint32_t cap, bool split) {
     q->cap = cap;
@@ -235,7 +242,7 @@ static void feed_dram(partition *p) {
             break;
         }
         addr_loc l;
-        addrmap_decode(p->am, r->addr, &l);
+        part_decode(p, r->addr, &l);
         if (dram_push(p->dram, r, l.bank, l.row, l.col) != 0) {
             p->ctr.dram_push_stalls++;
             break;
@@ -296,8 +303,10 @@ void partition_dram_cycle(partition *p) {
             continue;
         }
         addr_loc l;
-        addrmap_decode(p->am, done->addr, &l);
-        slice *s = &p->slices[l.slice & (p->nslices - 1)];   /* a power of two; any channel: a NUMA placement routes any address here */
+        part_decode(p, done->addr, &l);
+        /* the slice the request came from: the decode is the one that routed it
+         * (numa_route and numa_decode agree); a power of two */
+        slice *s = &p->slices[l.slice & (p->nslices - 1)];
         if (tq_full(&s->q[PART_Q_DRAM_L2])) break;   /* back-pressure into the DRAM return queue */
         mem_req f;
         dram_pop(p->dram, &f);
@@ -309,7 +318,7 @@ void partition_dram_cycle(partition *p) {
 static bool slice_owns(void *ctx, uint64_t addr) {
     const slice_id *id = ctx;
     addr_loc l;
-    addrmap_decode(id->am, addr, &l);
+    part_decode(id->p, addr, &l);
     return l.slice == id->global;
 }
 
@@ -442,7 +451,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->l2 = cache_create(&cfg->l2, name, err, errlen);
         if (!s->l2) goto fail;
         cache_set_writeback_type(s->l2, MEM_L2_WRBK_ACC);
-        s->id.am = am;
+        s->id.p = p;
         s->id.global = channel * p->nslices + i;
         cache_set_prefetch_owner(s->l2, slice_owns, &s->id);
         cache_set_index_addr(s->l2, l2_index_addr, am);
@@ -457,6 +466,11 @@ oom:
 fail:
     partition_destroy(p);
     return NULL;
+}
+
+void partition_set_decode(partition *p, partition_decode_fn fn, const void *ctx) {
+    p->decode = fn;
+    p->decode_ctx = ctx;
 }
 
 void partition_destroy(partition *p) {
