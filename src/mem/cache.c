@@ -59,6 +59,7 @@ struct cache {
     uint32_t mq_cap, mq_head, mq_len;
     uint8_t full_mask;           /* every sector of a line */
     uint32_t line_shift, set_bits;
+    bool set_pow2;               /* nsets is a power of two */
     uint8_t writeback_type;      /* MEM_L1_WRBK_ACC or MEM_L2_WRBK_ACC */
     cache_evict_hook hook;
     void *hook_ctx;
@@ -100,7 +101,8 @@ static uint32_t set_of_index_la(const cache *c, uint64_t la) {
         uint64_t b = c->set_bits;
         return (uint32_t)((la ^ (la >> b) ^ (la >> (2 * b))) & (c->g.nsets - 1));
     }
-    return (uint32_t)(la % c->g.nsets);
+    /* a power-of-two set count (most caches): a mask instead of a division */
+    return (uint32_t)(c->set_pow2 ? la & (c->g.nsets - 1) : la % c->g.nsets);
 }
 
 static uint32_t set_index_uncached(const cache *c, uint64_t la) {
@@ -892,6 +894,7 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->writeback_type = MEM_L1_WRBK_ACC;
     c->line_shift = log2_u32(g->line_size);
     c->set_bits = log2_u32(g->nsets);
+    c->set_pow2 = (g->nsets & (g->nsets - 1)) == 0;
     c->full_mask = (uint8_t)((1u << (g->line_size / MEM_SECTOR_SIZE)) - 1);
     c->mq_cap = g->miss_queue_size + g->mshr_entries + 2;
     c->lines = calloc((size_t)g->nsets * g->assoc, sizeof *c->lines);
