@@ -607,6 +607,47 @@ static void test_cta_steal(void **state) {
     numa_destroy(n);
 }
 
+/* A stolen group is the thief's to finish.  ldesc on 4 modules (1 SM each), one
+ * descriptor over 32 KB, D-Tile 4 KB, C-Tile 2 CTAs, 16 CTAs: C-Tile k (CTAs 2k,
+ * 2k+1) reads tile k.  Algorithm 2: b = 12 puts tile k in zone k & 3 (all local,
+ * balanced: utility 1); b = 13 ties (zones k >> 1 & 3) and the first best is kept;
+ * b <= 11 spreads every tile (0.25).  So zone z runs C-Tiles z and z + 4, and
+ * Algorithm 1 keeps the C-Tiles as clusters (8 >= 4 SMs): groups
+ *   zone 0: {0,1} {8,9}, zone 1: {2,3} {10,11}, zone 2: {4,5} {12,13}, zone 3: {6,7} {14,15}.
+ * SM 3 runs 6 7 14 15; then zones left 4/4/4/0: zone 0's last group, 8, and, its
+ * own now, 9 (not zone 1's, though zone 1 has more left); then 2/4/4/0: zone 1's
+ * last group, 10, 11.  SM 0 runs 0 1; then 0/2/4/0: zone 2's last group, 12 13.
+ * SM 1 runs 2 3, SM 2 runs 4 5; then nothing is left: 6 CTAs stolen. */
+static void test_cta_steal_groups(void **state) {
+    (void)state;
+    numa *n = fabric8("ldesc");
+    n->c.cta_steal = 1;
+    locsim_ldesc d = desc1d(0, 32768, 1024, 2, 0);
+    uint8_t used[1] = {1};
+    ldesc_set s;
+    ldesc_set_build(&s, &d, used, 1);
+    numa_launch L = {.grid = {16, 1, 1}, .nctas = 16, .ldesc = &s};
+    char err[128];
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    void *st = numa_cta_state(n);
+    assert_int_equal(numa_cta_ops.clusters(st), 8);
+    static const struct {
+        uint32_t sm;
+        uint64_t id;
+    } want[] = {{3, 6}, {3, 7}, {3, 14}, {3, 15}, {3, 8}, {3, 9}, {3, 10}, {3, 11},
+                {0, 0}, {0, 1}, {0, 12}, {0, 13}, {1, 2}, {1, 3}, {2, 4}, {2, 5}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        uint64_t id = UINT64_MAX;
+        assert_int_equal(numa_cta_ops.next(st, want[i].sm, 1, 0, &id), 1);
+        assert_int_equal(id, want[i].id);
+    }
+    uint64_t id;
+    for (uint32_t sm = 0; sm < 4; sm++) assert_int_equal(numa_cta_ops.next(st, sm, 1, 0, &id), 0);
+    assert_int_equal(numa_stats(n)->stolen_ctas, 6);
+    numa_cta_ops.destroy(st);
+    numa_destroy(n);
+}
+
 static void test_bad_config(void **state) {
     (void)state;
     addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
@@ -627,7 +668,7 @@ int main(void) {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
         cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route), cmocka_unit_test(test_dram_decode_ldesc),
         cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost),
-        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_cta_steal), cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_cta_steal), cmocka_unit_test(test_cta_steal_groups), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,10 @@ typedef struct {
     uint8_t *left;                /* icnt->L2 queue only, per ring slot; else NULL */
     uint32_t cap, head, len;
     uint32_t used;                /* slots taken */
+    /* The head's ready cycle, UINT64_MAX when empty: the checks made every L2
+     * cycle (is a head ready, when is the earliest) read it here instead of in
+     * the ring, a host cache line per queue further. */
+    uint64_t head_ready;
 } timed_queue;
 
 typedef struct slice_id {
@@ -78,6 +82,7 @@ static inline void part_decode(const partition *p, uint64_t addr, addr_loc *l) {
 
 static int tq_init(timed_queue *q, uint32_t cap, bool split) {
     q->cap = cap;
+    q->head_ready = UINT64_MAX;
     q->e = calloc(cap, sizeof *q->e);
     q->left = split ? calloc(cap, 1) : NULL;
     return q->e && (!split || q->left) ? 0 : -1;
@@ -102,6 +107,7 @@ static void tq_push_split(timed_queue *q, const mem_req *r, uint64_t ready, uint
     q->e[i].req = *r;
     q->e[i].ready = ready;
     q->left[i] = left;
+    if (!q->len) q->head_ready = ready;
     q->len++;
     q->used += k;
 }
@@ -110,13 +116,14 @@ static inline void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
     uint32_t i = ring_wrap(q->head + q->len, q->cap);
     q->e[i].req = *r;
     q->e[i].ready = ready;
+    if (!q->len) q->head_ready = ready;
     q->len++;
     q->used++;
 }
 
 /* The head if it may leave at `now`, else NULL. */
 static mem_req *tq_ready(const timed_queue *q, uint64_t now) {
-    return q->len && q->e[q->head].ready <= now ? &q->e[q->head].req : NULL;
+    return q->head_ready <= now ? &q->e[q->head].req : NULL;   /* (now < UINT64_MAX) */
 }
 
 /* The head entry leaves with its last slot. */
@@ -124,6 +131,7 @@ static void tq_pop(timed_queue *q) {
     q->head = ring_wrap(q->head + 1, q->cap);
     q->len--;
     q->used--;
+    q->head_ready = q->len ? q->e[q->head].ready : UINT64_MAX;
 }
 
 /* Push to / pop from queue q of slice s, counting the requests an L2 cycle works
@@ -255,13 +263,14 @@ static void feed_dram(partition *p) {
 /* The earliest cycle at which a head of the queues an L2 cycle works on may
  * leave (heads leave first: each queue's ready times grow from head to tail). */
 static uint64_t earliest_head(const partition *p) {
-    static const int work_queues[] = {PART_Q_ICNT_L2, PART_Q_L2_DRAM, PART_Q_DRAM_L2};
     uint64_t t = UINT64_MAX;
-    for (uint32_t i = 0; i < p->nslices; i++)
-        for (int k = 0; k < 3; k++) {
-            const timed_queue *q = &p->slices[i].q[work_queues[k]];
-            if (q->len && q->e[q->head].ready < t) t = q->e[q->head].ready;
-        }
+    for (uint32_t i = 0; i < p->nslices; i++) {
+        const timed_queue *q = p->slices[i].q;
+        uint64_t a = q[PART_Q_ICNT_L2].head_ready, b = q[PART_Q_L2_DRAM].head_ready, c = q[PART_Q_DRAM_L2].head_ready;
+        if (a < t) t = a;
+        if (b < t) t = b;
+        if (c < t) t = c;
+    }
     return t;
 }
 

@@ -422,11 +422,12 @@ static int cta_next(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, ui
     numa_cta *c = st;
     if (!c->left) return 0;   /* the grid is done: no scan (SMs ask every cycle) */
     int64_t g = c->cur[sm];
+    uint32_t z = numa_zone_of_sm(c->n, sm);
     if (g >= 0 && c->gnext[g] < c->gend[g]) {   /* the SM's group (its zone's, or one it stole) */
         *id = take(c, (uint64_t)g, c->cur_zone[sm], 0);
+        c->n->st.stolen_ctas += c->cur_zone[sm] != z;
         return 1;
     }
-    uint32_t z = numa_zone_of_sm(c->n, sm);
     if (take_from_zone(c, sm, z, 0, id)) return 1;
     if (!c->n->c.cta_steal) return 0;
     uint32_t v = 0;   /* the zone with the most CTAs left; ties: the lowest */
