@@ -428,6 +428,7 @@ static int icache_fetch(sm *s, uint32_t w, uint64_t f, uint64_t code_addr, uint3
     r.sm = (uint16_t)s->id;
     r.warp = (uint16_t)w;
     r.type = MEM_INST_ACC_R;
+    if (cache_read_hit(s->l1i, &r, f)) return 1;
     cache_fail_reason why;
     cache_outcome o = cache_access(s->l1i, &r, f, &why);
     if (o == CACHE_HIT) return 1;

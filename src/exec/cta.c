@@ -145,13 +145,18 @@ uint64_t exec_warp_code_addr(const exec_cta *cta, uint32_t w) {
     return wp->frames[wp->nframes - 1].func->code_addr + (uint64_t)wp->stack[wp->sp - 1].pc * 8;
 }
 
+/* exec_warp_next_insn, exec_warp_code_addr and exec_warp_pc at once (every
+ * fetch asks for the three; one read of the warp's top frame and stack entry). */
 const ptx_insn *exec_warp_fetch_point(const exec_cta *cta, uint32_t w, uint64_t *code_addr, uint32_t *pc) {
-    const ptx_insn *in = exec_warp_next_insn(cta, w);
-    if (in) {
-        *code_addr = exec_warp_code_addr(cta, w);
-        *pc = exec_warp_pc(cta, w);
-    }
-    return in;
+    if (w >= cta->nwarps) return NULL;
+    const exec_warp *wp = &cta->warps[w];
+    if (wp->state == WARP_DONE || wp->sp == 0) return NULL;
+    const ptx_function *f = wp->frames[wp->nframes - 1].func;
+    uint32_t p = wp->stack[wp->sp - 1].pc;
+    if (p >= f->ninsn) return NULL;
+    *code_addr = f->code_addr + (uint64_t)p * 8;
+    *pc = p;
+    return &f->insns[p];
 }
 
 uint32_t exec_warp_pc(const exec_cta *cta, uint32_t w) {

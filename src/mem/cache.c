@@ -617,6 +617,18 @@ cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_
     return o;
 }
 
+bool cache_read_hit(cache *c, const mem_req *r, uint64_t now) {
+    if (c->pf || c->pol->on_access || c->index_addr || mem_access_is_write(r->type)) return false;
+    uint64_t la = line_addr_of(c, r->addr);
+    uint32_t set = set_of_index_la(c, la);
+    uint8_t want = mem_line_mask(r, c->g.line_size);
+    int way = want ? find_way(c, set, la) : -1;   /* no want: cache_access's fallback */
+    if (way < 0 || (want & (uint8_t)~line_ptr(c, set, (uint32_t)way)->valid)) return false;
+    touch(c, set, way, r, now);
+    count(c, r, CACHE_HIT, CACHE_FAIL_NONE, NULL);
+    return true;
+}
+
 int cache_locality_signal(const cache *c) {
     if (!c || !c->pol->locality) return -1;
     return c->pol->locality(c->pol_state);

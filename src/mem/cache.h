@@ -266,6 +266,13 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
 void cache_destroy(cache *c);
 
 cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_reason *why);
+/* A read that hits, handled exactly as cache_access would (the same counter,
+ * the same policy update, the same find_way memo), through a short path: true
+ * then.  False, with nothing changed, when the read is anything but a plain
+ * hit, or the cache has a prefetcher, a per-access policy hook or an index
+ * function: the caller makes the full cache_access.  For the instruction
+ * cache's fetches, nearly all hits. */
+bool cache_read_hit(cache *c, const mem_req *r, uint64_t now);
 
 /* Requests for the level below, oldest first: fetches, forwarded writes, write-backs. */
 const mem_req *cache_miss_queue_peek(const cache *c);
