@@ -329,6 +329,55 @@ static void test_special_registers(void **state) {
     xt_close(&t);
 }
 
+/* Registers start at zero where a thread can see them (ptx_find_zero_regs
+ * zeroes only those rows of a new warp; the others hold whatever an earlier
+ * CTA left in the reused host memory, which this checks cannot be seen).
+ * 16 CTAs of 20 threads, one after another: every lane writes %r5 = 1000 + t
+ * and %r7 = 5 before reading them; lanes t < 8 write %r6 = 7, the others skip
+ * the write (so %r6 is read unwritten: 0); every lane reads %r5 of lane 25,
+ * which does not exist in a 20-thread warp, through shfl (0, as the register
+ * file starts zeroed), and of lane t ^ 1 (1000 + (t ^ 1), lanes 0..19 all
+ * exist).  Out: 4 words per thread and CTA. */
+static void test_unwritten_registers_read_zero(void **state) {
+    (void)state;
+    static const char *ptx = XT_HEADER
+        ".visible .entry unwritten(.param .u64 out)\n"
+        "{\n"
+        "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  mov.u32 %r2, %ctaid.x;\n"
+        "  add.s32 %r5, %r1, 1000;\n"
+        "  mov.u32 %r7, 5;\n"
+        "  setp.ge.u32 %p1, %r1, 8;\n"
+        "  @%p1 bra SKIP;\n"
+        "  mov.u32 %r6, 7;\n"
+        "SKIP:\n"
+        "  shfl.sync.idx.b32 %r8, %r5, 25, 31, 0xfffff;\n"
+        "  shfl.sync.bfly.b32 %r9, %r5, 1, 31, 0xfffff;\n"
+        "  add.s32 %r10, %r6, %r7;\n"
+        "  mad.lo.s32 %r3, %r2, 20, %r1;\n"
+        "  mul.wide.u32 %rd2, %r3, 16;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.v4.u32 [%rd3], {%r6, %r8, %r9, %r10};\n"
+        "  ret;\n"
+        "}\n";
+    xt t = xt_open(ptx, "unwritten.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 16 * 20 * 16);
+    void *args[] = {&out};
+    xt_run(&t, "unwritten", 16, 20, args, 1);
+    uint32_t r[16 * 20][4];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t i = 0; i < 16 * 20; i++) {
+        uint32_t l = i % 20;
+        assert_int_equal(r[i][0], l < 8 ? 7u : 0u);
+        assert_int_equal(r[i][1], 0u);
+        assert_int_equal(r[i][2], 1000u + (l ^ 1));
+        assert_int_equal(r[i][3], (l < 8 ? 7u : 0u) + 5u);
+    }
+    xt_close(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shfl_modes_and_inactive_lanes),
@@ -338,6 +387,7 @@ int main(void) {
         cmocka_unit_test(test_named_barriers),
         cmocka_unit_test(test_barrier_after_warp_exit),
         cmocka_unit_test(test_special_registers),
+        cmocka_unit_test(test_unwritten_registers_read_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

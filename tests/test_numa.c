@@ -230,16 +230,17 @@ static void test_route(void **state) {
     assert_int_equal(numa_zone_of_slice(n, 1), 0);
     assert_int_equal(numa_zone_of_slice(n, 2), 1);
     uint32_t slice;
-    /* 0x80: line 1 -> zone 1; in the channel the slice is bank bit 0 = address bit 8 of
-     * the channel-local address (0x80 -> 0) -> slice 2 */
+    /* Within a zone the mapping is a 1-channel GPU's: the slice is bank bit 0 = bit 8
+     * of the zone-local address (the line address's zone bit 7 squeezed out).
+     * 0x80: line 1 -> zone 1; local (0x80 >> 8) << 7 = 0: bit 8 = 0 -> slice 2 */
     assert_int_equal(numa_route(n, 0x80, 0, &slice), 1);
     assert_int_equal(slice, 2);
-    /* 0x200: line 4 = 0b100 -> 1^0^0 = 1 -> zone 1; channel-local address of 0x200 is
-     * ((0x200 >> 8) / 2) << 8 = 0x100: bank bit 0 = 1 -> slice 3 */
+    /* 0x200: line 4 = 0b100 -> 1^0^0 = 1 -> zone 1; local (0x200 >> 8) << 7 = 0x100:
+     * bit 8 = 1 -> slice 3 */
     assert_int_equal(numa_route(n, 0x200, 0, &slice), 1);
     assert_int_equal(slice, 3);
-    /* 0x180: line 3 = 0b11 -> 1^1 = 0 -> zone 0; 0x180 is in channel 1 globally, local
-     * 0x080: bank bit 0 = 0 -> slice 0 of zone 0 = 0 */
+    /* 0x180: line 3 = 0b11 -> 1^1 = 0 -> zone 0; local (0x180 >> 8) << 7 = 0x080:
+     * bit 8 = 0 -> slice 0 of zone 0 = 0 */
     assert_int_equal(numa_route(n, 0x180, 1, &slice), 0);
     assert_int_equal(slice, 0);
     numa_destroy(n);
@@ -273,6 +274,158 @@ static void test_l2_index(void **state) {
     assert_int_equal(whole_ones, 0);   /* the old index: set bit 7 never used */
     assert_int_equal(ones, 4);         /* the new: half the lines each way */
     assert_int_equal(numa_l2_index_addr(n, 0x100) & 0xff, 0x80);
+    numa_destroy(n);
+}
+
+/* The DRAM decode of a multi-module GPU (numa_decode): 4 modules, 8 channels (2 a
+ * zone), 2 slices a channel, 16 banks, the GTX480 mapping
+ *   dramid@8;...RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS
+ * Within a zone the mapping is that of a 2-channel GPU: for the zone-local address
+ * L, channel = (L >> 8) % 2 and the channel-local address is
+ * C = ((L >> 8) / 2) << 8 | (L & 0xff), so C's bit k >= 8 is L's bit k + 1:
+ *   bank bit 0 = C bit 8 = L bit 9, bank bits 1..3 = C bits 13..15 = L bits 14..16,
+ *   row = C bits 16.. = L bits 17.., column = C bits 0..7, 9..12 = L bits 0..7, 10..13;
+ * global channel = zone x 2 + channel, slice = channel x 2 + (bank & 1). */
+static addrmap am8;
+
+static numa *fabric8(const char *place) {
+    addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
+                     .link_ns = 10, .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find(place),
+                     .cta_partition = 1};
+    numa *n = numa_create(&c, &am8, err, sizeof err);
+    if (!n) fail_msg("%s", err);
+    return n;
+}
+
+/* ldesc: one descriptor over [0, 512 KB), D-Tile 16 KB (4096 x 4 B), C-Tile 1 CTA, 4
+ * CTAs: CTA k reads [16k KB, 16k + 16 KB), bits 14-15 of its offsets are k, so
+ * Algorithm 2 takes b = 14 (every CTA local, balanced; b <= 13 spreads each tile over
+ * the four zones, b >= 15 puts two or four tiles in one zone).  In [0, 256 KB) zone 0
+ * holds the offsets with bits 14-15 = 0: 64 KB in 4 runs of 16 KB, its zone-local address is
+ * the offset with bits 14-15 squeezed out, L in [0, 64 KB), dense.  So, by the
+ * table above, zone 0's 512 lines fill channels 0-1 (L bit 8), banks with bit 0 =
+ * L bit 9 and bits 1..2 = L bits 14..15 (bit 3 = L bit 16 = 0): 2 x 8 = 16
+ * (channel, bank) pairs, all in row 0, 32 lines (4 KB, one row of a bank) each:
+ * as a 2-channel GPU spreads a dense 64 KB.  Decoded from the whole address as
+ * before (8 channels: bank bit 0 = bit 11, bits 1..3 = bits 16..18, columns
+ * include bits 14-15), the zone's bits 14-15, constant, are column bits: the
+ * zone's 512 lines would open 64 (channel, bank) rows of 8 lines each.
+ * Single lines: offset 0x200 -> L 0x200: channel 0, bank 1 (L bit 9), slice 1
+ * (the whole address: channel 2 % 2 = 0, bank bit 0 = bit 11 = 0, slice 0);
+ * offset 0x10100 (bit 16) -> L 0x4100: channel 1, bank 2 (L bit 14 -> bank bit
+ * 1), slice 2 x 1 + 0 = 2, row 0; offset 0x40000 (bit 18) -> L 0x10000: L bit 16
+ * -> bank 8, channel 0, slice 0. */
+static void test_dram_decode_ldesc(void **state) {
+    (void)state;
+    numa *n = fabric8("ldesc");
+    locsim_ldesc d = desc1d(0, 524288, 4096, 1, 0);
+    uint8_t used[1] = {1};
+    ldesc_set s;
+    ldesc_set_build(&s, &d, used, 1);
+    numa_launch L = {.grid = {4, 1, 1}, .nctas = 4, .ldesc = &s};
+    char err[128];
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    uint32_t lines[2][16] = {{0}}, rows_nonzero = 0, pairs = 0;
+    for (uint64_t a = 0; a < 262144; a += 128) {
+        uint32_t slice;
+        if (numa_route(n, a, 0, &slice) != 0) continue;
+        addr_loc l;
+        numa_decode(n, a, &l);
+        assert_int_equal(l.slice, slice);   /* the partition finds the slice the route chose */
+        assert_true(l.channel < 2);
+        lines[l.channel][l.bank]++;
+        rows_nonzero += l.row != 0;
+    }
+    for (int c = 0; c < 2; c++)
+        for (int b = 0; b < 16; b++) {
+            if (!lines[c][b]) continue;
+            pairs++;
+            assert_int_equal(lines[c][b], 32);
+            assert_int_equal(b & 8, 0);
+        }
+    assert_int_equal(pairs, 16);
+    assert_int_equal(rows_nonzero, 0);
+    addr_loc l;
+    numa_decode(n, 0x200, &l);
+    assert_int_equal(l.channel, 0);
+    assert_int_equal(l.bank, 1);
+    assert_int_equal(l.slice, 1);
+    numa_decode(n, 0x10100, &l);
+    assert_int_equal(l.channel, 1);
+    assert_int_equal(l.bank, 2);
+    assert_int_equal(l.slice, 2);
+    assert_int_equal(l.row, 0);
+    numa_decode(n, 0x40000, &l);
+    assert_int_equal(l.channel, 0);
+    assert_int_equal(l.bank, 8);
+    assert_int_equal(l.slice, 0);
+    /* the whole-address decode the partition used before: 64 rows of 8 lines */
+    uint32_t old[8][16] = {{0}}, old_pairs = 0;
+    for (uint64_t a = 0; a < 262144; a += 128) {
+        uint32_t slice;
+        if (numa_route(n, a, 0, &slice) != 0) continue;
+        addrmap_decode(&am8, a, &l);
+        old[l.channel][l.bank]++;
+    }
+    for (int c = 0; c < 8; c++)
+        for (int b = 0; b < 16; b++)
+            if (old[c][b]) {
+                old_pairs++;
+                assert_int_equal(old[c][b], 8);
+            }
+    assert_int_equal(old_pairs, 64);
+    numa_destroy(n);
+}
+
+/* xor: address 0x482A00, line 0x9054 = 0b10.01.00.00.01.01.01.00 in 2-bit chunks
+ * from the top: XOR of 10, 01, 00, 00, 01, 01, 01, 00 = 10 -> zone 2; its
+ * zone-local address squeezes out bits 7-8: (0x482A00 >> 9) << 7 = 0x120A80.
+ * Channel within the zone (0x120A80 >> 8) % 2 = 0x120A % 2 = 0 -> global channel 4;
+ * channel-local address (0x120A / 2) << 8 | 0x80 = 0x90580: row = bits 16.. = 9,
+ * bank bit 0 = bit 8 = 1, bits 1..3 = bits 13..15 = 0 -> bank 1; column = bits 0..7
+ * (0x80) and bits 9..12 (bit 10 -> column bit 9): 0x280; slice 4 x 2 + 1 = 9. */
+static void test_dram_decode_xor(void **state) {
+    (void)state;
+    numa *n = fabric8("xor");
+    addr_loc l;
+    uint32_t slice;
+    assert_int_equal(numa_route(n, 0x482A00, 0, &slice), 2);
+    assert_int_equal(slice, 9);
+    numa_decode(n, 0x482A00, &l);
+    assert_int_equal(l.channel, 4);
+    assert_int_equal(l.row, 9);
+    assert_int_equal(l.bank, 1);
+    assert_int_equal(l.col, 0x280);
+    assert_int_equal(l.slice, 9);
+    numa_destroy(n);
+}
+
+/* A mapping with D bits (no dramid@): the zone's mapping drops the highest log2(N)
+ * D letters.  8 channels as bits 8-10 (DDD), 16 banks bits 11-14, rows above:
+ *   ...RRRR.RBBBBDDD.CSSSSSSS (bit 7 C, bits 0-6 S);
+ * a zone's mapping keeps D at bit 8 only, the rest shifting down by 2: banks bits
+ * 9-12, rows 13... .  xor: 0x1000 = line 0x20 = 0b10.00.00 -> zone 2; local
+ * squeeze(0x1000, 7, 2) = 0x400 = bit 10 -> channel 0 (bit 8 = 0), bank bit 1 ->
+ * bank 2, global channel 4, slice 8 + (2 & 1) = 8. */
+static void test_dram_decode_dbits(void **state) {
+    (void)state;
+    addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
+    snprintf(ac.mapping, sizeof ac.mapping, "RRRRRRRRRBBBBDDDCSSSSSSS");
+    char err[256];
+    assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
+                     .link_ns = 10, .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("xor")};
+    numa *n = numa_create(&c, &am8, err, sizeof err);
+    if (!n) fail_msg("%s", err);
+    addr_loc l;
+    numa_decode(n, 0x1000, &l);
+    assert_int_equal(l.channel, 4);
+    assert_int_equal(l.bank, 2);
+    assert_int_equal(l.row, 0);
+    assert_int_equal(l.slice, 8);
     numa_destroy(n);
 }
 
@@ -357,8 +510,8 @@ static void test_link_cost(void **state) {
     numa_destroy(n);
 }
 
-/* The zone dispatch of a partitioned grid: first_touch on 2 modules (1 SM each)
- * splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
+/* The zone dispatch of a partitioned grid, strict zones (-numa_cta_steal 0, as
+ * fabric() leaves it): first_touch on 2 modules (1 SM each) splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
  * linear order (every CTA is its own group), and nothing once its zone is done. */
 static void test_zone_dispatch(void **state) {
     (void)state;
@@ -401,6 +554,100 @@ static void test_zone_dispatch(void **state) {
     numa_destroy(n);
 }
 
+/* -numa_cta_steal 1: an SM whose zone has no CTA left takes one from the zone with
+ * the most left (ties: the lowest), that zone's last group not started.
+ * first_touch on 4 modules (1 SM each) splits 10 CTAs as id x 4 / 10:
+ *   zone 0: 0 1 2, zone 1: 3 4, zone 2: 5 6 7, zone 3: 8 9 (every CTA its own group).
+ * SM 3 takes 8, 9 (its own); then zones left 3/2/3/0: zone 0 (tie with 2, the
+ * lowest), its last group: CTA 2; then 2/2/3/0: zone 2's last, 7; then 2/2/2/0: zone
+ * 0's last left, 1.  SM 0 takes 0 (its own, from the front); its zone is empty:
+ * 0/2/2/0 -> zone 1's last, 4.  SM 1 takes its own 3.  SM 2 takes 5 and 6; then
+ * nothing is left anywhere.  Six CTAs ran in their own zone, four were stolen. */
+static void test_cta_steal(void **state) {
+    (void)state;
+    addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
+                     .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("first_touch"),
+                     .cta_partition = 1, .cta_steal = 1};
+    numa *n = numa_create(&c, &am8, err, sizeof err);
+    assert_non_null(n);
+    numa_launch L = {.grid = {10, 1, 1}, .nctas = 10};
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    void *st = numa_cta_state(n);
+    static const struct {
+        uint32_t sm;
+        int got;
+        uint64_t id;
+    } want[] = {{3, 1, 8}, {3, 1, 9}, {3, 1, 2}, {3, 1, 7}, {3, 1, 1}, {0, 1, 0}, {0, 1, 4},
+                {1, 1, 3}, {2, 1, 5}, {2, 1, 6}, {2, 0, 0}, {0, 0, 0}, {3, 0, 0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        uint64_t id = UINT64_MAX;
+        assert_int_equal(numa_cta_ops.next(st, want[i].sm, 1, 0, &id), want[i].got);
+        if (want[i].got) assert_int_equal(id, want[i].id);
+    }
+    assert_int_equal(numa_stats(n)->stolen_ctas, 4);
+    numa_cta_ops.destroy(st);
+    /* -numa_cta_steal 0: SM 3 runs its zone's 8 and 9, then idles while the others have CTAs */
+    numa_destroy(n);
+    c.cta_steal = 0;
+    n = numa_create(&c, &am8, err, sizeof err);
+    assert_non_null(n);
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    st = numa_cta_state(n);
+    uint64_t id;
+    assert_int_equal(numa_cta_ops.next(st, 3, 1, 0, &id), 1);
+    assert_int_equal(id, 8);
+    assert_int_equal(numa_cta_ops.next(st, 3, 1, 0, &id), 1);
+    assert_int_equal(id, 9);
+    assert_int_equal(numa_cta_ops.next(st, 3, 1, 0, &id), 0);
+    assert_int_equal(numa_stats(n)->stolen_ctas, 0);
+    numa_cta_ops.destroy(st);
+    numa_destroy(n);
+}
+
+/* A stolen group is the thief's to finish.  ldesc on 4 modules (1 SM each), one
+ * descriptor over 32 KB, D-Tile 4 KB, C-Tile 2 CTAs, 16 CTAs: C-Tile k (CTAs 2k,
+ * 2k+1) reads tile k.  Algorithm 2: b = 12 puts tile k in zone k & 3 (all local,
+ * balanced: utility 1); b = 13 ties (zones k >> 1 & 3) and the first best is kept;
+ * b <= 11 spreads every tile (0.25).  So zone z runs C-Tiles z and z + 4, and
+ * Algorithm 1 keeps the C-Tiles as clusters (8 >= 4 SMs): groups
+ *   zone 0: {0,1} {8,9}, zone 1: {2,3} {10,11}, zone 2: {4,5} {12,13}, zone 3: {6,7} {14,15}.
+ * SM 3 runs 6 7 14 15; then zones left 4/4/4/0: zone 0's last group, 8, and, its
+ * own now, 9 (not zone 1's, though zone 1 has more left); then 2/4/4/0: zone 1's
+ * last group, 10, 11.  SM 0 runs 0 1; then 0/2/4/0: zone 2's last group, 12 13.
+ * SM 1 runs 2 3, SM 2 runs 4 5; then nothing is left: 6 CTAs stolen. */
+static void test_cta_steal_groups(void **state) {
+    (void)state;
+    numa *n = fabric8("ldesc");
+    n->c.cta_steal = 1;
+    locsim_ldesc d = desc1d(0, 32768, 1024, 2, 0);
+    uint8_t used[1] = {1};
+    ldesc_set s;
+    ldesc_set_build(&s, &d, used, 1);
+    numa_launch L = {.grid = {16, 1, 1}, .nctas = 16, .ldesc = &s};
+    char err[128];
+    assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
+    void *st = numa_cta_state(n);
+    assert_int_equal(numa_cta_ops.clusters(st), 8);
+    static const struct {
+        uint32_t sm;
+        uint64_t id;
+    } want[] = {{3, 6}, {3, 7}, {3, 14}, {3, 15}, {3, 8}, {3, 9}, {3, 10}, {3, 11},
+                {0, 0}, {0, 1}, {0, 12}, {0, 13}, {1, 2}, {1, 3}, {2, 4}, {2, 5}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        uint64_t id = UINT64_MAX;
+        assert_int_equal(numa_cta_ops.next(st, want[i].sm, 1, 0, &id), 1);
+        assert_int_equal(id, want[i].id);
+    }
+    uint64_t id;
+    for (uint32_t sm = 0; sm < 4; sm++) assert_int_equal(numa_cta_ops.next(st, sm, 1, 0, &id), 0);
+    assert_int_equal(numa_stats(n)->stolen_ctas, 6);
+    numa_cta_ops.destroy(st);
+    numa_destroy(n);
+}
+
 static void test_bad_config(void **state) {
     (void)state;
     addrmap_config ac = {.n_channels = 2, .n_sub_per_channel = 2, .nbanks = 16};
@@ -419,8 +666,9 @@ static void test_bad_config(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
-        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route),        cmocka_unit_test(test_link_cost),
-        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route), cmocka_unit_test(test_dram_decode_ldesc),
+        cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost),
+        cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_cta_steal), cmocka_unit_test(test_cta_steal_groups), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -323,6 +323,66 @@ static void test_real_kernel_reconvergence(void **state)
     ptx_module_free(m);
 }
 
+/* ptx_find_zero_regs: the registers a thread may read before it writes them,
+ * plus shfl sources; worked out by following every path from instruction 0. */
+static void expect_zero_regs(const ptx_function *f, const uint32_t *want, uint32_t n)
+{
+    if (!f->zero_regs_known)
+        fail_msg("zero_regs unknown");
+    assert_int_equal(f->nzero_regs, n);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(f->zero_regs[i], want[i]);
+}
+
+static void test_zero_regs(void **state)
+{
+    (void)state;
+    /* %r1 is written before it is read; %r3 is read unwritten; %r2 is never read */
+    ptx_module *m = kernel("mov.u32 %r1, 5;\n"
+                           "add.s32 %r2, %r1, %r3;\n"
+                           "ret;\n");
+    expect_zero_regs(&m->funcs[0], (const uint32_t[]){3}, 1);
+    ptx_module_free(m);
+    /* %r1 written on one path only: the lanes that branch read it unwritten;
+     * %r4's write is guarded (lanes with !%p2 keep the old value) */
+    m = kernel("@%p1 bra SKIP;\n"
+               "mov.u32 %r1, 1;\n"
+               "SKIP:\n"
+               "add.s32 %r2, %r1, 1;\n"
+               "@%p2 mov.u32 %r4, 1;\n"
+               "add.s32 %r5, %r4, %r2;\n"
+               "ret;\n");
+    expect_zero_regs(&m->funcs[0], (const uint32_t[]){1, 4}, 2);
+    ptx_module_free(m);
+    /* a loop: %r1 is written before the loop, %r2 only read in it, %r3 written
+     * in the body before its read; the shfl's source %r6 is written first but
+     * is read from other lanes */
+    m = kernel("mov.u32 %r1, 0;\n"
+               "LOOP:\n"
+               "mov.u32 %r3, 2;\n"
+               "add.s32 %r1, %r1, %r3;\n"
+               "add.s32 %r1, %r1, %r2;\n"
+               "@%p1 bra LOOP;\n"
+               "mov.u32 %r6, %r1;\n"
+               "shfl.sync.down.b32 %r7, %r6, 1, 31, -1;\n"
+               "ret;\n");
+    expect_zero_regs(&m->funcs[0], (const uint32_t[]){2, 6}, 2);
+    ptx_module_free(m);
+    /* a call: arguments pass through the call site, which the analysis does
+     * not follow, so every register is zeroed */
+    m = parse_ok(PTX_HEADER
+                 ".func f() { ret; }\n"
+                 ".visible .entry k()\n"
+                 "{\n"
+                 ".reg .b32 %r<4>;\n"
+                 "mov.u32 %r1, 1;\n"
+                 "call f;\n"
+                 "ret;\n"
+                 "}\n");
+    assert_int_equal(func_named(m, "k")->zero_regs_known, 0);
+    ptx_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_branch_to_next_and_unreachable),
         cmocka_unit_test(test_calls_are_not_terminators),
         cmocka_unit_test(test_real_kernel_reconvergence),
+        cmocka_unit_test(test_zero_regs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -342,6 +342,17 @@ static uint32_t bank_degree_if_free(const exec_step_info *info, uint32_t banks, 
         /* one word per lane, power-of-two width and bank count (every shipped
          * config): the same words and banks by shift and mask (speed only) */
         uint32_t wsh = (uint32_t)__builtin_ctz(width), bmask = banks - 1;
+        if (banks >= EXEC_WARP_SIZE && info->mem_mask) {
+            /* lane l at word w0 + l (a[threadIdx.x]): 32 consecutive words
+             * fall in distinct banks when there are at least 32 */
+            uint32_t lane0 = (uint32_t)__builtin_ctz(info->mem_mask), odd = 0;
+            uint64_t w0 = (info->mem_addr[lane0] >> wsh) - lane0;
+            for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctz(m);
+                odd |= (info->mem_addr[lane] >> wsh) != w0 + lane;
+            }
+            if (!odd) return 1;
+        }
         for (uint32_t m = info->mem_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctz(m);
             uint32_t word = (uint32_t)(info->mem_addr[lane] >> wsh), b = word & bmask;
@@ -416,7 +427,9 @@ static uint32_t access_hash(uint64_t base) {
     return (uint32_t)((base * 0x9E3779B97F4A7C15ull) >> 32) & (ACCESS_INDEX_SIZE - 1);
 }
 
-static void add_access(ldst_unit *u, access_index *x, uint64_t addr, uint32_t bytes, uint32_t line, uint32_t lane) {
+/* Returns the access that holds the line of addr. */
+static ldst_access *add_access(ldst_unit *u, access_index *x, uint64_t addr, uint32_t bytes, uint32_t line,
+                               uint32_t lane) {
     uint64_t base = addr & ~(uint64_t)(line - 1);
     uint8_t sectors = mem_sector_mask(addr, bytes, line);
     uint32_t h = access_hash(base);
@@ -426,28 +439,66 @@ static void add_access(ldst_unit *u, access_index *x, uint64_t addr, uint32_t by
             a->sectors |= sectors;
             a->bytes = (uint16_t)(a->bytes + bytes);
             a->lanes |= 1u << lane;
-            return;
+            return a;
         }
     }
-    if (u->naccess >= LDST_MAX_ACCESS) return; /* cannot happen: 32 lanes x 4 words */
+    if (u->naccess >= LDST_MAX_ACCESS) return NULL; /* cannot happen: 32 lanes x 4 words */
     x->slot[h] = (uint8_t)(u->naccess + 1);
     ldst_access *a = &u->acc[u->naccess++];
     a->addr = base;
     a->bytes = (uint16_t)bytes;
     a->sectors = sectors;
     a->lanes = 1u << lane;
+    return a;
+}
+
+/* Global, constant, parameter and texture accesses: one address per lane.
+ * Neighbouring lanes nearly always fall in the same line (a kernel
+ * parameter's 32 lanes even at the same address), so a run of lanes in one
+ * line is gathered in locals and added to that line's access once, which is
+ * what add_access would do lane by lane (speed only). */
+static void coalesce_lanes(ldst_unit *u, access_index *x, const exec_step_info *info, uint64_t base, uint32_t line) {
+    uint64_t lmask = ~(uint64_t)(line - 1), prev = 0, run_base = 0;
+    uint32_t size = info->mem_size, run_bytes = 0, run_lanes = 0;
+    uint8_t run_sectors = 0;
+    ldst_access *run = NULL; /* the access of the current run's line */
+    for (uint32_t m = info->mem_mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        uint64_t addr = base + info->mem_addr[lane];
+        if (run && (addr & lmask) == run_base) {
+            if (addr != prev) run_sectors |= mem_sector_mask(addr, size, line);
+            run_bytes += size;
+            run_lanes |= 1u << lane;
+        } else {
+            if (run) {
+                run->sectors |= run_sectors;
+                run->bytes = (uint16_t)(run->bytes + run_bytes);
+                run->lanes |= run_lanes;
+            }
+            run = add_access(u, x, addr, size, line, lane);
+            run_base = addr & lmask;
+            run_sectors = 0;
+            run_bytes = run_lanes = 0;
+        }
+        prev = addr;
+    }
+    if (run) {
+        run->sectors |= run_sectors;
+        run->bytes = (uint16_t)(run->bytes + run_bytes);
+        run->lanes |= run_lanes;
+    }
 }
 
 static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, uint64_t base, uint32_t line) {
     ldst_unit *u = &s->ldst;
     access_index x = {{0}};
     u->naccess = 0;
+    if (!local) {
+        coalesce_lanes(u, &x, info, base, line);
+        return;
+    }
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
-        if (!local) {
-            add_access(u, &x, base + info->mem_addr[lane], info->mem_size, line, lane);
-            continue;
-        }
         uint32_t words = info->mem_size > 4 ? info->mem_size / 4 : 1;
         for (uint32_t k = 0; k < words; k++) {
             uint64_t a = sm_local_address(&s->c, s->id, w * EXEC_WARP_SIZE + lane, info->mem_addr[lane] + 4 * k);

@@ -38,12 +38,12 @@
 
 #include "core/sm_internal.h"
 
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 void oc_kernel_begin(sm *s) {
     memset(s->oc.cu_free, 0, sizeof s->oc.cu_free);
     memset(s->oc.cu_min, 0, sizeof s->oc.cu_min);
+    memset(s->oc.cu_pick, 0, sizeof s->oc.cu_pick);
     memset(s->oc.bank_tag, 0xff, sizeof s->oc.bank_tag);
     memset(s->oc.bank_busy, 0, sizeof s->oc.bank_busy);
     memset(s->oc.wb_tag, 0xff, sizeof s->oc.wb_tag);
@@ -87,13 +87,22 @@ static uint32_t bank_of_res(const sm *s, uint32_t w, uint32_t r) {
     return b >= s->c.num_reg_banks ? b - s->c.num_reg_banks : b;
 }
 
-/* Read one source register (in bank `bank`) no earlier than cycle `from`; returns the cycle. */
-static uint64_t read_bank(sm *s, uint32_t bank, uint64_t from, uint64_t now) {
+/* read_bank when the bank is busy at `from`: the first free cycle after it. */
+static uint64_t read_bank_later(sm *s, uint32_t bank, uint64_t from, uint64_t now) {
     uint64_t c = from;
     while (c - now < OC_RING && (banks_at(s, c) >> bank & 1)) c++;
     if (c - now < OC_RING) bank_take(s, c, bank);
-    s->st.rf_reads++;
     return c;
+}
+
+/* Read one source register (in bank `bank`) no earlier than cycle `from`; returns the cycle. */
+static inline uint64_t read_bank(sm *s, uint32_t bank, uint64_t from, uint64_t now) {
+    s->st.rf_reads++;
+    if (from - now < OC_RING && !(banks_at(s, from) >> bank & 1)) { /* free at once: the common case */
+        bank_take(s, from, bank);
+        return from;
+    }
+    return read_bank_later(s, bank, from, now);
 }
 
 /* The cycle the last source operand is in the collector unit (alloc if none). */
@@ -123,9 +132,7 @@ uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return s->oc.cu_min[cu_set(u
 
 uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, const insn_timing *t, uint64_t now) {
     uint32_t set = cu_set(t->unit), n = s->c.oc_units[set];
-    uint32_t cu = 0;
-    for (uint32_t i = 1; i < n; i++)
-        if (s->oc.cu_free[set][i] < s->oc.cu_free[set][cu]) cu = i;
+    uint32_t cu = s->oc.cu_pick[set];
     uint64_t alloc = max_u64(now + 1, s->oc.cu_free[set][cu]);
     uint64_t dispatch = read_sources(s, w, in, d, alloc, now) + 1;
     /* the function unit instance free soonest */
@@ -140,9 +147,17 @@ uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, c
     if (exec + t->latency - now < OC_RING) wb_take(s, exec + t->latency);
     s->unit_free[t->unit][u] = exec + t->initiation;
     s->oc.cu_free[set][cu] = max_u64(dispatch, exec - 1);
+    /* the unit the next instruction of this set takes: free soonest, the
+     * lowest-numbered of those free at the same cycle */
     uint64_t m = UINT64_MAX;
-    for (uint32_t i = 0; i < n; i++) m = min_u64(m, s->oc.cu_free[set][i]);
+    uint32_t pick = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (s->oc.cu_free[set][i] < m) {
+            m = s->oc.cu_free[set][i];
+            pick = i;
+        }
     s->oc.cu_min[set] = m;
+    s->oc.cu_pick[set] = pick;
     /* writeback: the destination banks take the write in that cycle */
     uint64_t wb = exec + t->latency + 2;
     if (d->nsb != DEC_SLOW) {

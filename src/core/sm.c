@@ -43,7 +43,10 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
     }
     s->c = *c;
     s->id = id;
-    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) s->warp_bank[w] = (uint8_t)(w % c->num_reg_banks);
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
+        s->warp_bank[w] = (uint8_t)(w % c->num_reg_banks);
+        s->warp_sched[w] = (uint8_t)(w % c->num_sched);
+    }
     for (uint32_t w = 0; w < max_warps; w++) s->sched_mask[w % c->num_sched] |= (warp_mask)1 << w;
     sched_params sp = {.sm_id = id, .num_sched = c->num_sched, .max_warps = max_warps, .args = c->sched_args,
                        .cfg = c->cfg};
@@ -197,7 +200,7 @@ static int dec_push(uint16_t *list, uint8_t *n, uint32_t max, uint64_t i) {
 
 /* Fill d for instruction in: the same registers operands_ready, reserve_dests
  * and oc_issue's operand walks visit, in the same order. */
-static void decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
+void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
     uint64_t pred0 = s->k.max_regs; /* pred_ready = reg_ready + max_regs */
     uint32_t banks = s->c.num_reg_banks;
     int ok = 1;
@@ -254,12 +257,6 @@ static void decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
         }
     }
     if (!ok) d->nsb = DEC_SLOW;
-}
-
-const insn_decode *sm_decode(sm *s, const ptx_insn *in) {
-    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & (DEC_SLOTS - 1)];
-    if (d->in != in) decode_fill(s, d, in);
-    return d;
 }
 
 /* The decode of warp w's next instruction (re-made if its slot was reused). */
@@ -369,7 +366,7 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     }
     W->wait_mem = t == SB_PENDING;
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
-    uint32_t sid = w % s->c.num_sched;
+    uint32_t sid = s->warp_sched[w];
     if (W->ready_at < s->sched_next[sid]) s->sched_next[sid] = W->ready_at;
     sm_warp_sync(s, w);
 }

@@ -46,6 +46,7 @@ enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
 typedef struct {
     uint64_t cu_free[OC_SETS][OC_MAX_UNITS]; /* cycle each collector unit is free again */
     uint64_t cu_min[OC_SETS];                /* the earliest of them */
+    uint32_t cu_pick[OC_SETS];               /* the lowest-numbered unit free at cu_min */
     uint64_t bank_tag[OC_RING];              /* cycle a ring slot describes */
     uint64_t bank_busy[OC_RING];             /* register banks taken in that cycle */
     uint64_t wb_tag[OC_RING];
@@ -224,6 +225,7 @@ struct sm {
     opcoll oc;
     insn_decode dec[DEC_SLOTS];
     uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod -gpgpu_num_reg_banks (register r of w: bank (r + w) mod banks) */
+    uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler */
     uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
 
     ldst_unit ldst;
@@ -290,7 +292,12 @@ uint64_t oc_cu_free_at(const sm *s, uint8_t unit);
 uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, const insn_timing *t, uint64_t now);
 
 /* ---- sm.c: the decode cache ---- */
-const insn_decode *sm_decode(sm *s, const ptx_insn *in);
+void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in);
+static inline const insn_decode *sm_decode(sm *s, const ptx_insn *in) {
+    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & (DEC_SLOTS - 1)];
+    if (d->in != in) sm_decode_fill(s, d, in);
+    return d;
+}
 
 enum { IMISS_NONE = 0, IMISS_FILL = 1, IMISS_RETRY = 2 };
 /* The instruction cache answered warp w's fetch (fill) or has room again

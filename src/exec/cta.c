@@ -15,6 +15,16 @@ static void reset_barrier(exec_barrier *b) {
     b->red_all = 1;
 }
 
+/* A warp's value registers: zero where a thread can see the initial value
+ * (ptx_find_zero_regs); the other rows are written before they are read. */
+static uint64_t *alloc_regs(const ptx_function *k, size_t slots) {
+    if (!k->zero_regs_known) return calloc(slots ? slots : 1, sizeof(uint64_t));
+    uint64_t *r = malloc((slots ? slots : 1) * sizeof *r);
+    if (!r) return NULL;
+    for (uint32_t i = 0; i < k->nzero_regs; i++) memset(r + (size_t)k->zero_regs[i] * LANES, 0, LANES * sizeof *r);
+    return r;
+}
+
 static int init_warp(exec_cta *cta, exec_warp *w, uint32_t index) {
     const ptx_function *k = cta->L->kernel;
     w->index = index;
@@ -32,7 +42,7 @@ static int init_warp(exec_cta *cta, exec_warp *w, uint32_t index) {
     w->preds_cap = k->npreds;
     w->stack = malloc(w->stack_cap * sizeof *w->stack);
     w->frames = malloc(w->frame_cap * sizeof *w->frames);
-    w->regs = calloc(w->regs_cap ? w->regs_cap : 1, sizeof *w->regs);
+    w->regs = alloc_regs(k, w->regs_cap);
     w->preds = calloc(w->preds_cap ? w->preds_cap : 1, sizeof *w->preds);
     if (!w->stack || !w->frames || !w->regs || !w->preds) return -1;
     w->regs_used = w->regs_cap;

@@ -226,9 +226,18 @@ static int load_kparam(exec_ctx *x, uint64_t addr, unsigned esize, uint32_t reg,
     unsigned rb = reg_bits(x, reg);
     if (sgn && rb > esize * 8) v = (uint64_t)sign_extend(v, esize * 8) & width_mask(rb);
     uint64_t *d = x->regs + (size_t)reg * LANES;
+    exec_step_info *info = x->info;
+    if (!info) {
+        FOR_EACH_LANE(l, x->active) d[l] = v;
+        return 0;
+    }
+    /* note_access for every lane at once: the same address in every lane */
+    if (rs == PTX_SPACE_PARAM) info->mem_is_kparam = 1;
+    if (!info->mem_mask) info->mem_space = (uint8_t)(x->in->space == PTX_SPACE_PARAM ? PTX_SPACE_PARAM : rs);
+    info->mem_mask |= x->active;
     FOR_EACH_LANE(l, x->active) {
         d[l] = v;
-        note_access(x, rs, l, ra);
+        info->mem_addr[l] = ra;
     }
     return 0;
 }
@@ -255,16 +264,20 @@ static int lane_addrs(const exec_ctx *x, const addr_form *af, unsigned esize, ui
     uint64_t base = af->base, mask = af->mask, bad = 0, mn = UINT64_MAX, mx = 0;
     const uint64_t *row = af->row;
     uint32_t act = x->active;
-    if (act == FULL_MASK) { /* whole warps: straight loops the compiler can unroll */
-        if (row)
-            for (uint32_t l = 0; l < LANES; l++) addr[l] = (base + row[l]) & mask;
-        else
-            for (uint32_t l = 0; l < LANES; l++) addr[l] = base & mask;
+    if (act == FULL_MASK && !row) { /* one address for the whole warp */
+        uint64_t a = base & mask;
+        for (uint32_t l = 0; l < LANES; l++) addr[l] = a;
+        mn = mx = a;
+        bad = a & (esize - 1);
+    } else if (act == FULL_MASK) { /* whole warps: one straight loop */
         for (uint32_t l = 0; l < LANES; l++) {
-            bad |= addr[l] & (esize - 1);
-            mn = addr[l] < mn ? addr[l] : mn;
-            mx = addr[l] > mx ? addr[l] : mx;
+            uint64_t a = (base + row[l]) & mask;
+            addr[l] = a;
+            bad |= a;
+            mn = a < mn ? a : mn;
+            mx = a > mx ? a : mx;
         }
+        bad &= esize - 1;
     } else {
         FOR_EACH_LANE(l, act) {
             addr[l] = (base + (row ? row[l] : 0)) & mask;

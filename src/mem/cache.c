@@ -33,6 +33,11 @@ struct cache {
     const cache_policy_ops *pol;
     void *pol_state;
     cache_line *lines;           /* nsets * assoc, set-major */
+    /* Each line's line_addr when allocated, else TAG_NONE, in the same order:
+     * the lookup on every access compares 8 bytes a way in a dense array (a
+     * 16-way set's tags are two host cache lines, its cache_lines six) and
+     * reads the line itself only when it hits. */
+    uint64_t *tags;
     mshr_entry *mshr;
     /* The requests waiting in each entry (mshr_entries * max_waiters) and, apart
      * so that a fill scans a few bytes rather than whole requests, the sectors
@@ -59,6 +64,7 @@ struct cache {
     uint32_t mq_cap, mq_head, mq_len;
     uint8_t full_mask;           /* every sector of a line */
     uint32_t line_shift, set_bits;
+    bool set_pow2;               /* nsets is a power of two */
     uint8_t writeback_type;      /* MEM_L1_WRBK_ACC or MEM_L2_WRBK_ACC */
     cache_evict_hook hook;
     void *hook_ctx;
@@ -100,7 +106,8 @@ static uint32_t set_of_index_la(const cache *c, uint64_t la) {
         uint64_t b = c->set_bits;
         return (uint32_t)((la ^ (la >> b) ^ (la >> (2 * b))) & (c->g.nsets - 1));
     }
-    return (uint32_t)(la % c->g.nsets);
+    /* a power-of-two set count (most caches): a mask instead of a division */
+    return (uint32_t)(c->set_pow2 ? la & (c->g.nsets - 1) : la % c->g.nsets);
 }
 
 static uint32_t set_index_uncached(const cache *c, uint64_t la) {
@@ -121,17 +128,21 @@ static cache_line *line_ptr(cache *c, uint32_t set, uint32_t way) {
     return &c->lines[(size_t)set * c->g.assoc + way];
 }
 
+/* No line address is this large (line sizes are at least 32 bytes). */
+#define TAG_NONE UINT64_MAX
+
+static uint64_t *tag_ptr(const cache *c, uint32_t set, uint32_t way) {
+    return &c->tags[(size_t)set * c->g.assoc + way];
+}
+
 /* A line is allocated in at most one way (every install follows a find_way
  * that found none), so the way that last held la is checked first: the
  * sectors of one line come one after another. */
 static int find_way(cache *c, uint32_t set, uint64_t la) {
-    if (la == c->fw_last_la) {
-        const cache_line *l = line_ptr(c, set, c->fw_last_way);
-        if (l->allocated && l->line_addr == la) return (int)c->fw_last_way;
-    }
+    const uint64_t *t = tag_ptr(c, set, 0);
+    if (la == c->fw_last_la && t[c->fw_last_way] == la) return (int)c->fw_last_way;
     for (uint32_t w = 0; w < c->g.assoc; w++) {
-        const cache_line *l = line_ptr(c, set, w);
-        if (l->allocated && l->line_addr == la) {
+        if (t[w] == la) {
             c->fw_last_la = la;
             c->fw_last_way = w;
             return (int)w;
@@ -255,6 +266,7 @@ static void evict(cache *c, uint32_t set, uint32_t way, const mem_req *cause) {
         c->ctr.writebacks++;
     }
     memset(l, 0, sizeof *l);
+    *tag_ptr(c, set, way) = TAG_NONE;
 }
 
 static cache_line *install(cache *c, uint32_t set, uint32_t way, uint64_t la, const mem_req *r, uint64_t now) {
@@ -262,6 +274,7 @@ static cache_line *install(cache *c, uint32_t set, uint32_t way, uint64_t la, co
     memset(l, 0, sizeof *l);
     l->allocated = 1;
     l->line_addr = la;
+    *tag_ptr(c, set, way) = la;
     l->sm = r->sm;
     l->warp = r->warp;
     l->pc = r->pc;
@@ -473,6 +486,7 @@ static cache_outcome write_evict_access(cache *c, const mem_req *r, uint32_t set
         if (c->pf) pf_line_gone(c, l);
         if (c->pol->on_evict) c->pol->on_evict(c->pol_state, set, (uint32_t)way, l);
         memset(l, 0, sizeof *l);
+        *tag_ptr(c, set, (uint32_t)way) = TAG_NONE;
     } else {
         l->valid &= (uint8_t)~want;   /* a fetch is in flight: keep the reservation */
     }
@@ -745,10 +759,9 @@ uint8_t cache_reply_hint(const cache *c, const mem_req *r) {
     if (!c->pol->reply_hint) return 0;
     uint64_t la = line_addr_of(c, r->addr);
     uint32_t set = set_index_uncached(c, la);
-    for (uint32_t w = 0; w < c->g.assoc; w++) {
-        const cache_line *l = cache_line_at(c, set, w);
-        if (l->allocated && l->line_addr == la) return c->pol->reply_hint(c->pol_state, set, w, r);
-    }
+    const uint64_t *t = tag_ptr(c, set, 0);
+    for (uint32_t w = 0; w < c->g.assoc; w++)
+        if (t[w] == la) return c->pol->reply_hint(c->pol_state, set, w, r);
     return 0;
 }
 uint32_t cache_mshr_sectors_used(const cache *c) { return c->mshr_sectors_used; }
@@ -763,10 +776,9 @@ const cache_line *cache_line_at(const cache *c, uint32_t set, uint32_t way) {
 const cache_line *cache_probe(const cache *c, uint64_t addr) {
     uint64_t la = line_addr_of(c, addr);
     uint32_t set = set_index_uncached(c, la);
-    for (uint32_t w = 0; w < c->g.assoc; w++) {
-        const cache_line *l = cache_line_at(c, set, w);
-        if (l->allocated && l->line_addr == la) return l;
-    }
+    const uint64_t *t = tag_ptr(c, set, 0);
+    for (uint32_t w = 0; w < c->g.assoc; w++)
+        if (t[w] == la) return cache_line_at(c, set, w);
     return NULL;
 }
 
@@ -787,6 +799,7 @@ uint32_t cache_invalidate_all(cache *c) {
             if (c->pf) pf_line_gone(c, l);
             if (c->pol->on_evict) c->pol->on_evict(c->pol_state, s, w, l);
             memset(l, 0, sizeof *l);
+            *tag_ptr(c, s, w) = TAG_NONE;
         }
     }
     return dropped_dirty;
@@ -802,6 +815,7 @@ uint32_t cache_flush_dirty(cache *c) {
             if (c->pf) pf_line_gone(c, l);
             if (c->pol->on_evict) c->pol->on_evict(c->pol_state, s, w, l);
             memset(l, 0, sizeof *l);
+            *tag_ptr(c, s, w) = TAG_NONE;
         }
     }
     return dropped;
@@ -892,9 +906,13 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->writeback_type = MEM_L1_WRBK_ACC;
     c->line_shift = log2_u32(g->line_size);
     c->set_bits = log2_u32(g->nsets);
+    c->set_pow2 = (g->nsets & (g->nsets - 1)) == 0;
     c->full_mask = (uint8_t)((1u << (g->line_size / MEM_SECTOR_SIZE)) - 1);
     c->mq_cap = g->miss_queue_size + g->mshr_entries + 2;
     c->lines = calloc((size_t)g->nsets * g->assoc, sizeof *c->lines);
+    c->tags = malloc((size_t)g->nsets * g->assoc * sizeof *c->tags);
+    if (c->tags)
+        for (size_t i = 0; i < (size_t)g->nsets * g->assoc; i++) c->tags[i] = TAG_NONE;
     c->mshr = calloc(g->mshr_entries, sizeof *c->mshr);
     /* Each waiter needs at least one sector, and each sector takes max_merge. */
     c->max_waiters = g->sectored ? g->mshr_max_merge * (g->line_size / MEM_SECTOR_SIZE) : g->mshr_max_merge;
@@ -907,7 +925,7 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->mshr_bucket = malloc(((size_t)1 << hash_bits) * sizeof *c->mshr_bucket);
     c->mshr_next = malloc(g->mshr_entries * sizeof *c->mshr_next);
     c->mshr_free = calloc((g->mshr_entries + 63) / 64, sizeof *c->mshr_free);
-    if (!c->lines || !c->mshr || !c->wreq || !c->wneed || !c->wmerged || !c->mq || !c->mshr_bucket || !c->mshr_next ||
+    if (!c->lines || !c->tags || !c->mshr || !c->wreq || !c->wneed || !c->wmerged || !c->mq || !c->mshr_bucket || !c->mshr_next ||
         !c->mshr_free)
         goto oom;
     for (uint32_t i = 0; i < g->mshr_entries; i++) c->mshr_free[i >> 6] |= 1ull << (i & 63);
@@ -948,6 +966,7 @@ void cache_destroy(cache *c) {
     if (c->pol && c->pol->destroy && c->pol_state) c->pol->destroy(c->pol_state);
     if (c->pf && c->pf->destroy && c->pf_state) c->pf->destroy(c->pf_state);
     free(c->lines);
+    free(c->tags);
     free(c->mshr);
     free(c->wreq);
     free(c->wneed);

@@ -20,6 +20,9 @@ typedef struct {
     uint32_t flits, flit_limit;
     uint64_t busy_until;        /* the port is serialising a packet until then */
     uint32_t grant_next;        /* outputs: input to try first */
+    /* outputs: the head packet's ready cycle, UINT64_MAX when empty (what the
+     * receivers poll every cycle, read here rather than in the ring) */
+    uint64_t head_ready;
 } port;
 
 struct icnt {
@@ -185,6 +188,7 @@ static void arbitrate_output(icnt *n, uint32_t d) {
         packet *moved = port_tail(o);   /* straight from the input's ring into the output's */
         *moved = *h;
         moved->ready = n->now + ser + n->cfg.latency;
+        if (!o->len) o->head_ready = moved->ready;
         port_commit(o, moved->flits);
         port_pop(i);
         n->queued_in--;
@@ -216,8 +220,8 @@ void icnt_cycle(icnt *n) {
 
 const mem_req *icnt_peek(const icnt *n, uint32_t dst) {
     if (dst >= n->n_dst) return NULL;
-    const packet *h = port_head(&n->out[dst]);
-    return h && h->ready <= n->now ? &h->req : NULL;
+    const port *o = &n->out[dst];
+    return o->head_ready <= n->now ? &o->ring[o->head].req : NULL;   /* (now < UINT64_MAX) */
 }
 
 int icnt_pop(icnt *n, uint32_t dst, mem_req *out) {
@@ -230,6 +234,7 @@ int icnt_pop(icnt *n, uint32_t dst, mem_req *out) {
     n->ctr.latency_sum += n->now - h->pushed;
     port_pop(o);
     if (!o->len) bit_clear(n->occupied_outputs, dst);
+    o->head_ready = o->len ? o->ring[o->head].ready : UINT64_MAX;
     n->in_flight--;
     return 0;
 }
@@ -238,7 +243,7 @@ bool icnt_idle(const icnt *n) { return n->in_flight == 0; }
 
 uint32_t icnt_next_ready(const icnt *n, uint32_t from) {
     uint32_t d = bit_next(n->occupied_outputs, from, n->n_dst);
-    while (d < n->n_dst && port_head(&n->out[d])->ready > n->now) d = bit_next(n->occupied_outputs, d + 1, n->n_dst);
+    while (d < n->n_dst && n->out[d].head_ready > n->now) d = bit_next(n->occupied_outputs, d + 1, n->n_dst);
     return d;
 }
 
@@ -253,6 +258,7 @@ const icnt_counters *icnt_stats(const icnt *n) { return &n->ctr; }
 static int port_init(port *p, uint32_t flit_limit) {
     p->cap = flit_limit;   /* every packet is at least one flit */
     p->flit_limit = flit_limit;
+    p->head_ready = UINT64_MAX;
     p->ring = calloc(p->cap, sizeof *p->ring);
     return p->ring ? 0 : -1;
 }

@@ -29,10 +29,14 @@ typedef struct {
     uint8_t *left;                /* icnt->L2 queue only, per ring slot; else NULL */
     uint32_t cap, head, len;
     uint32_t used;                /* slots taken */
+    /* The head's ready cycle, UINT64_MAX when empty: the checks made every L2
+     * cycle (is a head ready, when is the earliest) read it here instead of in
+     * the ring, a host cache line per queue further. */
+    uint64_t head_ready;
 } timed_queue;
 
 typedef struct slice_id {
-    const addrmap *am;
+    const struct partition *p;
     uint32_t global;              /* channel x slices + slice */
 } slice_id;
 
@@ -48,6 +52,8 @@ typedef struct {
 struct partition {
     partition_config cfg;
     const addrmap *am;
+    partition_decode_fn decode;   /* NULL: addrmap_decode(am) (partition_set_decode) */
+    const void *decode_ctx;
     uint32_t channel, nslices;
     slice *slices;
     dram *dram;
@@ -69,8 +75,14 @@ struct partition {
     partition_counters ctr;
 };
 
+static inline void part_decode(const partition *p, uint64_t addr, addr_loc *l) {
+    if (p->decode) p->decode(p->decode_ctx, addr, l);
+    else addrmap_decode(p->am, addr, l);
+}
+
 static int tq_init(timed_queue *q, uint32_t cap, bool split) {
     q->cap = cap;
+    q->head_ready = UINT64_MAX;
     q->e = calloc(cap, sizeof *q->e);
     q->left = split ? calloc(cap, 1) : NULL;
     return q->e && (!split || q->left) ? 0 : -1;
@@ -95,6 +107,7 @@ static void tq_push_split(timed_queue *q, const mem_req *r, uint64_t ready, uint
     q->e[i].req = *r;
     q->e[i].ready = ready;
     q->left[i] = left;
+    if (!q->len) q->head_ready = ready;
     q->len++;
     q->used += k;
 }
@@ -103,13 +116,14 @@ static inline void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
     uint32_t i = ring_wrap(q->head + q->len, q->cap);
     q->e[i].req = *r;
     q->e[i].ready = ready;
+    if (!q->len) q->head_ready = ready;
     q->len++;
     q->used++;
 }
 
 /* The head if it may leave at `now`, else NULL. */
 static mem_req *tq_ready(const timed_queue *q, uint64_t now) {
-    return q->len && q->e[q->head].ready <= now ? &q->e[q->head].req : NULL;
+    return q->head_ready <= now ? &q->e[q->head].req : NULL;   /* (now < UINT64_MAX) */
 }
 
 /* The head entry leaves with its last slot. */
@@ -117,6 +131,7 @@ static void tq_pop(timed_queue *q) {
     q->head = ring_wrap(q->head + 1, q->cap);
     q->len--;
     q->used--;
+    q->head_ready = q->len ? q->e[q->head].ready : UINT64_MAX;
 }
 
 /* Push to / pop from queue q of slice s, counting the requests an L2 cycle works
@@ -235,7 +250,7 @@ static void feed_dram(partition *p) {
             break;
         }
         addr_loc l;
-        addrmap_decode(p->am, r->addr, &l);
+        part_decode(p, r->addr, &l);
         if (dram_push(p->dram, r, l.bank, l.row, l.col) != 0) {
             p->ctr.dram_push_stalls++;
             break;
@@ -248,13 +263,14 @@ static void feed_dram(partition *p) {
 /* The earliest cycle at which a head of the queues an L2 cycle works on may
  * leave (heads leave first: each queue's ready times grow from head to tail). */
 static uint64_t earliest_head(const partition *p) {
-    static const int work_queues[] = {PART_Q_ICNT_L2, PART_Q_L2_DRAM, PART_Q_DRAM_L2};
     uint64_t t = UINT64_MAX;
-    for (uint32_t i = 0; i < p->nslices; i++)
-        for (int k = 0; k < 3; k++) {
-            const timed_queue *q = &p->slices[i].q[work_queues[k]];
-            if (q->len && q->e[q->head].ready < t) t = q->e[q->head].ready;
-        }
+    for (uint32_t i = 0; i < p->nslices; i++) {
+        const timed_queue *q = p->slices[i].q;
+        uint64_t a = q[PART_Q_ICNT_L2].head_ready, b = q[PART_Q_L2_DRAM].head_ready, c = q[PART_Q_DRAM_L2].head_ready;
+        if (a < t) t = a;
+        if (b < t) t = b;
+        if (c < t) t = c;
+    }
     return t;
 }
 
@@ -296,8 +312,10 @@ void partition_dram_cycle(partition *p) {
             continue;
         }
         addr_loc l;
-        addrmap_decode(p->am, done->addr, &l);
-        slice *s = &p->slices[l.slice & (p->nslices - 1)];   /* a power of two; any channel: a NUMA placement routes any address here */
+        part_decode(p, done->addr, &l);
+        /* the slice the request came from: the decode is the one that routed it
+         * (numa_route and numa_decode agree); a power of two */
+        slice *s = &p->slices[l.slice & (p->nslices - 1)];
         if (tq_full(&s->q[PART_Q_DRAM_L2])) break;   /* back-pressure into the DRAM return queue */
         mem_req f;
         dram_pop(p->dram, &f);
@@ -309,7 +327,7 @@ void partition_dram_cycle(partition *p) {
 static bool slice_owns(void *ctx, uint64_t addr) {
     const slice_id *id = ctx;
     addr_loc l;
-    addrmap_decode(id->am, addr, &l);
+    part_decode(id->p, addr, &l);
     return l.slice == id->global;
 }
 
@@ -442,7 +460,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->l2 = cache_create(&cfg->l2, name, err, errlen);
         if (!s->l2) goto fail;
         cache_set_writeback_type(s->l2, MEM_L2_WRBK_ACC);
-        s->id.am = am;
+        s->id.p = p;
         s->id.global = channel * p->nslices + i;
         cache_set_prefetch_owner(s->l2, slice_owns, &s->id);
         cache_set_index_addr(s->l2, l2_index_addr, am);
@@ -457,6 +475,11 @@ oom:
 fail:
     partition_destroy(p);
     return NULL;
+}
+
+void partition_set_decode(partition *p, partition_decode_fn fn, const void *ctx) {
+    p->decode = fn;
+    p->decode_ctx = ctx;
 }
 
 void partition_destroy(partition *p) {

@@ -65,6 +65,12 @@ typedef struct partition partition;
 partition *partition_create(const partition_config *cfg, const addrmap *am, uint32_t channel,
                             char *err, size_t errlen);
 void partition_destroy(partition *p);
+/* Where the partition finds an address's DRAM bank, row and column, the slice a
+ * DRAM reply goes back to, and which lines its slices' prefetchers own: by
+ * default addrmap_decode of the partition's mapping; a multi-module GPU gives
+ * numa_decode, which decodes the zone-local address (docs/numa.md). */
+typedef void (*partition_decode_fn)(const void *ctx, uint64_t addr, addr_loc *out);
+void partition_set_decode(partition *p, partition_decode_fn fn, const void *ctx);
 
 uint32_t partition_slices(const partition *p);
 /* slice: 0 .. partition_slices()-1 (global slice = channel * slices + slice). */

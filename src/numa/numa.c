@@ -33,6 +33,40 @@ struct numa_link {
 
 /* ---- creation ---- */
 
+/* The mapping of one zone: that of a single-module GPU with the zone's channels
+ * (docs/numa.md).  With dramid@ the string is the same (the channel is taken by
+ * division by the zone's channel count); with D bits the highest log2(N) of them
+ * are removed from the mask (the zone-local address is log2(N) bits shorter).
+ * Ours is the same string, since the placement has already taken the zone's
+ * bits out of the address. */
+static int zone_map_init(numa *n, char *err, size_t errlen) {
+    addrmap_config zc = n->am->cfg;
+    zc.n_channels = n->chans_per_zone;
+    const char *text = zc.mapping[0] ? zc.mapping : ADDRMAP_GTX480_DEFAULT;
+    if (n->am->dramid_bit < 0) {
+        char out[sizeof zc.mapping];
+        size_t len = strlen(text), k = 0;
+        uint32_t drop = n->zone_bits;
+        for (size_t i = 0; i < len && k + 1 < sizeof out; i++) {   /* most significant letter first */
+            if (text[i] == 'D' && drop) {
+                drop--;
+                continue;
+            }
+            out[k++] = text[i];
+        }
+        out[k] = 0;
+        memcpy(zc.mapping, out, k + 1);
+    } else {
+        snprintf(zc.mapping, sizeof zc.mapping, "%s", text);
+    }
+    char why[256];
+    if (addrmap_init(&n->zam, &zc, why, sizeof why)) {
+        snprintf(err, errlen, "the mapping within a module (%u channels): %s", zc.n_channels, why);
+        return -1;
+    }
+    return 0;
+}
+
 numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t errlen) {
     uint32_t m = c->n_modules;
     if (m < 2 || m > NUMA_MAX_MODULES || (m & (m - 1))) {
@@ -70,6 +104,10 @@ numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t err
     /* ns -> interconnect cycles, rounded up */
     n->lat_cycles = (uint64_t)ceil(c->link_ns * (double)c->icnt_khz / 1e6 - 1e-9);
     for (uint32_t i = 0; i < m; i++) n->links[i].credit = n->rate;
+    if (zone_map_init(n, err, errlen)) {
+        numa_destroy(n);
+        return NULL;
+    }
     numa_geom g = {.nzones = m, .zone_bits = n->zone_bits, .sms_per_zone = n->sms_per_zone, .page_size = c->page_size};
     n->place = c->place->create(&g, err, errlen);
     if (!n->place) {
@@ -95,39 +133,55 @@ double numa_link_bytes_per_cycle(const numa *n) { return (double)n->rate / (doub
 
 /* ---- routing ---- */
 
-static uint32_t slice_in_zone(const numa *n, uint32_t zone, uint64_t addr, uint64_t local) {
-    addr_loc l, real;
-    addrmap_decode(n->am, local, &l);
-    addrmap_decode(n->am, addr, &real);
+/* addr in zone `zone`, `local` its zone-local address: the zone's mapping picks
+ * the channel within the zone, the slice within the channel (its bank bits) and
+ * the DRAM bank, row and column. */
+static void zone_decode(const numa *n, uint32_t zone, uint64_t local, addr_loc *out) {
     uint32_t spc = n->c.slices_per_channel;
-    uint32_t chan = zone * n->chans_per_zone + l.channel % n->chans_per_zone;
-    /* the slice within the channel as the partition itself decodes it */
-    return chan * spc + real.slice % spc;
+    addrmap_decode(&n->zam, local, out);
+    out->channel += zone * n->chans_per_zone;
+    out->slice = out->channel * spc + (out->bank & (spc - 1));
 }
 
 uint32_t numa_route(numa *n, uint64_t addr, uint32_t sm, uint32_t *slice) {
     uint64_t local = addr;
     uint32_t zone = n->c.place->zone_of(n->place, addr, numa_zone_of_sm(n, sm), 1, &local);
-    *slice = slice_in_zone(n, zone, addr, local);
+    addr_loc l;
+    zone_decode(n, zone, local, &l);
+    *slice = l.slice;
     return zone;
 }
 
 /* The L2 set index of a multi-module GPU: GPGPU-Sim's partition address (the
- * channel and slice bits taken out) of the zone-local address.  A slice holds
- * the lines its zone's placement sends it, not those the single-module mapping
- * would: indexed by the whole address, the placement's zone bits (constant within
- * a zone under ldesc) would leave 3 of 4 sets unused. */
+ * channel and slice bits taken out) of the zone-local address under the zone's
+ * mapping.  A slice holds the lines its zone's placement sends it, not those the
+ * single-module mapping would: indexed by the whole address, the placement's zone
+ * bits (constant within a zone under ldesc) would leave 3 of 4 sets unused. */
 uint64_t numa_l2_index_addr(const void *ctx, uint64_t addr) {
     const numa *n = ctx;
     uint64_t local = addr;
     n->c.place->zone_of(n->place, addr, 0, 0, &local);
-    return addrmap_partition_addr(n->am, local);
+    return addrmap_partition_addr(&n->zam, local);
+}
+
+void numa_decode(const void *ctx, uint64_t addr, addr_loc *out) {
+    const numa *n = ctx;
+    uint64_t local = addr;
+    uint32_t zone = n->c.place->zone_of(n->place, addr, 0, 0, &local);
+    /* a first_touch page nobody has touched has no zone yet: no request of the
+     * memory system can carry one (numa_route places it; copies skip it), so this
+     * is defensive: the single-module decode */
+    if (zone >= n->c.n_modules) addrmap_decode(n->am, addr, out);
+    else zone_decode(n, zone, local, out);
 }
 
 uint32_t numa_route_peek(numa *n, uint64_t addr) {
     uint64_t local = addr;
     uint32_t zone = n->c.place->zone_of(n->place, addr, 0, 0, &local);
-    return zone >= n->c.n_modules ? UINT32_MAX : slice_in_zone(n, zone, addr, local);
+    if (zone >= n->c.n_modules) return UINT32_MAX;
+    addr_loc l;
+    zone_decode(n, zone, local, &l);
+    return l.slice;
 }
 
 uint32_t numa_zone_of_slice(const numa *n, uint32_t slice) {
@@ -208,15 +262,22 @@ void numa_links_skip(numa *n, uint64_t cycles) {
  * CTAs are grouped by (zone, cluster); an SM takes the CTAs of one group in
  * linear order, then the zone's next group; when its zone has no group left to
  * start it takes the last CTA of the zone's group with the most left (as the
- * ldesc CTA scheduler spreads its last clusters).  SMs only run their zone's CTAs. */
+ * ldesc CTA scheduler spreads its last clusters).  When its zone has no CTA
+ * left at all, with -numa_cta_steal 1 it does the same in the zone with the most
+ * CTAs left (ties: the lowest), taking that zone's *last* group not started (its
+ * own SMs take them from the front, as a work-stealing deque), else spreading
+ * that zone's groups; with 0 it idles (docs/numa.md, "Idle zones"). */
 typedef struct numa_cta {
     numa *n;
     uint64_t *order;             /* CTA ids sorted by (zone, cluster, id) */
     uint64_t *gbeg, *gend, *gnext;
     uint64_t ngroups;
     uint64_t zfirst[NUMA_MAX_MODULES + 1], znext[NUMA_MAX_MODULES];
+    uint64_t zlast[NUMA_MAX_MODULES];   /* groups [znext, zlast) of the zone not started */
     uint64_t zleft[NUMA_MAX_MODULES];   /* CTAs of the zone not dispatched yet */
+    uint64_t left;                      /* all zones' */
     int64_t *cur;                /* per SM: its group, -1 none */
+    uint32_t *cur_zone;          /* per SM: the zone of its group */
 } numa_cta;
 
 typedef struct {
@@ -237,6 +298,7 @@ static void cta_free(numa *n) {
     free(c->gend);
     free(c->gnext);
     free(c->cur);
+    free(c->cur_zone);
     free(c);
     n->cta = NULL;
 }
@@ -263,7 +325,8 @@ static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_
     c->gend = malloc(L->nctas * sizeof *c->gend);
     c->gnext = malloc(L->nctas * sizeof *c->gnext);
     c->cur = malloc(n->c.num_sms * sizeof *c->cur);
-    if (!c->order || !c->gbeg || !c->gend || !c->gnext || !c->cur) goto oom;
+    c->cur_zone = calloc(n->c.num_sms, sizeof *c->cur_zone);
+    if (!c->order || !c->gbeg || !c->gend || !c->gnext || !c->cur || !c->cur_zone) goto oom;
     for (uint32_t s = 0; s < n->c.num_sms; s++) c->cur[s] = -1;
     uint32_t zprev = 0;
     c->zfirst[0] = 0;
@@ -280,7 +343,11 @@ static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_
     }
     if (c->ngroups) c->gend[c->ngroups - 1] = L->nctas;
     while (zprev < n->c.n_modules) c->zfirst[++zprev] = c->ngroups;
-    for (uint32_t z = 0; z < n->c.n_modules; z++) c->znext[z] = c->zfirst[z];
+    for (uint32_t z = 0; z < n->c.n_modules; z++) {
+        c->znext[z] = c->zfirst[z];
+        c->zlast[z] = c->zfirst[z + 1];
+    }
+    c->left = L->nctas;
     free(k);
     return 0;
 oom:
@@ -322,30 +389,52 @@ int numa_kernel_begin(numa *n, const numa_launch *L, char *err, size_t errlen) {
 
 void *numa_cta_state(numa *n) { return n->cta; }
 
+/* One CTA of zone z's group g (its next, or with `last` its last) for SM sm. */
+static uint64_t take(numa_cta *c, uint64_t g, uint32_t z, int last) {
+    c->zleft[z]--;
+    c->left--;
+    return last ? c->order[--c->gend[g]] : c->order[c->gnext[g]++];
+}
+
+/* A CTA of zone z for SM sm: a group not started (the zone's next one for its own
+ * SMs, its last one for a thief), else the last CTA of the zone's group with the
+ * most left.  0: the zone has none. */
+static int take_from_zone(numa_cta *c, uint32_t sm, uint32_t z, int thief, uint64_t *id) {
+    if (!c->zleft[z]) return 0;
+    if (c->znext[z] < c->zlast[z]) {
+        uint64_t g = thief ? --c->zlast[z] : c->znext[z]++;
+        c->cur[sm] = (int64_t)g;
+        c->cur_zone[sm] = z;
+        *id = take(c, g, z, 0);
+        return 1;
+    }
+    uint64_t best = 0, g = 0;   /* spread the zone's remaining groups */
+    for (uint64_t i = c->zfirst[z]; i < c->zfirst[z + 1]; i++)
+        if (c->gend[i] - c->gnext[i] > best) best = c->gend[i] - c->gnext[i], g = i;
+    if (!best) return 0;
+    *id = take(c, g, z, 1);
+    return 1;
+}
+
 static int cta_next(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, uint64_t *id) {
     (void)free_slots;
     (void)now;
     numa_cta *c = st;
-    uint32_t z = numa_zone_of_sm(c->n, sm);
+    if (!c->left) return 0;   /* the grid is done: no scan (SMs ask every cycle) */
     int64_t g = c->cur[sm];
-    if (!c->zleft[z]) return 0;   /* the zone is done: no scan (SMs ask every cycle) */
-    if (g < 0 || c->gnext[g] >= c->gend[g]) {
-        g = -1;
-        if (c->znext[z] < c->zfirst[z + 1]) {
-            g = (int64_t)c->znext[z]++;
-        } else {   /* spread the zone's remaining groups */
-            uint64_t best = 0;
-            for (uint64_t i = c->zfirst[z]; i < c->zfirst[z + 1]; i++)
-                if (c->gend[i] - c->gnext[i] > best) best = c->gend[i] - c->gnext[i], g = (int64_t)i;
-            if (g < 0) return 0;
-            *id = c->order[--c->gend[g]];
-            c->zleft[z]--;
-            return 1;
-        }
-        c->cur[sm] = g;
+    uint32_t z = numa_zone_of_sm(c->n, sm);
+    if (g >= 0 && c->gnext[g] < c->gend[g]) {   /* the SM's group (its zone's, or one it stole) */
+        *id = take(c, (uint64_t)g, c->cur_zone[sm], 0);
+        c->n->st.stolen_ctas += c->cur_zone[sm] != z;
+        return 1;
     }
-    *id = c->order[c->gnext[g]++];
-    c->zleft[z]--;
+    if (take_from_zone(c, sm, z, 0, id)) return 1;
+    if (!c->n->c.cta_steal) return 0;
+    uint32_t v = 0;   /* the zone with the most CTAs left; ties: the lowest */
+    for (uint32_t k = 1; k < c->n->c.n_modules; k++)
+        if (c->zleft[k] > c->zleft[v]) v = k;
+    if (!take_from_zone(c, sm, v, 1, id)) return 0;
+    c->n->st.stolen_ctas++;
     return 1;
 }
 

@@ -88,6 +88,7 @@ typedef struct {
     uint64_t page_size;
     const numa_place_ops *place;
     int cta_partition;               /* -numa_cta_partition */
+    int cta_steal;                   /* -numa_cta_steal: an SM whose zone has no CTA left takes another zone's */
 } numa_config;
 
 typedef struct {
@@ -97,6 +98,7 @@ typedef struct {
     uint64_t link_send_stalls;                 /* a link's queue was full */
     uint64_t link_cycles;                      /* interconnect cycles the links existed, per link */
     uint64_t partitioned_kernels;              /* launches whose CTAs the placement partitioned */
+    uint64_t stolen_ctas;                      /* CTAs of a partitioned grid run outside their zone */
 } numa_counters;
 
 typedef struct numa numa;
@@ -112,6 +114,12 @@ uint32_t numa_route_peek(numa *n, uint64_t addr);
 uint32_t numa_zone_of_slice(const numa *n, uint32_t slice);
 /* The L2 set-index address of addr (a cache_index_addr_fn; ctx: the numa). */
 uint64_t numa_l2_index_addr(const void *ctx, uint64_t addr);
+/* Where addr lives in the memory system (a partition_decode_fn; ctx: the numa):
+ * its global channel and L2 slice (those numa_route picks), and the DRAM bank,
+ * row and column, all decoded from the zone-local address by the zone's mapping
+ * (the single-module mapping of a GPU with the zone's channels): each zone's
+ * channels see its data as a dense address space, whatever the placement. */
+void numa_decode(const void *ctx, uint64_t addr, addr_loc *out);
 
 /* Links: push a packet into module m's egress link (-1: full), to be delivered
  * at output port `port` of the network `net` (0 requests, 1 replies). */
@@ -138,6 +146,7 @@ struct numa {
     numa_config c;
     uint32_t sms_per_zone, chans_per_zone, zone_bits;
     const addrmap *am;
+    addrmap zam;                     /* the mapping within a zone: chans_per_zone channels */
     void *place;
     numa_counters st;
     struct numa_link *links;

@@ -81,6 +81,7 @@ static void free_function(ptx_function *f)
         free(f->rets[i].name);
     free(f->rets);
     free(f->calls);
+    free(f->zero_regs);
 }
 
 void ptx_module_free(ptx_module *m)

@@ -335,6 +335,13 @@ typedef struct ptx_function {
     uint32_t kparam_size;   /* .entry: bytes of the kernel parameter buffer (params laid
                                out at their offsets, rounded up to the largest alignment) */
 
+    /* Value registers a new warp must have zeroed (ptx_find_zero_regs): those a
+     * thread may read before writing them, and shfl sources.  When
+     * !zero_regs_known (calls, indirect branches, out of memory), all of them. */
+    uint32_t *zero_regs;
+    uint32_t nzero_regs;
+    int zero_regs_known;
+
     char *unsupported;      /* PTX_PARSE_LAZY: the first unsupported instruction or special
                                register of the body ("file:line:col: unsupported: ..."), whose
                                statement was left out; the function must not run (NULL: none) */
@@ -407,5 +414,18 @@ int ptx_module_verify(const ptx_module *m, char *msg, size_t msgsz);
 /* Write a human-readable line for insn (disassembly) into buf. */
 void ptx_insn_format(const ptx_module *m, const ptx_function *f, const ptx_insn *in,
                      char *buf, size_t bufsz);
+
+/* ---- liveness (liveness.c) ---------------------------------------------- */
+/* Value registers live before (in) and after (out) each instruction: `words`
+ * 64-bit words per instruction, register r is bit r % 64 of word r / 64. */
+typedef struct {
+    uint32_t words;
+    uint64_t *in, *out;
+} ptx_live;
+/* 0, or -1 on out-of-memory (nothing to free then). */
+int ptx_liveness(const ptx_function *f, ptx_live *L);
+void ptx_live_free(ptx_live *L);
+/* Set f->zero_regs: the registers whose initial value a thread can observe. */
+void ptx_find_zero_regs(ptx_function *f);
 
 #endif

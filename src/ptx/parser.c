@@ -1586,6 +1586,7 @@ static void parse_body(parser *P)
     resolve_labels(P);
     if (ptx_build_cfg(P->fn) < 0)
         parse_fail(P, P->fn->line, 1, "out of memory building the control-flow graph of '%s'", P->fn->name);
+    ptx_find_zero_regs(P->fn); /* out of memory: unknown, every register is zeroed */
     scope_pop(P); /* the formals */
     P->fn = NULL;
 }

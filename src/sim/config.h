@@ -107,6 +107,7 @@ struct locsim_config {
     char numa_placement[32];                 /* xor | first_touch | ldesc (src/numa/) */
     uint32_t numa_page_size;                 /* bytes (first_touch) */
     bool numa_cta_partition;                 /* let the placement partition the grid */
+    bool numa_cta_steal;                     /* idle zones take CTAs of other zones */
     uint32_t rop_latency, dram_latency;      /* L2 cycles */
     uint32_t partition_queues[PART_Q_COUNT];
 

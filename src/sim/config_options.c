@@ -321,6 +321,9 @@ static const option_def options[] = {
     BOOL("numa_cta_partition", numa_cta_partition, "1",
          "(locsim) let the placement partition the grid across zones (first_touch, ldesc); 0: the -cta_scheduler alone "
          "(the paper's LDesc-Placement)"),
+    BOOL("numa_cta_steal", numa_cta_steal, "1",
+         "(locsim) with a partitioned grid, an SM whose zone has no CTA left takes one from the zone with the most left "
+         "(its last cluster not started); 0: it idles"),
 
     SECTION("CCWS warp scheduler (-gpgpu_scheduler ccws) and L1D locality analyses"),
     UINT("ccws_k_throttle", ccws_k_throttle, "8", 0, 1000000,

@@ -149,10 +149,12 @@ static int build_memory(gpu *g, char *err, size_t errlen) {
         }
         extra_req = g->nslices;
         extra_rep = g->p.num_sms;
-        for (uint32_t i = 0; i < g->nparts; i++)
+        for (uint32_t i = 0; i < g->nparts; i++) {
+            partition_set_decode(g->parts[i], numa_decode, g->numa);
             for (uint32_t s = 0; s < g->slices_per_part; s++)
                 if (partition_l2(g->parts[i], s))
                     cache_set_index_addr(partition_l2(g->parts[i], s), numa_l2_index_addr, g->numa);
+        }
     }
     g->req_net = icnt_create(&g->p.icnt, g->p.num_sms + extra_req, g->nslices, "request network", why, sizeof why);
     if (g->req_net)

@@ -123,7 +123,8 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
                             .slices_per_channel = c->n_sub_partition_per_mchannel,
                             .link_gbps = c->numa_link_bandwidth, .link_ns = c->numa_link_latency,
                             .icnt_khz = p->clock_khz[CLK_ICNT], .page_size = c->numa_page_size,
-                            .place = numa_place_find(c->numa_placement), .cta_partition = c->numa_cta_partition};
+                            .place = numa_place_find(c->numa_placement), .cta_partition = c->numa_cta_partition,
+                            .cta_steal = c->numa_cta_steal};
     if (!p->numa.place) {
         snprintf(err, errlen, "-numa_placement: unknown placement '%s'", c->numa_placement);
         return -1;

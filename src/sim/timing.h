@@ -46,7 +46,7 @@ typedef struct {
     int numa_on, numa_local, numa_remote, numa_all, numa_eff;
     int numa_zone[NUMA_MAX_MODULES], numa_zone_share[NUMA_MAX_MODULES];
     int numa_zone_dram[NUMA_MAX_MODULES], numa_zone_bw[NUMA_MAX_MODULES];
-    int numa_link_packets, numa_link_bytes, numa_link_stalls, numa_link_cap, numa_link_util, numa_parts;
+    int numa_link_packets, numa_link_bytes, numa_link_stalls, numa_link_cap, numa_link_util, numa_parts, numa_stolen;
     /* energy model (timing_energy.c) */
     int time_ns, en_events[ENERGY_EVENT_COUNT], en_event[ENERGY_EVENT_COUNT];
     int en_comp[ENERGY_COMPONENT_COUNT], en_static[ENERGY_STATIC_COUNT];

@@ -7,7 +7,8 @@
  *   numa_link_packets, numa_link_bytes          packets/bytes that crossed a link (requests + replies)
  *   numa_link_send_stalls                       pushes a full link refused
  *   numa_link_capacity_bytes, numa_link_utilisation   what the links could carry; bytes / capacity
- *   numa_partitioned_kernels                    launches whose grid the placement partitioned */
+ *   numa_partitioned_kernels                    launches whose grid the placement partitioned
+ *   numa_stolen_ctas                            CTAs of a partitioned grid run outside their zone (-numa_cta_steal) */
 #include <math.h>
 #include <stdio.h>
 
@@ -49,6 +50,8 @@ int timing_numa_stats_define(timing_state *t) {
     C(d->numa_link_cap, "numa_link_capacity_bytes", STAT_DETAIL,
       "bytes the links could have carried: links x interconnect cycles x bytes per cycle");
     C(d->numa_parts, "numa_partitioned_kernels", STAT_DETAIL, "launches whose CTAs the placement partitioned");
+    C(d->numa_stolen, "numa_stolen_ctas", STAT_DETAIL,
+      "CTAs of a partitioned grid run by an SM of another zone (-numa_cta_steal)");
 #undef C
     if (!ok) return -1;
     d->numa_link_util = stats_define_ratio(s, "numa_link_utilisation", NULL, d->numa_link_bytes, d->numa_link_cap, 1.0,
@@ -81,4 +84,5 @@ void timing_numa_stats_collect(timing_state *t) {
     stats_add(s, d->numa_link_cap,
               (uint64_t)llround((double)c->link_cycles * numa_modules(n) * numa_link_bytes_per_cycle(n)));
     stats_add(s, d->numa_parts, c->partitioned_kernels);
+    stats_add(s, d->numa_stolen, c->stolen_ctas);
 }
