@@ -134,6 +134,46 @@ static void test_read_latencies(void **state) {
     dram_destroy(d);
 }
 
+/* Bank groups indexed by the low bank bits (-dram_bnkgrp_indexing_policy 1, as
+ * every GTX480-derived config): nbkgrp=4, CCDL=3, so bank b is in group b % 4.
+ * Rows 0 of banks 0, 1 and 4 are opened first; then, from an idle channel, reads
+ * of bank 0 and bank 1 (groups 0 and 1: tCCD = 2 apart) and reads of bank 0 and
+ * bank 4 (both group 0: tCCDL = 3 apart).  Row hits, so each done = issue + CL +
+ * BURST and the gap between the pair's completions is the gap between the column
+ * commands (bank 0's read is pushed a cycle ahead so it goes first).  The bank
+ * filter once took bank 1's group as 1 / (16 / 4) = 0 and held
+ * its read to tCCDL. */
+static void test_bank_groups_low_bits(void **state) {
+    (void)state;
+    dram_config c = gtx480_cfg("frfcfs");
+    char err[256];
+    assert_int_equal(dram_timing_parse("nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:"
+                                       "nbkgrp=4:CCDL=3:RTPL=2", &c.t, err, sizeof err), 0);
+    c.bnkgrp_lower_bits = 1;
+    dram *d = make(&c);
+    uint64_t done[8] = {0};
+    push(d, 0, MEM_GLOBAL_ACC_R, 64, 0, 0);
+    push(d, 1, MEM_GLOBAL_ACC_R, 64, 1, 0);
+    push(d, 2, MEM_GLOBAL_ACC_R, 64, 4, 0);
+    run(d, 3, done, NULL);
+
+    idle_until(d, 200);
+    push(d, 3, MEM_GLOBAL_ACC_R, 64, 0, 0);
+    dram_cycle(d);                         /* bank 0's read goes first */
+    push(d, 4, MEM_GLOBAL_ACC_R, 64, 1, 0);
+    run(d, 2, done, NULL);
+    assert_int_equal(done[4] - done[3], CCD);
+
+    idle_until(d, 400);
+    push(d, 5, MEM_GLOBAL_ACC_R, 64, 0, 0);
+    dram_cycle(d);
+    push(d, 6, MEM_GLOBAL_ACC_R, 64, 4, 0);
+    run(d, 2, done, NULL);
+    assert_int_equal(done[6] - done[5], 3);
+    assert_int_equal(dram_stats(d)->row_hits, 4);
+    dram_destroy(d);
+}
+
 /* A 128 B request needs two 64 B bursts: RD at 12 and 14, done at 14+12+2 = 28. */
 static void test_two_bursts(void **state) {
     (void)state;
@@ -577,6 +617,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timing_string),
         cmocka_unit_test(test_read_latencies),
+        cmocka_unit_test(test_bank_groups_low_bits),
         cmocka_unit_test(test_two_bursts),
         cmocka_unit_test(test_tras_trc),
         cmocka_unit_test(test_trrd),

@@ -89,6 +89,38 @@ static void test_shfl_lanes_outside_membermask(void **state) {
     xt_close(&t);
 }
 
+/* match.any with membermask 0xffff from a full warp: lanes 16..31 execute outside
+ * the mask (tolerated, as for shfl) and get the lanes of the group (0..15) that hold
+ * their value; the destination is the source register (all lanes read before any is
+ * written).  Lane l holds (l & 15) / 4, so every lane gets the four group lanes
+ * 4k..4k+3 with k = (l & 15) / 4: 0xf << 4k.  Lanes 16..31 once read an unset stack
+ * array here. */
+static void test_match_any_lanes_outside_membermask(void **state) {
+    (void)state;
+    static const char *ptx = XT_HEADER
+        ".visible .entry m(.param .u64 out)\n"
+        "{\n"
+        "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %laneid;\n"
+        "  and.b32 %r2, %r1, 15;\n"
+        "  shr.u32 %r2, %r2, 2;\n"
+        "  match.any.sync.b32 %r2, %r2, 0xffff;\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r2;\n"
+        "  ret;\n"
+        "}\n";
+    xt t = xt_open(ptx, "matchout.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 32 * 4);
+    void *args[] = {&out};
+    xt_run(&t, "m", 1, 32, args, 1);
+    uint32_t r[32];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t l = 0; l < 32; l++) assert_int_equal(r[l], 0xfu << (4 * ((l & 15) / 4)));
+    xt_close(&t);
+}
+
 static const char *vote_ptx = XT_HEADER
     ".visible .entry votes(.param .u64 out)\n"
     "{\n"
@@ -382,6 +414,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shfl_modes_and_inactive_lanes),
         cmocka_unit_test(test_shfl_lanes_outside_membermask),
+        cmocka_unit_test(test_match_any_lanes_outside_membermask),
         cmocka_unit_test(test_vote_match_redux),
         cmocka_unit_test(test_bar_red),
         cmocka_unit_test(test_named_barriers),

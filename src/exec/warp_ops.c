@@ -89,13 +89,9 @@ static int match(exec_ctx *x) {
     uint32_t group = x->active & members;
     uint64_t wm = width_mask(type_bits((ptx_type)in->type) ? type_bits((ptx_type)in->type) : 32);
     uint64_t *d = exec_dst(x, 0);
-    uint64_t res[LANES];
     uint32_t all_equal = 1;
     FOR_EACH_LANE(l, group) {
-        uint32_t same = 0;
-        FOR_EACH_LANE(j, group) same |= (uint32_t)((a[j] & wm) == (a[l] & wm)) << j;
-        res[l] = same;
-        if (same != group) all_equal = 0;
+        if ((a[l] & wm) != (a[__builtin_ctz(group)] & wm)) all_equal = 0;
     }
     if (in->mode == PTX_MATCH_ALL) {
         if (d) FOR_EACH_LANE(l, x->active) d[l] = all_equal ? group : 0;
@@ -103,7 +99,17 @@ static int match(exec_ctx *x) {
         return 0;
     }
     if (in->mode != PTX_MATCH_ANY) return exec_unsupported(x);
-    if (d) FOR_EACH_LANE(l, x->active) d[l] = res[l];
+    if (!d) return 0;
+    /* every executing lane, in the group or not (tolerated, see the top), gets the
+     * group's lanes holding its value (a lane outside the group once read an unset
+     * result); all are computed before any is written, since d may be a */
+    uint32_t res[LANES];
+    FOR_EACH_LANE(l, x->active) {
+        uint32_t same = 0;
+        FOR_EACH_LANE(j, group) same |= (uint32_t)((a[j] & wm) == (a[l] & wm)) << j;
+        res[l] = same;
+    }
+    FOR_EACH_LANE(l, x->active) d[l] = res[l];
     return 0;
 }
 

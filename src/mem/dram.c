@@ -399,7 +399,7 @@ static uint64_t bank_own_ready(const dram *d, uint32_t b, bank_cmd k) {
     const dram_bank *bk = &d->banks[b];
     switch (k) {
     case CMD_READ:
-    case CMD_WRITE: return max_u64(bk->col_ok, d->group_col_ok[b / d->banks_per_group]);
+    case CMD_WRITE: return max_u64(bk->col_ok, d->group_col_ok[group_of(d, b)]);
     case CMD_PRE: return bk->pre_ok;
     case CMD_ACT: return bk->act_ok;
     default: return 0;
