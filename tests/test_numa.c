@@ -555,14 +555,17 @@ static void test_zone_dispatch(void **state) {
 }
 
 /* -numa_cta_steal 1: an SM whose zone has no CTA left takes one from the zone with
- * the most left (ties: the lowest), that zone's last group not started.
+ * the most left (ties: the lowest) among the zones whose own SMs are all full
+ * (an SM's room: free_slots at its ask, less the CTA it got; 1 before it asked),
+ * that zone's last group not started.
  * first_touch on 4 modules (1 SM each) splits 10 CTAs as id x 4 / 10:
  *   zone 0: 0 1 2, zone 1: 3 4, zone 2: 5 6 7, zone 3: 8 9 (every CTA its own group).
- * SM 3 takes 8, 9 (its own); then zones left 3/2/3/0: zone 0 (tie with 2, the
- * lowest), its last group: CTA 2; then 2/2/3/0: zone 2's last, 7; then 2/2/2/0: zone
- * 0's last left, 1.  SM 0 takes 0 (its own, from the front); its zone is empty:
- * 0/2/2/0 -> zone 1's last, 4.  SM 1 takes its own 3.  SM 2 takes 5 and 6; then
- * nothing is left anywhere.  Six CTAs ran in their own zone, four were stolen. */
+ * SM 3 takes 8, 9 (its own); then nothing: SMs 0-2 have not asked (room presumed).
+ * SM 0 takes 0, SM 1 takes 3 (both now full), SM 2 asks with 2 slots and takes 5
+ * (room 1 left).  SM 3 steals: zones 0 and 1 are full, 2 has room; left 2/1: zone
+ * 0's last, 2; then 1/1 (tie, the lowest): zone 0's last left, 1.  SM 2 takes its
+ * own 6 (now full).  SM 3: left 0/1/1/0, tie: zone 1's 4.  SM 1: its zone is done;
+ * zone 2 (full) has 7: stolen.  Then nothing is left anywhere: 4 stolen. */
 static void test_cta_steal(void **state) {
     (void)state;
     addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
@@ -577,14 +580,15 @@ static void test_cta_steal(void **state) {
     assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
     void *st = numa_cta_state(n);
     static const struct {
-        uint32_t sm;
+        uint32_t sm, slots;
         int got;
         uint64_t id;
-    } want[] = {{3, 1, 8}, {3, 1, 9}, {3, 1, 2}, {3, 1, 7}, {3, 1, 1}, {0, 1, 0}, {0, 1, 4},
-                {1, 1, 3}, {2, 1, 5}, {2, 1, 6}, {2, 0, 0}, {0, 0, 0}, {3, 0, 0}};
+    } want[] = {{3, 1, 1, 8}, {3, 1, 1, 9}, {3, 1, 0, 0}, {0, 1, 1, 0}, {1, 1, 1, 3}, {2, 2, 1, 5},
+                {3, 1, 1, 2}, {3, 1, 1, 1}, {2, 1, 1, 6}, {3, 1, 1, 4}, {1, 1, 1, 7},
+                {0, 1, 0, 0}, {2, 1, 0, 0}, {3, 1, 0, 0}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         uint64_t id = UINT64_MAX;
-        assert_int_equal(numa_cta_ops.next(st, want[i].sm, 1, 0, &id), want[i].got);
+        assert_int_equal(numa_cta_ops.next(st, want[i].sm, want[i].slots, 0, &id), want[i].got);
         if (want[i].got) assert_int_equal(id, want[i].id);
     }
     assert_int_equal(numa_stats(n)->stolen_ctas, 4);
@@ -614,10 +618,11 @@ static void test_cta_steal(void **state) {
  * b <= 11 spreads every tile (0.25).  So zone z runs C-Tiles z and z + 4, and
  * Algorithm 1 keeps the C-Tiles as clusters (8 >= 4 SMs): groups
  *   zone 0: {0,1} {8,9}, zone 1: {2,3} {10,11}, zone 2: {4,5} {12,13}, zone 3: {6,7} {14,15}.
- * SM 3 runs 6 7 14 15; then zones left 4/4/4/0: zone 0's last group, 8, and, its
- * own now, 9 (not zone 1's, though zone 1 has more left); then 2/4/4/0: zone 1's
- * last group, 10, 11.  SM 0 runs 0 1; then 0/2/4/0: zone 2's last group, 12 13.
- * SM 1 runs 2 3, SM 2 runs 4 5; then nothing is left: 6 CTAs stolen. */
+ * SMs 0, 1, 2 take 0, 2, 4 (one slot each: now full).  SM 3 runs 6 7 14 15; then
+ * zones left 3/3/3/0: zone 0's last group, 8, and, its own now, 9 (not zone 1's,
+ * though zone 1 has more left); then 1/3/3/0: zone 1's last group, 10, 11.  SMs 0,
+ * 1, 2 finish their groups: 1, 3, 5.  SM 0's zone is done: left 0/0/2/0, zone 2's
+ * last group, 12 13.  Then nothing is left: 6 CTAs stolen. */
 static void test_cta_steal_groups(void **state) {
     (void)state;
     numa *n = fabric8("ldesc");
@@ -634,8 +639,8 @@ static void test_cta_steal_groups(void **state) {
     static const struct {
         uint32_t sm;
         uint64_t id;
-    } want[] = {{3, 6}, {3, 7}, {3, 14}, {3, 15}, {3, 8}, {3, 9}, {3, 10}, {3, 11},
-                {0, 0}, {0, 1}, {0, 12}, {0, 13}, {1, 2}, {1, 3}, {2, 4}, {2, 5}};
+    } want[] = {{0, 0}, {1, 2}, {2, 4}, {3, 6}, {3, 7}, {3, 14}, {3, 15}, {3, 8},
+                {3, 9}, {3, 10}, {3, 11}, {0, 1}, {1, 3}, {2, 5}, {0, 12}, {0, 13}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         uint64_t id = UINT64_MAX;
         assert_int_equal(numa_cta_ops.next(st, want[i].sm, 1, 0, &id), 1);

@@ -264,9 +264,12 @@ void numa_links_skip(numa *n, uint64_t cycles) {
  * start it takes the last CTA of the zone's group with the most left (as the
  * ldesc CTA scheduler spreads its last clusters).  When its zone has no CTA
  * left at all, with -numa_cta_steal 1 it does the same in the zone with the most
- * CTAs left (ties: the lowest), taking that zone's *last* group not started (its
- * own SMs take them from the front, as a work-stealing deque), else spreading
- * that zone's groups; with 0 it idles (docs/numa.md, "Idle zones"). */
+ * CTAs left (ties: the lowest) among the zones whose own SMs are all full,
+ * taking that zone's *last* group not started (its own SMs take them from the
+ * front, as a work-stealing deque), else spreading that zone's groups; with 0 it
+ * idles (docs/numa.md, "Idle zones").  A zone with an SM that has room keeps its
+ * CTAs: SMs with room ask every cycle, so its own SM takes them (a thief that went
+ * first in SM order would otherwise empty it at the launch). */
 typedef struct numa_cta {
     numa *n;
     uint64_t *order;             /* CTA ids sorted by (zone, cluster, id) */
@@ -278,6 +281,8 @@ typedef struct numa_cta {
     uint64_t left;                      /* all zones' */
     int64_t *cur;                /* per SM: its group, -1 none */
     uint32_t *cur_zone;          /* per SM: the zone of its group */
+    uint32_t *room;              /* per SM: CTA slots free after its last ask (1 before any) */
+    uint32_t zopen[NUMA_MAX_MODULES];   /* SMs of the zone with room */
 } numa_cta;
 
 typedef struct {
@@ -299,6 +304,7 @@ static void cta_free(numa *n) {
     free(c->gnext);
     free(c->cur);
     free(c->cur_zone);
+    free(c->room);
     free(c);
     n->cta = NULL;
 }
@@ -326,8 +332,13 @@ static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_
     c->gnext = malloc(L->nctas * sizeof *c->gnext);
     c->cur = malloc(n->c.num_sms * sizeof *c->cur);
     c->cur_zone = calloc(n->c.num_sms, sizeof *c->cur_zone);
-    if (!c->order || !c->gbeg || !c->gend || !c->gnext || !c->cur || !c->cur_zone) goto oom;
-    for (uint32_t s = 0; s < n->c.num_sms; s++) c->cur[s] = -1;
+    c->room = malloc(n->c.num_sms * sizeof *c->room);
+    if (!c->order || !c->gbeg || !c->gend || !c->gnext || !c->cur || !c->cur_zone || !c->room) goto oom;
+    for (uint32_t s = 0; s < n->c.num_sms; s++) {
+        c->cur[s] = -1;
+        c->room[s] = 1;   /* unknown until it asks: presumed to have room */
+        c->zopen[numa_zone_of_sm(n, s)]++;
+    }
     uint32_t zprev = 0;
     c->zfirst[0] = 0;
     for (uint64_t i = 0; i < L->nctas; i++) {
@@ -416,25 +427,38 @@ static int take_from_zone(numa_cta *c, uint32_t sm, uint32_t z, int thief, uint6
     return 1;
 }
 
+/* SM sm (of zone z) has `room` CTA slots free. */
+static void note_room(numa_cta *c, uint32_t sm, uint32_t z, uint32_t room) {
+    c->zopen[z] -= c->room[sm] > 0;
+    c->zopen[z] += room > 0;
+    c->room[sm] = room;
+}
+
+/* The zone a thief of zone z takes from: the most CTAs left (ties: the lowest)
+ * among the other zones whose SMs are all full; -1 if none. */
+static int steal_victim(const numa_cta *c, uint32_t z) {
+    int v = -1;
+    for (uint32_t k = 0; k < c->n->c.n_modules; k++)
+        if (k != z && c->zleft[k] && !c->zopen[k] && (v < 0 || c->zleft[k] > c->zleft[v])) v = (int)k;
+    return v;
+}
+
 static int cta_next(void *st, uint32_t sm, uint32_t free_slots, uint64_t now, uint64_t *id) {
-    (void)free_slots;
     (void)now;
     numa_cta *c = st;
     if (!c->left) return 0;   /* the grid is done: no scan (SMs ask every cycle) */
     int64_t g = c->cur[sm];
     uint32_t z = numa_zone_of_sm(c->n, sm);
+    note_room(c, sm, z, free_slots);
     if (g >= 0 && c->gnext[g] < c->gend[g]) {   /* the SM's group (its zone's, or one it stole) */
         *id = take(c, (uint64_t)g, c->cur_zone[sm], 0);
         c->n->st.stolen_ctas += c->cur_zone[sm] != z;
-        return 1;
+    } else if (!take_from_zone(c, sm, z, 0, id)) {
+        int v = c->n->c.cta_steal ? steal_victim(c, z) : -1;
+        if (v < 0 || !take_from_zone(c, sm, (uint32_t)v, 1, id)) return 0;
+        c->n->st.stolen_ctas++;
     }
-    if (take_from_zone(c, sm, z, 0, id)) return 1;
-    if (!c->n->c.cta_steal) return 0;
-    uint32_t v = 0;   /* the zone with the most CTAs left; ties: the lowest */
-    for (uint32_t k = 1; k < c->n->c.n_modules; k++)
-        if (c->zleft[k] > c->zleft[v]) v = k;
-    if (!take_from_zone(c, sm, v, 1, id)) return 0;
-    c->n->st.stolen_ctas++;
+    note_room(c, sm, z, free_slots ? free_slots - 1 : 0);
     return 1;
 }
 

@@ -54,9 +54,12 @@ p=$(stat "$tmp/lp.json" numa_partitioned_kernels); z=$(stat "$tmp/lp.json" numa_
 if [ "$p" = 0 ] && [ -n "$z" ] && [ "$z" != "$zx" ]; then echo "ok: LDesc-Placement: no partition, zone 0 gets $z requests (xor: $zx)"
 else echo "FAIL: LDesc-Placement: partitioned $p, zone 0 $z requests (xor $zx)"; fail=1; fi
 # Idle zones: with -numa_cta_steal 0 no CTA runs outside its zone; first_touch's
-# equal chunks leave the zones that finish first something to take with 1 (the default)
-"$locsim" run spmv --size 1 --config ldesc_numa4 -numa_placement first_touch -numa_cta_steal 0 --json "$tmp/strict.json" >/dev/null 2>&1
-s0=$(stat "$tmp/strict.json" numa_stolen_ctas); s1=$(stat "$tmp/first_touch.json" numa_stolen_ctas)
+# equal chunks leave the zones that finish first something to take with 1 (the
+# default) once the other zones' SMs are full (transpose --size 2: 512 CTAs; a grid
+# the zones' SMs hold at once, as spmv --size 1's, leaves nothing to steal)
+"$locsim" run transpose --size 2 --config ldesc_numa4 -numa_placement first_touch --json "$tmp/ft_steal.json" >/dev/null 2>&1
+"$locsim" run transpose --size 2 --config ldesc_numa4 -numa_placement first_touch -numa_cta_steal 0 --json "$tmp/strict.json" >/dev/null 2>&1
+s0=$(stat "$tmp/strict.json" numa_stolen_ctas); s1=$(stat "$tmp/ft_steal.json" numa_stolen_ctas)
 if [ "$s0" = 0 ] && [ -n "$s1" ] && [ "$s1" -gt 0 ]; then echo "ok: first_touch: $s1 CTAs stolen, none with -numa_cta_steal 0"
 else echo "FAIL: stolen CTAs: $s1 with stealing, $s0 without"; fail=1; fi
 "$locsim" run spmv --size 1 --config ldesc_numa4 -numa_placement ldesc --json "$tmp/again.json" >/dev/null 2>&1
