@@ -288,8 +288,10 @@ static void test_l2_index(void **state) {
  * global channel = zone x 2 + channel, slice = channel x 2 + (bank & 1). */
 static addrmap am8;
 
-static numa *fabric8(const char *place) {
+/* 4 modules of 1 SM and 2 channels; mapping NULL: the GTX480 default */
+static numa *fabric8_mapped(const char *place, const char *mapping) {
     addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
+    if (mapping) snprintf(ac.mapping, sizeof ac.mapping, "%s", mapping);
     char err[256];
     assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
     numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
@@ -299,6 +301,8 @@ static numa *fabric8(const char *place) {
     if (!n) fail_msg("%s", err);
     return n;
 }
+
+static numa *fabric8(const char *place) { return fabric8_mapped(place, NULL); }
 
 /* ldesc: one descriptor over [0, 512 KB), D-Tile 16 KB (4096 x 4 B), C-Tile 1 CTA, 4
  * CTAs: CTA k reads [16k KB, 16k + 16 KB), bits 14-15 of its offsets are k, so
@@ -412,14 +416,7 @@ static void test_dram_decode_xor(void **state) {
  * bank 2, global channel 4, slice 8 + (2 & 1) = 8. */
 static void test_dram_decode_dbits(void **state) {
     (void)state;
-    addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
-    snprintf(ac.mapping, sizeof ac.mapping, "RRRRRRRRRBBBBDDDCSSSSSSS");
-    char err[256];
-    assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
-    numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
-                     .link_ns = 10, .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("xor")};
-    numa *n = numa_create(&c, &am8, err, sizeof err);
-    if (!n) fail_msg("%s", err);
+    numa *n = fabric8_mapped("xor", "RRRRRRRRRBBBBDDDCSSSSSSS");
     addr_loc l;
     numa_decode(n, 0x1000, &l);
     assert_int_equal(l.channel, 4);
@@ -568,14 +565,9 @@ static void test_zone_dispatch(void **state) {
  * zone 2 (full) has 7: stolen.  Then nothing is left anywhere: 4 stolen. */
 static void test_cta_steal(void **state) {
     (void)state;
-    addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
-    char err[256];
-    assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
-    numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
-                     .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("first_touch"),
-                     .cta_partition = 1, .cta_steal = 1};
-    numa *n = numa_create(&c, &am8, err, sizeof err);
-    assert_non_null(n);
+    numa *n = fabric8("first_touch");
+    n->c.cta_steal = 1;
+    char err[128];
     numa_launch L = {.grid = {10, 1, 1}, .nctas = 10};
     assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
     void *st = numa_cta_state(n);
@@ -595,9 +587,7 @@ static void test_cta_steal(void **state) {
     numa_cta_ops.destroy(st);
     /* -numa_cta_steal 0: SM 3 runs its zone's 8 and 9, then idles while the others have CTAs */
     numa_destroy(n);
-    c.cta_steal = 0;
-    n = numa_create(&c, &am8, err, sizeof err);
-    assert_non_null(n);
+    n = fabric8("first_touch");   /* cta_steal 0 */
     assert_int_equal(numa_kernel_begin(n, &L, err, sizeof err), 1);
     st = numa_cta_state(n);
     uint64_t id;
