@@ -22,6 +22,11 @@ uint8_t *exec_thread_local(exec_cta *cta, const exec_warp *w, uint32_t lane) {
     return cta->local + ((size_t)w->index * LANES + lane) * cta->local_bytes;
 }
 
+/* Frames that take part in calls -- a .func callee, and a caller (it contains a
+ * call) -- keep one row per PTX register (ptx_assign_reg_slots packs only
+ * kernels without calls), so the code below indexes their rows by register
+ * number. */
+
 /* Read n bytes of a call-site value (a frame slot of the frame at frame_base, a
  * register of regs, or an immediate) for lane into dst. */
 static int call_value_read(exec_ctx *x, const ptx_operand *o, const uint64_t *regs, uint32_t frame_base,

@@ -21,7 +21,7 @@ static uint64_t *alloc_regs(const ptx_function *k, size_t slots) {
     if (!k->zero_regs_known) return calloc(slots ? slots : 1, sizeof(uint64_t));
     uint64_t *r = malloc((slots ? slots : 1) * sizeof *r);
     if (!r) return NULL;
-    for (uint32_t i = 0; i < k->nzero_regs; i++) memset(r + (size_t)k->zero_regs[i] * LANES, 0, LANES * sizeof *r);
+    for (uint32_t i = 0; i < k->nzero_regs; i++) memset(r + (size_t)k->reg_slot[k->zero_regs[i]] * LANES, 0, LANES * sizeof *r);
     return r;
 }
 
@@ -38,7 +38,7 @@ static int init_warp(exec_cta *cta, exec_warp *w, uint32_t index) {
     w->state = WARP_RUNNING;
     w->stack_cap = 16;
     w->frame_cap = 4;
-    w->regs_cap = (size_t)k->nregs * LANES;
+    w->regs_cap = (size_t)k->nslots * LANES;
     w->preds_cap = k->npreds;
     w->stack = malloc(w->stack_cap * sizeof *w->stack);
     w->frames = malloc(w->frame_cap * sizeof *w->frames);
@@ -176,7 +176,7 @@ static void write_red_result(exec_warp *w, const exec_barrier *b) {
         uint32_t *p = &w->preds[fr->pred_base + d->reg];
         *p = (*p & ~w->bar_active) | (v ? w->bar_active : 0);
     } else if (d->kind == PTX_OPND_REG) {
-        uint64_t *r = &w->regs[fr->reg_base + (size_t)d->reg * LANES];
+        uint64_t *r = &w->regs[fr->reg_base + (size_t)fr->func->reg_slot[d->reg] * LANES];
         FOR_EACH_LANE(l, w->bar_active) r[l] = b->red_popc;
     }
 }

@@ -154,7 +154,8 @@ typedef struct {
     const ptx_insn *in;
     uint32_t pc;
     uint32_t active;       /* lanes executing it (after the guard) */
-    uint64_t *regs;        /* this frame's value registers */
+    uint64_t *regs;        /* this frame's value registers (rows by slot) */
+    const uint32_t *slot;  /* f->reg_slot: the row of each value register */
     uint32_t *preds;       /* this frame's predicates */
     exec_step_info *info;  /* NULL in the functional fast path */
     uint64_t scratch[PTX_MAX_OPNDS][LANES];  /* immediates and special registers, broadcast */
@@ -205,13 +206,16 @@ static inline unsigned reg_bits(const exec_ctx *x, uint32_t r) {
     return b ? b : 64;
 }
 
+/* Row of value register r of the current frame (ptx_assign_reg_slots). */
+static inline uint64_t *exec_row(const exec_ctx *x, uint32_t r) { return x->regs + (size_t)x->slot[r] * LANES; }
+
 /* ---- operands (operand.c) ---- */
 /* 32 lane values of a source operand: a register row, or scratch filled with an
  * immediate / special register / symbol address. */
 const uint64_t *exec_src_slow(exec_ctx *x, unsigned i);
 static inline const uint64_t *exec_src(exec_ctx *x, unsigned i) {
     const ptx_operand *o = &x->in->opnd[i];
-    if (o->kind == PTX_OPND_REG) return x->regs + (size_t)o->reg * LANES;
+    if (o->kind == PTX_OPND_REG) return exec_row(x, o->reg);
     return exec_src_slow(x, i);
 }
 /* Lane mask of a predicate source operand (negation applied; immediates 0/1). */
@@ -225,7 +229,7 @@ static inline void exec_pred_write(exec_ctx *x, const ptx_operand *o, uint32_t v
 /* Destination register row, or NULL for a sink. */
 static inline uint64_t *exec_dst(exec_ctx *x, unsigned i) {
     const ptx_operand *o = &x->in->opnd[i];
-    return o->kind == PTX_OPND_REG ? x->regs + (size_t)o->reg * LANES : NULL;
+    return o->kind == PTX_OPND_REG ? exec_row(x, o->reg) : NULL;
 }
 uint64_t exec_sreg_value(const exec_ctx *x, uint32_t sreg, unsigned comp, uint32_t lane);
 /* Linear thread index of lane in the CTA, and its (x,y,z). */

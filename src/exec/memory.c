@@ -139,7 +139,7 @@ static addr_form addr_form_of(exec_ctx *x, const ptx_operand *o, ptx_space insn_
     case PTX_ABASE_KPARAM: a.space = PTX_SPACE_PARAM; break;
     case PTX_ABASE_SYM: a.base += x->cta->L->mod->vars[o->reg].addr; break;
     case PTX_ABASE_REG:
-        a.row = x->regs + (size_t)o->reg * LANES;
+        a.row = exec_row(x, o->reg);
         /* ld.param through a register: kernel parameter offsets in a kernel, frame
          * offsets (local) inside a .func */
         if (insn_space == PTX_SPACE_PARAM && !x->f->is_entry) a.space = PTX_SPACE_LOCAL;
@@ -225,7 +225,7 @@ static int load_kparam(exec_ctx *x, uint64_t addr, unsigned esize, uint32_t reg,
     uint64_t v = read_le(p, esize);
     unsigned rb = reg_bits(x, reg);
     if (sgn && rb > esize * 8) v = (uint64_t)sign_extend(v, esize * 8) & width_mask(rb);
-    uint64_t *d = x->regs + (size_t)reg * LANES;
+    uint64_t *d = exec_row(x, reg);
     exec_step_info *info = x->info;
     if (!info) {
         FOR_EACH_LANE(l, x->active) d[l] = v;
@@ -450,7 +450,7 @@ static int load(exec_ctx *x) {
     }
     for (unsigned k = 0; k < n; k++) {
         if (regs[k] == PTX_REG_SINK) continue;
-        uint64_t *d = x->regs + (size_t)regs[k] * LANES;
+        uint64_t *d = exec_row(x, regs[k]);
         unsigned rb = reg_bits(x, regs[k]);
         if (sgn && rb > esize * 8) {
             FOR_EACH_LANE(l, x->active) d[l] = (uint64_t)sign_extend(vals[k][l], esize * 8) & width_mask(rb);
@@ -481,7 +481,7 @@ static int store(exec_ctx *x) {
                 for (unsigned l = 0; l < LANES; l++) x->scratch[2 + k][l] = v;
                 rows[k] = x->scratch[2 + k];
             } else {
-                rows[k] = x->regs + (size_t)src->vec[k] * LANES;
+                rows[k] = exec_row(x, src->vec[k]);
             }
         }
     } else {

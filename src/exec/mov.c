@@ -18,7 +18,7 @@ static int mov_pack(exec_ctx *x, uint64_t *d) {
             uint64_t e;
             if ((v->vec_imm >> k) & 1) e = v->vec[k]; /* an immediate element: its bits */
             else if (v->vec[k] == PTX_REG_SINK) continue;
-            else e = x->regs[(size_t)v->vec[k] * LANES + l];
+            else e = exec_row(x, v->vec[k])[l];
             r |= (e & em) << (k * w);
         }
         d[l] = r;
@@ -36,7 +36,7 @@ static int mov_unpack(exec_ctx *x) {
     memcpy(src, exec_src(x, 1), sizeof src);
     for (unsigned k = 0; k < n; k++) {
         if (v->vec[k] == PTX_REG_SINK) continue;
-        uint64_t *d = x->regs + (size_t)v->vec[k] * LANES;
+        uint64_t *d = exec_row(x, v->vec[k]);
         FOR_EACH_LANE(l, x->active) d[l] = (src[l] >> (k * w)) & em;
     }
     return 0;

@@ -63,7 +63,7 @@ const uint64_t *exec_src_slow(exec_ctx *x, unsigned i) {
     const ptx_operand *o = &x->in->opnd[i];
     uint64_t *tmp = x->scratch[i];
     switch ((ptx_opnd_kind)o->kind) {
-    case PTX_OPND_REG: return x->regs + (size_t)o->reg * LANES;
+    case PTX_OPND_REG: return exec_row(x, o->reg);
     case PTX_OPND_IMM: fill(tmp, (uint64_t)o->imm); return tmp;
     case PTX_OPND_SYMADDR: fill(tmp, symaddr_value(x, o)); return tmp;
     case PTX_OPND_SREG:
@@ -90,7 +90,7 @@ uint32_t exec_pred_src(const exec_ctx *x, const ptx_operand *o) {
     if (o->kind == PTX_OPND_PRED) m = x->preds[o->reg];
     else if (o->kind == PTX_OPND_IMM) m = o->imm ? FULL_MASK : 0;
     else if (o->kind == PTX_OPND_REG) { /* a value register used as a condition: nonzero = true */
-        const uint64_t *r = x->regs + (size_t)o->reg * LANES;
+        const uint64_t *r = exec_row(x, o->reg);
         m = 0;
         for (uint32_t l = 0; l < LANES; l++) m |= (uint32_t)(r[l] != 0) << l;
     } else m = 0;

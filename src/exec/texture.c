@@ -48,7 +48,7 @@ static const exec_texobj *object_of(exec_ctx *x, uint64_t handle, int kind, uint
 /* Element k of a coordinate vector for lane (immediates are stored in the operand). */
 static uint32_t coord_bits(const exec_ctx *x, const ptx_operand *o, unsigned k, uint32_t lane) {
     if ((o->vec_imm >> k) & 1) return o->vec[k];
-    return (uint32_t)x->regs[(size_t)o->vec[k] * LANES + lane];
+    return (uint32_t)exec_row(x, o->vec[k])[lane];
 }
 
 /* A float to an integer texel index without undefined behaviour: NaN reads texel
@@ -327,7 +327,7 @@ static int do_tex(exec_ctx *x) {
     const ptx_operand *d = &in->opnd[0];
     for (unsigned c = 0; c < 4 && c < d->comp; c++) {
         if (d->vec[c] == PTX_REG_SINK) continue;
-        uint64_t *row = x->regs + (size_t)d->vec[c] * LANES;
+        uint64_t *row = exec_row(x, d->vec[c]);
         FOR_EACH_LANE(l, x->active) row[l] = out[c][l];
     }
     return 0;
@@ -440,7 +440,7 @@ static int do_surface(exec_ctx *x) {
                 for (unsigned l = 0; l < LANES; l++) x->scratch[2 + k][l] = v;
                 vals[k] = x->scratch[2 + k];
             } else if (s->kind == PTX_OPND_VEC) {
-                vals[k] = x->regs + (size_t)s->vec[k] * LANES;
+                vals[k] = exec_row(x, s->vec[k]);
             } else {
                 vals[k] = exec_src(x, 2);
             }
@@ -489,7 +489,7 @@ static int do_surface(exec_ctx *x) {
     if (is_st) return 0;
     for (unsigned k = 0; k < n; k++) {
         if (regs[k] == PTX_REG_SINK) continue;
-        uint64_t *row = x->regs + (size_t)regs[k] * LANES;
+        uint64_t *row = exec_row(x, regs[k]);
         FOR_EACH_LANE(l, x->active) row[l] = loaded[k][l];
     }
     return 0;

@@ -265,6 +265,7 @@ exec_step_result exec_run_warp(exec_cta *cta, exec_warp *w, exec_step_info *info
         x.pc = top->pc;
         x.in = &x.f->insns[x.pc];
         x.regs = w->regs + fr->reg_base;
+        x.slot = x.f->reg_slot;
         x.preds = w->preds + fr->pred_base;
         uint32_t mask = top->mask, active = mask;
         if (x.in->guard != PTX_NO_GUARD) {

@@ -82,6 +82,7 @@ static void free_function(ptx_function *f)
     free(f->rets);
     free(f->calls);
     free(f->zero_regs);
+    free(f->reg_slot);
 }
 
 void ptx_module_free(ptx_module *m)

@@ -342,6 +342,14 @@ typedef struct ptx_function {
     uint32_t nzero_regs;
     int zero_regs_known;
 
+    /* The executor's storage of value registers (ptx_assign_reg_slots): register r
+     * lives in row reg_slot[r] of a frame of nslots rows.  Registers never live at
+     * the same time share a row; the identity (nslots = nregs) where the analysis
+     * cannot follow the code.  Everything else (scoreboard, register banks, types,
+     * names) keeps the PTX register numbers. */
+    uint32_t *reg_slot;
+    uint32_t nslots;
+
     char *unsupported;      /* PTX_PARSE_LAZY: the first unsupported instruction or special
                                register of the body ("file:line:col: unsupported: ..."), whose
                                statement was left out; the function must not run (NULL: none) */
@@ -427,5 +435,13 @@ int ptx_liveness(const ptx_function *f, ptx_live *L);
 void ptx_live_free(ptx_live *L);
 /* Set f->zero_regs: the registers whose initial value a thread can observe. */
 void ptx_find_zero_regs(ptx_function *f);
+/* Set the bits of the registers instruction in reads (use) and writes (def). */
+void ptx_uses_defs(const ptx_insn *in, uint64_t *use, uint64_t *def, uint32_t nregs);
+
+/* ---- register slots (regslots.c) ---------------------------------------- */
+/* Set f->reg_slot and f->nslots: the row of the executor's register file that
+ * holds each value register (registers never live together share one).  After
+ * ptx_find_zero_regs.  -1 on out-of-memory (nothing set). */
+int ptx_assign_reg_slots(ptx_function *f);
 
 #endif

@@ -14,8 +14,8 @@
 
 static void set_bit(uint64_t *s, uint32_t r) { s[r >> 6] |= 1ull << (r & 63); }
 
-/* Registers instruction in reads (uses) and writes (defs). */
-static void uses_defs(const ptx_insn *in, uint64_t *use, uint64_t *def, uint32_t nregs) {
+/* Registers instruction in reads (uses) and writes (defs): bits set, not cleared. */
+void ptx_uses_defs(const ptx_insn *in, uint64_t *use, uint64_t *def, uint32_t nregs) {
     for (uint32_t i = 0; i < in->nopnd; i++) {
         const ptx_operand *o = &in->opnd[i];
         int is_dst = i < in->ndst;
@@ -67,7 +67,7 @@ int ptx_liveness(const ptx_function *f, ptx_live *L) {
                 for (uint32_t w = 0; w < L->words; w++) out[w] |= L->in[(size_t)succ[k] * L->words + w];
             memset(use, 0, L->words * sizeof *use);
             memset(def, 0, L->words * sizeof *def);
-            uses_defs(&f->insns[i], use, def, f->nregs);
+            ptx_uses_defs(&f->insns[i], use, def, f->nregs);
             /* a guarded write may leave the old value in some lanes: it does not kill */
             int kills = f->insns[i].guard == PTX_NO_GUARD;
             for (uint32_t w = 0; w < L->words; w++) {
