@@ -433,15 +433,18 @@ typedef struct {
 /* 0, or -1 on out-of-memory (nothing to free then). */
 int ptx_liveness(const ptx_function *f, ptx_live *L);
 void ptx_live_free(ptx_live *L);
-/* Set f->zero_regs: the registers whose initial value a thread can observe. */
-void ptx_find_zero_regs(ptx_function *f);
+/* Set f->zero_regs: the registers whose initial value a thread can observe.
+ * keep (may be NULL): the liveness it computed, for the caller to use and free
+ * (keep->in is NULL when none was: zero_regs unknown). */
+void ptx_find_zero_regs(ptx_function *f, ptx_live *keep);
 /* Set the bits of the registers instruction in reads (use) and writes (def). */
 void ptx_uses_defs(const ptx_insn *in, uint64_t *use, uint64_t *def, uint32_t nregs);
 
 /* ---- register slots (regslots.c) ---------------------------------------- */
 /* Set f->reg_slot and f->nslots: the row of the executor's register file that
- * holds each value register (registers never live together share one).  After
- * ptx_find_zero_regs.  -1 on out-of-memory (nothing set). */
-int ptx_assign_reg_slots(ptx_function *f);
+ * holds each value register (registers never live together share one).  L: the
+ * liveness ptx_find_zero_regs kept (none: the identity).  -1 on out-of-memory
+ * (nothing set). */
+int ptx_assign_reg_slots(ptx_function *f, const ptx_live *L);
 
 #endif

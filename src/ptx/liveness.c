@@ -100,7 +100,8 @@ void ptx_live_free(ptx_live *L) {
  * CTA's last thread).  Anything the analysis cannot follow -- calls (their
  * arguments and results pass through the call site, not operands) and
  * indirect branches (brx.idx) -- leaves the list unknown: every row is zeroed. */
-void ptx_find_zero_regs(ptx_function *f) {
+void ptx_find_zero_regs(ptx_function *f, ptx_live *keep) {
+    if (keep) memset(keep, 0, sizeof *keep);
     free(f->zero_regs);
     f->zero_regs = NULL;
     f->nzero_regs = 0;
@@ -110,7 +111,12 @@ void ptx_find_zero_regs(ptx_function *f) {
         if (f->insns[i].op == PTX_OP_CALL || f->insns[i].op == PTX_OP_BRX) return;
     ptx_live L;
     if (ptx_liveness(f, &L)) return;
-    uint64_t *need = L.in; /* live-in of instruction 0, widened in place */
+    uint64_t *need = calloc(L.words, sizeof *need); /* live-in of instruction 0, widened */
+    if (!need) {
+        ptx_live_free(&L);
+        return;
+    }
+    memcpy(need, L.in, L.words * sizeof *need);
     for (uint32_t i = 0; i < f->ninsn; i++) {
         const ptx_insn *in = &f->insns[i];
         if (in->op != PTX_OP_SHFL) continue;
@@ -127,5 +133,7 @@ void ptx_find_zero_regs(ptx_function *f) {
         f->nzero_regs = n;
         f->zero_regs_known = 1;
     }
-    ptx_live_free(&L);
+    free(need);
+    if (keep && f->zero_regs_known) *keep = L; /* the caller's to free */
+    else ptx_live_free(&L);
 }

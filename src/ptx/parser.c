@@ -1586,9 +1586,11 @@ static void parse_body(parser *P)
     resolve_labels(P);
     if (ptx_build_cfg(P->fn) < 0)
         parse_fail(P, P->fn->line, 1, "out of memory building the control-flow graph of '%s'", P->fn->name);
-    ptx_find_zero_regs(P->fn); /* out of memory: unknown, every register is zeroed */
-    if (ptx_assign_reg_slots(P->fn) < 0)
-        parse_fail(P, P->fn->line, 1, "out of memory assigning the registers of '%s'", P->fn->name);
+    ptx_live live;
+    ptx_find_zero_regs(P->fn, &live); /* out of memory: unknown, every register is zeroed */
+    int slots = ptx_assign_reg_slots(P->fn, &live);
+    ptx_live_free(&live);
+    if (slots < 0) parse_fail(P, P->fn->line, 1, "out of memory assigning the registers of '%s'", P->fn->name);
     scope_pop(P); /* the formals */
     P->fn = NULL;
 }

@@ -34,8 +34,11 @@
 #include <string.h>
 
 /* Above this many registers the interference matrix (nregs^2 bits) is not
- * worth building: keep the identity. */
+ * worth building, nor, above this many instructions x registers, the pass
+ * (each write meets up to every live register): keep the identity.  nvcc's
+ * largest kernels here (ray_render: 834 registers) are far below both. */
 #define SLOTS_MAX_REGS 4096u
+#define SLOTS_MAX_WORK (1ull << 26)
 
 static void set_bit(uint64_t *s, uint32_t r) { s[r >> 6] |= 1ull << (r & 63); }
 static int has_bit(const uint64_t *s, uint32_t r) { return (int)((s[r >> 6] >> (r & 63)) & 1); }
@@ -56,17 +59,20 @@ static int reads_other_lanes(const ptx_insn *in) {
     return in->op == PTX_OP_SHFL || in->op == PTX_OP_MATCH || in->op == PTX_OP_REDUX;
 }
 
-/* Registers a and b must not share a slot. */
-static void interfere(uint64_t *m, uint32_t words, uint32_t a, uint32_t b) {
-    if (a == b) return;
-    set_bit(m + (size_t)a * words, b);
-    set_bit(m + (size_t)b * words, a);
+/* Row d of the matrix gains the registers of set s (made symmetric later). */
+static void interfere_set(uint64_t *m, uint32_t words, uint32_t d, const uint64_t *s) {
+    uint64_t *row = m + (size_t)d * words;
+    for (uint32_t w = 0; w < words; w++) row[w] |= s[w];
 }
 
-/* Every register of set `s` against register d. */
-static void interfere_set(uint64_t *m, uint32_t words, uint32_t d, const uint64_t *s) {
-    for (uint32_t w = 0; w < words; w++)
-        for (uint64_t bits = s[w]; bits; bits &= bits - 1) interfere(m, words, d, w * 64 + (uint32_t)__builtin_ctzll(bits));
+/* Every edge both ways, and no register against itself. */
+static void symmetrise(uint64_t *m, uint32_t words, uint32_t nregs) {
+    for (uint32_t r = 0; r < nregs; r++) {
+        uint64_t *row = m + (size_t)r * words;
+        row[r >> 6] &= ~(1ull << (r & 63));
+        for (uint32_t w = 0; w < words; w++)
+            for (uint64_t bits = row[w]; bits; bits &= bits - 1) set_bit(m + (size_t)(w * 64 + (uint32_t)__builtin_ctzll(bits)) * words, r);
+    }
 }
 
 /* The interference matrix, the registers any instruction names (`named`) and
@@ -94,6 +100,7 @@ static void build_interference(const ptx_function *f, const ptx_live *L, uint64_
     const uint64_t *entry = L->in; /* live-in of instruction 0: read before written */
     for (uint32_t w = 0; w < words; w++)
         for (uint64_t bits = entry[w]; bits; bits &= bits - 1) interfere_set(m, words, w * 64 + (uint32_t)__builtin_ctzll(bits), entry);
+    symmetrise(m, words, f->nregs);
 }
 
 /* Greedy colouring in register order: each register takes the lowest slot that
@@ -113,8 +120,11 @@ static uint32_t colour(const ptx_function *f, const uint64_t *m, uint32_t words,
         }
         memcpy(busy, reserved, words * sizeof *busy);
         const uint64_t *row = m + (size_t)r * words;
-        for (uint32_t q = 0; q < r; q++)
-            if (has_bit(row, q) && has_bit(named, q)) set_bit(busy, slot[q]);
+        for (uint32_t w = 0; w <= r >> 6; w++) { /* coloured neighbours: named, below r */
+            uint64_t bits = row[w] & named[w];
+            if (w == r >> 6) bits &= (1ull << (r & 63)) - 1;
+            for (; bits; bits &= bits - 1) set_bit(busy, slot[w * 64 + (uint32_t)__builtin_ctzll(bits)]);
+        }
         uint32_t s = 0;
         while (has_bit(busy, s)) s++; /* ends: at most r of r + 1 slots are busy */
         slot[r] = s;
@@ -123,11 +133,11 @@ static uint32_t colour(const ptx_function *f, const uint64_t *m, uint32_t words,
     return nslots ? nslots : 1;
 }
 
-int ptx_assign_reg_slots(ptx_function *f) {
-    if (!f->is_entry || !f->zero_regs_known || f->nregs == 0 || f->nregs > SLOTS_MAX_REGS) return identity_slots(f);
-    ptx_live L;
-    if (ptx_liveness(f, &L)) return -1;
-    uint32_t words = L.words;
+int ptx_assign_reg_slots(ptx_function *f, const ptx_live *L) {
+    if (!f->is_entry || !f->zero_regs_known || !L->in || f->nregs == 0 || f->nregs > SLOTS_MAX_REGS ||
+        (uint64_t)f->ninsn * f->nregs > SLOTS_MAX_WORK)
+        return identity_slots(f);
+    uint32_t words = L->words;
     uint64_t *m = calloc((size_t)f->nregs * words, sizeof *m);
     uint64_t *scratch = calloc((size_t)words * 6, sizeof *scratch);
     uint32_t *slot = malloc(f->nregs * sizeof *slot);
@@ -135,15 +145,13 @@ int ptx_assign_reg_slots(ptx_function *f) {
         free(m);
         free(scratch);
         free(slot);
-        ptx_live_free(&L);
         return -1;
     }
     uint64_t *named = scratch, *own = scratch + words, *use = scratch + 2 * words, *def = scratch + 3 * words;
-    build_interference(f, &L, m, named, own, use, def);
+    build_interference(f, L, m, named, own, use, def);
     uint32_t n = colour(f, m, words, named, own, slot, scratch + 4 * words, scratch + 5 * words);
     free(m);
     free(scratch);
-    ptx_live_free(&L);
     free(f->reg_slot);
     f->reg_slot = slot;
     f->nslots = n;
