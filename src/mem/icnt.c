@@ -247,6 +247,16 @@ uint32_t icnt_next_ready(const icnt *n, uint32_t from) {
     return d;
 }
 
+uint64_t icnt_ready_word(const icnt *n, uint32_t w) {
+    if (w >= n->words_dst) return 0;
+    uint64_t ready = 0;
+    for (uint64_t m = n->occupied_outputs[w]; m; m &= m - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(m);
+        ready |= (uint64_t)(n->out[(w << 6) + b].head_ready <= n->now) << b;
+    }
+    return ready;
+}
+
 void icnt_skip_idle(icnt *n, uint64_t cycles) {
     n->now += cycles;
     n->ctr.cycles += cycles;
