@@ -535,6 +535,46 @@ static void test_normal_line_waits_for_every_sector(void **state) {
     cache_destroy(c);
 }
 
+/* A fetch names the MSHR entry its miss opened (mem_req.mshr, the lowest free
+ * entry: 0, then 1); a fill uses that entry when it is still the line's and
+ * searches otherwise, so a wrong, stale or out-of-range hint answers the same.
+ * Lines 0x1000 and 0x3000 miss into entries 0 and 1; line 0x1000's fill
+ * carries hint 1 (line 0x3000's entry): it must still wake 0x1000's request
+ * (tag 1) and free entry 0.  Then 0x5000 misses into entry 0 again; the stale
+ * fill hint of 0x3000 (0, now 0x5000's) and an out-of-range one (200) find
+ * their own lines. */
+static void test_fill_mshr_hint(void **state) {
+    (void)state;
+    cache *c = make("N:32:128:4,L:L:m:N:L,A:4:4,8");
+    mem_req f[3];
+    assert_int_equal(read_line(c, 0x1000, 1), CACHE_MISS);
+    assert_int_equal(read_line(c, 0x3000, 2), CACHE_MISS);
+    for (int i = 0; i < 2; i++) {
+        f[i] = *cache_miss_queue_peek(c);
+        cache_miss_queue_pop(c);
+        assert_int_equal(f[i].mshr[0], i);
+    }
+    mem_req woken[4];
+    f[0].mshr[0] = 1;   /* names 0x3000's entry */
+    assert_int_equal(cache_fill(c, &f[0], 0, woken, 4), 1);
+    assert_int_equal(woken[0].tag, 1);
+    assert_int_equal(cache_mshr_used(c), 1);
+    assert_int_equal(read_line(c, 0x5000, 3), CACHE_MISS);
+    f[2] = *cache_miss_queue_peek(c);
+    cache_miss_queue_pop(c);
+    assert_int_equal(f[2].mshr[0], 0);   /* entry 0 again */
+    f[1].mshr[0] = 0;   /* stale: entry 0 is 0x5000's now */
+    assert_int_equal(cache_fill(c, &f[1], 0, woken, 4), 1);
+    assert_int_equal(woken[0].tag, 2);
+    f[2].mshr[0] = 200;   /* past the last entry */
+    assert_int_equal(cache_fill(c, &f[2], 0, woken, 4), 1);
+    assert_int_equal(woken[0].tag, 3);
+    assert_int_equal(cache_mshr_used(c), 0);
+    mem_req late = f[2];   /* nothing waits for a line twice */
+    assert_int_equal(cache_fill(c, &late, 0, woken, 4), -1);
+    cache_destroy(c);
+}
+
 /* -gpgpu_perf_sim_memcpy: a forced fill allocates and validates sectors without
  * counting an access; a present line keeps its LRU position. */
 static void test_force_fill(void **state) {
@@ -619,6 +659,7 @@ int main(void) {
         cmocka_unit_test(test_sectored_fetches_missing_sectors_only),
         cmocka_unit_test(test_sector_mshrs_count_sectors),
         cmocka_unit_test(test_normal_line_waits_for_every_sector),
+        cmocka_unit_test(test_fill_mshr_hint),
         cmocka_unit_test(test_force_fill),
         cmocka_unit_test(test_flush_dirty),
         cmocka_unit_test(test_fermi_l1_write_policies),

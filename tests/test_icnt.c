@@ -172,6 +172,43 @@ static uint32_t next_ready_by_peek(const icnt *n, uint32_t from, uint32_t n_dst)
 static void check_next_ready(icnt *n, uint32_t n_dst) {
     for (uint32_t from = 0; from <= n_dst; from++)
         assert_int_equal(icnt_next_ready(n, from), next_ready_by_peek(n, from, n_dst));
+    /* icnt_ready_word: the same outputs, 64 to a word */
+    for (uint32_t w = 0; w <= n_dst / 64 + 1; w++) {
+        uint64_t want = 0;
+        for (uint32_t b = 0; b < 64 && 64 * w + b < n_dst; b++)
+            if (icnt_peek(n, 64 * w + b)) want |= 1ull << b;
+        assert_true(icnt_ready_word(n, w) == want);
+    }
+}
+
+/* icnt_ready_word over two words (70 outputs), worked by hand: packets of one
+ * flit to outputs 3, 64 and 69 from three inputs in cycle 0 are each granted in
+ * cycle 0 (distinct inputs and outputs) and ready at 0 + 1 + latency 2 = 3, so
+ * the words are 0 through cycle 2 and bit 3 / bits 0 and 5 from cycle 3; after
+ * output 64 is popped only bit 5 stays in word 1. */
+static void test_ready_word_two_words(void **state) {
+    (void)state;
+    icnt_config c = {.flit_size = 32, .in_buffer_flits = 4, .out_buffer_flits = 4, .latency = 2,
+                     .flits_per_cycle = 1};
+    char err[128];
+    icnt *n = icnt_create(&c, 3, 70, "words", err, sizeof err);
+    assert_non_null(n);
+    const uint32_t dst[3] = {3, 64, 69};
+    for (uint32_t i = 0; i < 3; i++) {
+        mem_req r = pkt(i);
+        assert_int_equal(icnt_try_push(n, i, dst[i], &r, 8), 0);
+    }
+    for (int t = 0; t < 3; t++) {
+        assert_true(icnt_ready_word(n, 0) == 0 && icnt_ready_word(n, 1) == 0);
+        icnt_cycle(n);
+    }
+    assert_true(icnt_ready_word(n, 0) == 1ull << 3);
+    assert_true(icnt_ready_word(n, 1) == ((1ull << 0) | (1ull << 5)));
+    assert_true(icnt_ready_word(n, 2) == 0);
+    mem_req out;
+    assert_int_equal(icnt_pop(n, 64, &out), 0);
+    assert_true(icnt_ready_word(n, 1) == 1ull << 5);
+    icnt_destroy(n);
 }
 
 static void test_next_ready_matches_peek(void **state) {
@@ -213,6 +250,7 @@ int main(void) {
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_random_traffic_in_order_none_lost),
         cmocka_unit_test(test_next_ready_matches_peek),
+        cmocka_unit_test(test_ready_word_two_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

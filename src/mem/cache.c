@@ -17,7 +17,6 @@
 #include "mem/cache.h"
 
 typedef struct {
-    uint64_t line_addr;
     uint8_t used;
     uint8_t requested;   /* sectors asked from below, not yet arrived */
     uint8_t arrived;     /* sectors that arrived for this entry */
@@ -60,6 +59,11 @@ struct cache {
     int32_t *mshr_next;          /* per entry */
     uint64_t *mshr_free;         /* bit i set: entry i is unused (the lowest is taken) */
     uint32_t mshr_hash_shift;    /* 64 - log2(mshr_nbuckets) */
+    /* Each entry's line address, TAG_NONE when unused, apart from the entries:
+     * a lookup's chain walk (and a fill's check of the entry its fetch names,
+     * mem_req.mshr) reads 8 bytes an entry in a dense array instead of the
+     * entries themselves (most often a host-cache miss on each). */
+    uint64_t *mshr_la;
     mem_req *mq;                 /* ring */
     uint32_t mq_cap, mq_head, mq_len;
     uint8_t full_mask;           /* every sector of a line */
@@ -157,8 +161,16 @@ static uint32_t mshr_hash(const cache *c, uint64_t la) {
 
 static int mshr_find(const cache *c, uint64_t la) {
     for (int32_t i = c->mshr_bucket[mshr_hash(c, la)]; i >= 0; i = c->mshr_next[i])
-        if (c->mshr[i].line_addr == la) return (int)i;
+        if (c->mshr_la[i] == la) return (int)i;
     return -1;
+}
+
+/* The entry of line la for a fill: the entry the fetch carries (mem_req.mshr)
+ * when it is still la's, else a search.  A line has at most one used entry,
+ * so the answer is mshr_find's. */
+static inline int mshr_find_fill(const cache *c, uint64_t la, const mem_req *reply) {
+    if (reply->mshr[0] < c->g.mshr_entries && c->mshr_la[reply->mshr[0]] == la) return (int)reply->mshr[0];
+    return mshr_find(c, la);
 }
 
 /* The lowest unused entry (found by its bit, without reading the entries). */
@@ -170,7 +182,7 @@ static int mshr_alloc(cache *c, uint64_t la) {
         mshr_entry *e = &c->mshr[i];
         memset(e, 0, sizeof *e);
         e->used = 1;
-        e->line_addr = la;
+        c->mshr_la[i] = la;
         c->mshr_used++;
         uint32_t h = mshr_hash(c, la);
         c->mshr_next[i] = c->mshr_bucket[h];
@@ -181,10 +193,11 @@ static int mshr_alloc(cache *c, uint64_t la) {
 }
 
 static void mshr_release(cache *c, int e) {
-    int32_t *link = &c->mshr_bucket[mshr_hash(c, c->mshr[e].line_addr)];
+    int32_t *link = &c->mshr_bucket[mshr_hash(c, c->mshr_la[e])];
     while (*link != e) link = &c->mshr_next[*link];
     *link = c->mshr_next[e];
     c->mshr[e].used = 0;
+    c->mshr_la[e] = TAG_NONE;
     c->mshr_free[e >> 6] |= 1ull << (e & 63);
     c->mshr_used--;
 }
@@ -367,6 +380,7 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
     add_waiter(c, e, r, need, false);
     mem_req fetch = line_request(c, r, la, to_fetch,
                                  mem_access_is_write(r->type) ? MEM_GLOBAL_ACC_R : r->type);
+    fetch.mshr[0] = (uint8_t)e;
     mq_push(c, &fetch);
     return count(c, r, CACHE_MISS, CACHE_FAIL_NONE, why);
 }
@@ -544,6 +558,7 @@ static void prefetch_line(cache *c, const mem_req *cause, uint64_t la, uint64_t 
     int e = mshr_alloc(c, la);
     c->mshr[e].requested = to_fetch;
     c->mshr[e].prefetch = 1;
+    q.mshr[0] = (uint8_t)e;
     if (c->g.sectored) c->mshr_sectors_used += mem_sector_count(to_fetch);
     mq_push(c, &q);
     c->pfc.issued++;
@@ -660,7 +675,7 @@ static cache_line *place_on_fill(cache *c, uint32_t set, uint64_t la, const mem_
 int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uint32_t cap) {
     uint64_t la = line_addr_of(c, reply->addr);
     uint32_t set = set_index(c, la);
-    int e = mshr_find(c, la);
+    int e = mshr_find_fill(c, la, reply);
     if (e < 0) return -1;
     mshr_entry *m = &c->mshr[e];
     mem_req *wreq = &c->wreq[waiters_of(c, e)];
@@ -728,7 +743,7 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
 
 bool cache_fill_partial(cache *c, const mem_req *reply) {
     if (c->g.sectored) return false;
-    int e = mshr_find(c, line_addr_of(c, reply->addr));
+    int e = mshr_find_fill(c, line_addr_of(c, reply->addr), reply);
     if (e < 0) return false;
     mshr_entry *m = &c->mshr[e];
     uint8_t got = mem_line_mask(reply, c->g.line_size) & m->requested;
@@ -937,10 +952,14 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->mshr_bucket = malloc(((size_t)1 << hash_bits) * sizeof *c->mshr_bucket);
     c->mshr_next = malloc(g->mshr_entries * sizeof *c->mshr_next);
     c->mshr_free = calloc((g->mshr_entries + 63) / 64, sizeof *c->mshr_free);
+    c->mshr_la = malloc(g->mshr_entries * sizeof *c->mshr_la);
     if (!c->lines || !c->tags || !c->mshr || !c->wreq || !c->wneed || !c->wmerged || !c->mq || !c->mshr_bucket || !c->mshr_next ||
-        !c->mshr_free)
+        !c->mshr_free || !c->mshr_la)
         goto oom;
-    for (uint32_t i = 0; i < g->mshr_entries; i++) c->mshr_free[i >> 6] |= 1ull << (i & 63);
+    for (uint32_t i = 0; i < g->mshr_entries; i++) {
+        c->mshr_free[i >> 6] |= 1ull << (i & 63);
+        c->mshr_la[i] = TAG_NONE;
+    }
     c->idx_last_la = UINT64_MAX;
     c->fw_last_la = UINT64_MAX;
     for (size_t b = 0; b < ((size_t)1 << hash_bits); b++) c->mshr_bucket[b] = -1;
@@ -987,6 +1006,7 @@ void cache_destroy(cache *c) {
     free(c->mshr_bucket);
     free(c->mshr_next);
     free(c->mshr_free);
+    free(c->mshr_la);
     free(c);
 }
 

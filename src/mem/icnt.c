@@ -7,15 +7,19 @@
 
 #define ICNT_FLIT_TABLE 272u   /* > MEM_PACKET_HEADER_BYTES + 256 */
 
+/* 64 bytes: the rings start on a host cache line (alloc_lines), so a packet
+ * is one host line, not two. */
 typedef struct {
     mem_req req;
     uint64_t pushed, ready;
     uint32_t dst, flits;
 } packet;
+_Static_assert(sizeof(packet) == 64, "a packet is one host cache line");
 
-/* A ring of packets with a flit budget. */
+/* A ring of packets with a flit budget.  One host cache line per port (the
+ * arrays are aligned): the arbiter reads a port's fields together. */
 typedef struct {
-    packet *ring;
+    _Alignas(64) packet *ring;
     uint32_t cap, head, len;
     uint32_t flits, flit_limit;
     uint64_t busy_until;        /* the port is serialising a packet until then */
@@ -48,6 +52,14 @@ struct icnt {
     uint16_t flits_of[ICNT_FLIT_TABLE];
     icnt_counters ctr;
 };
+
+/* Zeroed memory starting on a host cache line, in whole lines. */
+static void *alloc_lines(size_t bytes) {
+    bytes = (bytes + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
 
 /* ---- bit sets ---- */
 
@@ -247,6 +259,16 @@ uint32_t icnt_next_ready(const icnt *n, uint32_t from) {
     return d;
 }
 
+uint64_t icnt_ready_word(const icnt *n, uint32_t w) {
+    if (w >= n->words_dst) return 0;
+    uint64_t ready = 0;
+    for (uint64_t m = n->occupied_outputs[w]; m; m &= m - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(m);
+        ready |= (uint64_t)(n->out[(w << 6) + b].head_ready <= n->now) << b;
+    }
+    return ready;
+}
+
 void icnt_skip_idle(icnt *n, uint64_t cycles) {
     n->now += cycles;
     n->ctr.cycles += cycles;
@@ -259,7 +281,7 @@ static int port_init(port *p, uint32_t flit_limit) {
     p->cap = flit_limit;   /* every packet is at least one flit */
     p->flit_limit = flit_limit;
     p->head_ready = UINT64_MAX;
-    p->ring = calloc(p->cap, sizeof *p->ring);
+    p->ring = alloc_lines((size_t)p->cap * sizeof *p->ring);
     return p->ring ? 0 : -1;
 }
 
@@ -280,8 +302,8 @@ icnt *icnt_create(const icnt_config *cfg, uint32_t n_src, uint32_t n_dst, const 
     }
     n->n_src = n_src;
     n->n_dst = n_dst;
-    n->in = calloc(n_src, sizeof *n->in);
-    n->out = calloc(n_dst, sizeof *n->out);
+    n->in = alloc_lines(n_src * sizeof *n->in);
+    n->out = alloc_lines(n_dst * sizeof *n->out);
     n->head_wants = calloc(n_dst, sizeof *n->head_wants);
     n->words_src = (n_src + 63) / 64;
     n->words_dst = (n_dst + 63) / 64;

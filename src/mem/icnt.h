@@ -62,6 +62,11 @@ bool icnt_idle(const icnt *n);
  * return), or the number of outputs when there is none: lets a receiver visit
  * only those outputs. */
 uint32_t icnt_next_ready(const icnt *n, uint32_t from);
+/* The same for outputs 64 w .. 64 w + 63 at once: bit i set when output
+ * 64 w + i has a packet ready (0 past the last output).  A receiver that pops
+ * only from the outputs it visits may take the set once per cycle: a pop
+ * changes no other output's head. */
+uint64_t icnt_ready_word(const icnt *n, uint32_t w);
 void icnt_skip_idle(icnt *n, uint64_t cycles);
 uint64_t icnt_now(const icnt *n);
 const icnt_counters *icnt_stats(const icnt *n);

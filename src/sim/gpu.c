@@ -295,14 +295,18 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
 }
 
 static void core_tick(gpu *g, uint64_t now) {
-    /* only SMs with a reply ready at their output, in SM order */
-    for (uint32_t s = icnt_next_ready(g->rep_net, 0); s < g->p.num_sms; s = icnt_next_ready(g->rep_net, s + 1)) {
-        mem_req r;
-        if (icnt_pop(g->rep_net, s, &r) == 0) {
-            sm_receive(g->sms[s], &r, now);
-            g->wake[s] = sm_wake_at(g->sms[s]);
-            if (sm_fault(g->sms[s])) g->fault_maybe = 1;
-            g->wake_changed = 1;
+    /* only SMs with a reply ready at their output, in SM order (taken once:
+     * a reply delivered changes no other output) */
+    for (uint32_t w = 0; (w << 6) < g->p.num_sms; w++) {
+        for (uint64_t m = icnt_ready_word(g->rep_net, w); m; m &= m - 1) {
+            uint32_t s = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            mem_req r;
+            if (icnt_pop(g->rep_net, s, &r) == 0) {
+                sm_receive(g->sms[s], &r, now);
+                g->wake[s] = sm_wake_at(g->sms[s]);
+                if (sm_fault(g->sms[s])) g->fault_maybe = 1;
+                g->wake_changed = 1;
+            }
         }
     }
     dispatch_ctas(g, now);
@@ -367,15 +371,19 @@ static void numa_icnt_tick(gpu *g) {
 }
 
 static void l2_tick(gpu *g) {
-    /* only slices with a request ready at their output, in slice order */
-    for (uint32_t sl = icnt_next_ready(g->req_net, 0); sl < g->nslices; sl = icnt_next_ready(g->req_net, sl + 1)) {
-        partition *p = g->parts[sl / g->slices_per_part];
-        uint32_t local = sl % g->slices_per_part;
-        mem_req r;
-        if (partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0) {
-            if ((r.type == MEM_GLOBAL_ACC_R || r.type == MEM_LOCAL_ACC_R) && !(r.flags & MEM_REQ_ATOMIC))
-                sharers_record(g->sharers, r.addr, r.sm);   /* out of memory: that line goes uncounted */
-            partition_push(p, local, &r);
+    /* only slices with a request ready at their output, in slice order (taken
+     * once: a request accepted changes no other output) */
+    for (uint32_t w = 0; (w << 6) < g->nslices; w++) {
+        for (uint64_t m = icnt_ready_word(g->req_net, w); m; m &= m - 1) {
+            uint32_t sl = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            partition *p = g->parts[sl / g->slices_per_part];
+            uint32_t local = sl % g->slices_per_part;
+            mem_req r;
+            if (partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0) {
+                if ((r.type == MEM_GLOBAL_ACC_R || r.type == MEM_LOCAL_ACC_R) && !(r.flags & MEM_REQ_ATOMIC))
+                    sharers_record(g->sharers, r.addr, r.sm);   /* out of memory: that line goes uncounted */
+                partition_push(p, local, &r);
+            }
         }
     }
     for (uint32_t i = 0; i < g->nparts; i++)
