@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "core/sm.h"
+#include "core/sm_internal.h"
 #include "sim/gpu.h"
 #include "timing_util.h"
 #include "workload.h"
@@ -212,9 +213,39 @@ static void test_json_is_deterministic(void **state) {
     }
 }
 
+/* The collector units' free cycles as a sorted circular multiset (opcoll.c):
+ * the minimum is taken and replaced by the cycle the unit is busy until.
+ * Worked by hand for 3 units, all free at 0:
+ *   replace 5  -> {0, 0, 5}   min 0   (O(1): 5 is the latest)
+ *   replace 7  -> {0, 5, 7}   min 0
+ *   replace 3  -> {3, 5, 7}   min 3   (3 moves ahead of 5 and 7)
+ *   replace 6  -> {5, 6, 7}   min 5   (6 moves ahead of 7 only)
+ *   replace 5  -> {5, 6, 7}   min 5   (a tie stays behind the equal entry)
+ *   replace 9  -> {6, 7, 9}   min 6
+ * and one unit: every replacement is the new minimum. */
+static void test_collector_unit_multiset(void **state) {
+    (void)state;
+    oc_unit_set u;
+    oc_units_reset(&u, 3);
+    assert_int_equal(oc_units_min(&u), 0);
+    static const uint64_t put[] = {5, 7, 3, 6, 5, 9};
+    static const uint64_t want[][3] = {{0, 0, 5}, {0, 5, 7}, {3, 5, 7}, {5, 6, 7}, {5, 6, 7}, {6, 7, 9}};
+    for (size_t i = 0; i < sizeof put / sizeof put[0]; i++) {
+        oc_units_replace_min(&u, put[i]);
+        for (uint32_t k = 0; k < 3; k++) assert_int_equal(u.t[(u.head + k) % 3], want[i][k]);
+        assert_int_equal(oc_units_min(&u), want[i][0]);
+    }
+    oc_units_reset(&u, 1);
+    oc_units_replace_min(&u, 4);
+    assert_int_equal(oc_units_min(&u), 4);
+    oc_units_replace_min(&u, 2);
+    assert_int_equal(oc_units_min(&u), 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bank_conflicts_cost_31_cycles),
+        cmocka_unit_test(test_collector_unit_multiset),
         cmocka_unit_test(test_occupancy_large_shared_memory),
         cmocka_unit_test(test_occupancy_registers),
         cmocka_unit_test(test_register_pressure_follows_loops),

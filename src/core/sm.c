@@ -729,11 +729,10 @@ static int l1d_locality(const void *l1d) { return cache_locality_signal(l1d); }
 static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok) {
     warp_mask t = cand & s->time_ok; /* hot_ready <= now: tw_advance(now) ran this cycle */
     if (!t) return 0;
-    warp_mask ready = 0;
-    for (uint32_t u = 0; u < UNIT_COUNT; u++) {
-        if (u == UNIT_LDST || !(t & s->unit_mask[u])) continue;
-        if (oc_cu_free_at(s, (uint8_t)u) <= now + 1) ready |= t & s->unit_mask[u];
-    }
+    /* ALU pipelines: one test per collector-unit set (SP; SFU and DP share one) */
+    warp_mask ready = 0, sp = t & s->unit_mask[UNIT_SP], sfu = t & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP]);
+    if (sp && oc_cu_free_at(s, UNIT_SP) <= now + 1) ready |= sp;
+    if (sfu && oc_cu_free_at(s, UNIT_SFU) <= now + 1) ready |= sfu;
     warp_mask mem = t & s->unit_mask[UNIT_LDST] & (~s->throttle_mask | load_ok);
     if (mem && !s->ldst.busy && s->free_slot >= 0 && s->ldst.free_at <= now) ready |= mem & ~s->mem_full;
     return ready;

@@ -2,6 +2,8 @@
 #ifndef LOCSIM_CORE_SM_INTERNAL_H
 #define LOCSIM_CORE_SM_INTERNAL_H
 
+#include <string.h>
+
 #include "analysis/l1trace.h"
 #include "core/sm.h"
 
@@ -43,14 +45,52 @@ enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
 #define OC_MAX_UNITS 64
 #define OC_RING 1024
 
+/* The cycles at which the n collector units of one set are free again, kept in
+ * ascending order in a circular array starting at head (speed only).  An
+ * instruction always takes a unit free soonest, and which of several such units
+ * it takes cannot change any later timing (only how many units are free when
+ * counts), so the set is a multiset of free cycles: the minimum is t[head], and
+ * a taken unit is replaced by its new free cycle.  That cycle is usually the
+ * latest of all, so the replacement is usually O(1) (see oc_units_replace_min). */
 typedef struct {
-    uint64_t cu_free[OC_SETS][OC_MAX_UNITS]; /* cycle each collector unit is free again */
-    uint64_t cu_min[OC_SETS];                /* the earliest of them */
-    uint32_t cu_pick[OC_SETS];               /* the lowest-numbered unit free at cu_min */
-    uint64_t bank_tag[OC_RING];              /* cycle a ring slot describes */
-    uint64_t bank_busy[OC_RING];             /* register banks taken in that cycle */
-    uint64_t wb_tag[OC_RING];
-    uint8_t wb_used[OC_RING];                /* result buses taken in that cycle */
+    uint64_t t[OC_MAX_UNITS];
+    uint32_t n, head;
+} oc_unit_set;
+
+static inline void oc_units_reset(oc_unit_set *u, uint32_t n) {
+    memset(u->t, 0, sizeof u->t);
+    u->n = n ? n : 1;
+    u->head = 0;
+}
+
+static inline uint64_t oc_units_min(const oc_unit_set *u) { return u->t[u->head]; }
+
+/* The unit free soonest is busy until v: drop the minimum and insert v.  The
+ * minimum's slot becomes the last position; v moves towards the head past every
+ * entry later than it (ties stay ahead of v). */
+static inline void oc_units_replace_min(oc_unit_set *u, uint64_t v) {
+    uint32_t n = u->n, pos = u->head;
+    u->head = pos + 1 == n ? 0 : pos + 1;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t prev = pos == 0 ? n - 1 : pos - 1;
+        if (u->t[prev] <= v) break;
+        u->t[pos] = u->t[prev];
+        pos = prev;
+    }
+    u->t[pos] = v;
+}
+
+/* One cycle of the reservation ring: the register banks and result buses taken
+ * in cycle `tag` (both are zero for a cycle whose slot holds another cycle). */
+typedef struct {
+    uint64_t tag;
+    uint64_t banks;   /* register banks taken in that cycle (bit per bank) */
+    uint32_t wb;      /* result buses taken in that cycle */
+} oc_slot;
+
+typedef struct {
+    oc_unit_set cu[OC_SETS];                 /* collector units' free cycles, per set */
+    oc_slot ring[OC_RING];                   /* slot c % OC_RING describes cycle c */
 } opcoll;
 
 typedef struct {
@@ -283,9 +323,11 @@ void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
 
 /* ---- opcoll.c ---- */
 void oc_kernel_begin(sm *s);
+/* The collector-unit set of pipeline `unit`: SP, or SFU (SFU and DP). */
+static inline uint32_t oc_cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_SET_SFU; }
 /* First cycle a collector unit for an instruction of pipeline `unit` is free
  * (an instruction issued at t needs one free at t+1). */
-uint64_t oc_cu_free_at(const sm *s, uint8_t unit);
+static inline uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return oc_units_min(&s->oc.cu[oc_cu_set(unit)]); }
 /* An ALU instruction of warp w issued at `now`: reserve its collector unit,
  * register banks, function unit and result bus; returns the cycle its result
  * is visible. */
