@@ -64,6 +64,7 @@ void sm_destroy(sm *s) {
     sm_kernel_end(s);
     ldst_free(s);
     if (s->sched_state) s->c.sched->destroy(s->sched_state);
+    free(s->dec);
     free(s);
 }
 
@@ -76,6 +77,22 @@ void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx) {
 /* ---- kernels ---- */
 
 static void tw_reset(sm *s);
+
+/* Size and empty the decode cache for kernel k (sm_internal.h says why its size
+ * follows the kernel's instruction count).  -1 when out of memory. */
+static int decode_cache_begin(sm *s, const sm_kernel *k) {
+    uint32_t need = k->L && k->L->kernel ? k->L->kernel->ninsn : 0, n = DEC_SLOTS_MIN;
+    while (n < need && n < DEC_SLOTS_MAX) n <<= 1;
+    if (n > s->dec_cap) {
+        insn_decode *d = realloc(s->dec, n * sizeof *d);
+        if (!d) return -1;
+        s->dec = d;
+        s->dec_cap = n;
+    }
+    s->dec_mask = n - 1;
+    for (uint32_t i = 0; i < n; i++) s->dec[i].in = NULL;
+    return 0;
+}
 
 int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     sm_kernel_end(s);
@@ -103,7 +120,10 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     memset(s->ctas, 0, sizeof s->ctas);
     memset(s->unit_free, 0, sizeof s->unit_free);
     oc_kernel_begin(s);
-    for (uint32_t i = 0; i < DEC_SLOTS; i++) s->dec[i].in = NULL;
+    if (decode_cache_begin(s, k)) {
+        snprintf(err, errlen, "out of memory for the decode cache");
+        return -1;
+    }
     s->fetch_free = 0;
     s->iretry = 0;
     s->resident = s->nlive = s->ngroups = 0;

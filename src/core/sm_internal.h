@@ -112,8 +112,13 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t);
  * the instruction's address and emptied at every kernel start (the scoreboard
  * layout depends on the kernel's register counts, and a module's instructions
  * may be freed between launches).  An instruction whose lists do not fit
- * (DEC_SLOW) takes the operand walk, as before. */
-#define DEC_SLOTS 256           /* power of two */
+ * (DEC_SLOW) takes the operand walk, as before.  The cache has at least as many
+ * slots as the kernel has instructions (a power of two from DEC_SLOTS_MIN to
+ * DEC_SLOTS_MAX): a kernel's instructions are one array, so they then never
+ * evict each other (lavamd's 1310 instructions missed on nearly every issue in
+ * 256 slots). */
+#define DEC_SLOTS_MIN 256       /* powers of two */
+#define DEC_SLOTS_MAX 4096
 #define DEC_MAX_SB 12
 #define DEC_MAX_RES 6
 #define DEC_MAX_SRC 8
@@ -263,7 +268,8 @@ struct sm {
     warp_mask sched_mask[SM_MAX_SCHED];
     uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];
     opcoll oc;
-    insn_decode dec[DEC_SLOTS];
+    insn_decode *dec;      /* the decode cache: dec_mask + 1 slots in use, dec_cap allocated */
+    uint32_t dec_mask, dec_cap;
     uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod -gpgpu_num_reg_banks (register r of w: bank (r + w) mod banks) */
     uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler */
     uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
@@ -336,7 +342,7 @@ uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, c
 /* ---- sm.c: the decode cache ---- */
 void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in);
 static inline const insn_decode *sm_decode(sm *s, const ptx_insn *in) {
-    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & (DEC_SLOTS - 1)];
+    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & s->dec_mask];
     if (d->in != in) sm_decode_fill(s, d, in);
     return d;
 }
