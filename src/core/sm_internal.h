@@ -361,6 +361,8 @@ int ldst_can_accept(const sm *s, uint32_t w, uint64_t now);
 /* The warp's memory instruction executed (info): set up its accesses and
  * scoreboard entries. */
 void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now);
+/* Bank-conflict degree of a shared-memory warp access (ldst.c says how it counts). */
+uint32_t ldst_bank_degree(uint32_t smem_banks, uint32_t bank_width, const exec_step_info *info);
 /* Send one access to the caches; move one request towards the interconnect. */
 void ldst_cycle(sm *s, uint64_t now);
 /* Work the LD/ST side has for the next cycle (accesses or requests to send). */
