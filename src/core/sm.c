@@ -348,21 +348,28 @@ static void tw_reset(sm *s) {
     s->wheel_now = 0;
 }
 
-void sm_warp_sync(sm *s, uint32_t w) {
+/* sm_warp_sync's body, inline in this file's issue path (speed only: it runs
+ * after every issue, once or twice). */
+static inline void warp_sync(sm *s, uint32_t w) {
     const sm_warp *W = &s->warps[w];
     warp_mask bit = (warp_mask)1 << w;
     uint8_t wait = W->at_barrier ? STALL_BARRIER : !W->next ? STALL_IDLE : W->wait_mem ? STALL_MEMORY : STALL_COUNT;
+    warp_mask has_next = W->next != NULL;
     s->hot_wait[w] = wait;
-    s->event_mask = wait != STALL_COUNT ? s->event_mask | bit : s->event_mask & ~bit;
-    s->load_mask = W->next && W->is_load ? s->load_mask | bit : s->load_mask & ~bit;
-    s->throttle_mask = W->next && W->throttled ? s->throttle_mask | bit : s->throttle_mask & ~bit;
+    s->event_mask = (s->event_mask & ~bit) | ((warp_mask)(wait != STALL_COUNT) << w);
+    s->load_mask = (s->load_mask & ~bit) | ((has_next & (W->is_load != 0)) << w);
+    s->throttle_mask = (s->throttle_mask & ~bit) | ((has_next & (W->throttled != 0)) << w);
     if (s->hot_ready[w] != W->ready_at || W->ready_at <= s->wheel_now) tw_file(s, bit, W->ready_at);
     s->hot_ready[w] = W->ready_at;
     s->hot_ibuf[w] = W->ibuf_at;
-    s->unit_mask[s->hot_unit[w]] &= ~bit;
-    s->hot_unit[w] = W->nt.unit;
-    s->unit_mask[W->nt.unit] |= bit;
+    if (s->hot_unit[w] != W->nt.unit) {
+        s->unit_mask[s->hot_unit[w]] &= ~bit;
+        s->hot_unit[w] = W->nt.unit;
+    }
+    s->unit_mask[W->nt.unit] |= bit; /* also when unchanged: a new kernel's first sync (all masks 0) */
 }
+
+void sm_warp_sync(sm *s, uint32_t w) { warp_sync(s, w); }
 
 /* Is a cp.async copy of a group the warp's next wait waits for still in flight? */
 static int cpa_in_flight_below(const sm *s, const sm_warp *W) {
@@ -371,10 +378,10 @@ static int cpa_in_flight_below(const sm *s, const sm_warp *W) {
     return 0;
 }
 
-void sm_warp_recheck(sm *s, uint32_t w) {
+static inline void warp_recheck(sm *s, uint32_t w) {
     sm_warp *W = &s->warps[w];
     if (!W->next) {
-        sm_warp_sync(s, w);
+        warp_sync(s, w);
         return;
     }
     uint64_t t;
@@ -388,8 +395,10 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
     uint32_t sid = s->warp_sched[w];
     if (W->ready_at < s->sched_next[sid]) s->sched_next[sid] = W->ready_at;
-    sm_warp_sync(s, w);
+    warp_sync(s, w);
 }
+
+void sm_warp_recheck(sm *s, uint32_t w) { warp_recheck(s, w); }
 
 /* sm_warp_refresh with the next instruction already read (nx). */
 static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_at) {
@@ -398,7 +407,7 @@ static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_a
     W->ibuf_at = ibuf_at;
     if (!W->next) {
         W->ready_at = NEVER;
-        sm_warp_sync(s, w);
+        warp_sync(s, w);
         return;
     }
     const insn_decode *d = W->dec = sm_decode(s, W->next);
@@ -417,7 +426,7 @@ static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_a
         uint32_t committed = W->cpa_committed + (W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL);
         W->cpa_limit = committed > n ? committed - (uint32_t)n : 0;
     }
-    sm_warp_recheck(s, w);
+    warp_recheck(s, w);
 }
 
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
