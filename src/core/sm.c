@@ -357,6 +357,8 @@ static inline void warp_sync(sm *s, uint32_t w) {
     warp_mask has_next = W->next != NULL;
     s->hot_wait[w] = wait;
     s->event_mask = (s->event_mask & ~bit) | ((warp_mask)(wait != STALL_COUNT) << w);
+    s->mem_wait_mask = (s->mem_wait_mask & ~bit) | ((warp_mask)(wait == STALL_MEMORY) << w);
+    s->barrier_mask = (s->barrier_mask & ~bit) | ((warp_mask)(wait == STALL_BARRIER) << w);
     s->load_mask = (s->load_mask & ~bit) | ((has_next & (W->is_load != 0)) << w);
     s->throttle_mask = (s->throttle_mask & ~bit) | ((has_next & (W->throttled != 0)) << w);
     if (s->hot_ready[w] != W->ready_at || W->ready_at <= s->wheel_now) tw_file(s, bit, W->ready_at);
@@ -709,37 +711,6 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     sm_warp_fetch(s, w, cur, spare, now);
 }
 
-/* Can warp w (not waiting for an event) issue now?  Returns -1 if yes, else the
- * stall reason, and lowers *next to the first cycle at which it might issue
- * without an outside event. */
-static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok, uint64_t *next) {
-    if (s->hot_ready[w] > now) {
-        *next = min_u64(*next, s->hot_ready[w]);
-        return s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
-    }
-    uint8_t u = s->hot_unit[w];
-    if (u == UNIT_LDST) {
-        /* a busy unit or a full slot table frees up on a reply or when the unit
-         * finishes (both poke the SM); a shared-memory access frees it at free_at */
-        if (s->ldst.busy || s->free_slot < 0 || s->warps[w].mem_pending >= s->c.load_slots_per_warp)
-            return STALL_MEMORY;
-        if (s->ldst.free_at > now) {
-            *next = min_u64(*next, s->ldst.free_at);
-            return STALL_MEMORY;
-        }
-        if (sched_mask_has(s->throttle_mask, w) && !sched_mask_has(load_ok, w)) {
-            *next = now + 1; /* throttling may lift any cycle */
-            return STALL_MEMORY;
-        }
-        return -1;
-    }
-    /* the function unit itself is waited for in the collector unit (opcoll.c) */
-    uint64_t cu = oc_cu_free_at(s, u);
-    if (cu <= now + 1) return -1;
-    *next = min_u64(*next, cu - 1);
-    return STALL_PIPELINE;
-}
-
 /* Stall reasons ordered by how much they explain: a structural hazard first. */
 static int stall_rank(int reason) {
     static const int rank[STALL_COUNT] = {[STALL_IDLE] = 0, [STALL_BARRIER] = 1, [STALL_SCOREBOARD] = 2,
@@ -747,14 +718,49 @@ static int stall_rank(int reason) {
     return rank[reason];
 }
 
+/* Why none of the warps of `cand` (none waiting for an event, none able to
+ * issue now: ready_warps found none) can issue, as the highest-ranked reason
+ * over them, and the first cycle at which one might issue without an outside
+ * event (lowering *next).  Warp by warp (as it was) for the warps whose ready
+ * cycle has not come; by mask for the others, whose blocking condition depends
+ * only on their pipeline and the shared LD/ST unit and collector units:
+ *   ALU      its collector-unit set frees a unit at cu (> now + 1): pipeline;
+ *   LD/ST    a busy unit, a full slot table or the warp's own full slots free
+ *            up on a reply or when the unit finishes (both poke the SM); a
+ *            shared-memory access frees the unit at free_at; throttling may
+ *            lift any cycle: memory. */
+static int blocked_reason(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok, uint64_t *next) {
+    int reason = STALL_IDLE;
+    for (warp_mask m = cand & ~s->time_ok; m; m &= m - 1) { /* hot_ready > now */
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        *next = min_u64(*next, s->hot_ready[w]);
+        int b = s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
+        if (stall_rank(b) > stall_rank(reason)) reason = b;
+    }
+    warp_mask on_time = cand & s->time_ok, mem = on_time & s->unit_mask[UNIT_LDST];
+    if (mem) {
+        warp_mask room = mem & ~s->mem_full; /* the others wait for a reply */
+        if (room && !s->ldst.busy && s->free_slot >= 0) {
+            if (s->ldst.free_at > now) *next = min_u64(*next, s->ldst.free_at);
+            else if (room & s->throttle_mask & ~load_ok) *next = now + 1;
+        }
+        if (stall_rank(STALL_MEMORY) > stall_rank(reason)) reason = STALL_MEMORY;
+    }
+    warp_mask sp = on_time & s->unit_mask[UNIT_SP], sfu = on_time & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP]);
+    if (sp) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SP) - 1);
+    if (sfu) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SFU) - 1);
+    if (sp | sfu) reason = STALL_PIPELINE; /* the highest rank */
+    return reason;
+}
+
 /* sched_view.l1d_locality: the L1D policy's answer (-1 without an L1D). */
 static int l1d_locality(const void *l1d) { return cache_locality_signal(l1d); }
 
-/* The warps of `cand` (none waiting for an event) that can issue now: the
- * same set warp_blocked() accepts, computed with the pipelines' conditions
- * evaluated once per cycle instead of once per warp.  The reason and wake-up
- * cycle warp_blocked() also gives are only needed when no warp can issue, and
- * schedule() then asks it warp by warp. */
+/* The warps of `cand` (none waiting for an event) that can issue now: their
+ * ready cycle has come and their pipeline can take them (blocked_reason says
+ * what stops the others), computed with the pipelines' conditions evaluated
+ * once per cycle instead of once per warp.  The stall reason and wake-up cycle
+ * are only needed when no warp can issue: schedule() then asks blocked_reason. */
 static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok) {
     warp_mask t = cand & s->time_ok; /* hot_ready <= now: tw_advance(now) ran this cycle */
     if (!t) return 0;
@@ -774,18 +780,14 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     int reason = STALL_IDLE;
     uint64_t next = NEVER;
     warp_mask ready = ready_warps(s, owned & ~s->event_mask, now, load_ok);
-    if (!ready)
-        for (warp_mask m = owned & ~s->event_mask; m; m &= m - 1) {
-            uint32_t w = (uint32_t)__builtin_ctzll(m);
-            int b = warp_blocked(s, w, now, load_ok, &next);
-            if (b >= 0 && stall_rank(b) > stall_rank(reason)) reason = b;
-        }
+    if (!ready) reason = blocked_reason(s, owned & ~s->event_mask, now, load_ok, &next);
     loads = ready & s->load_mask;
-    if (!ready)
-        for (warp_mask m = owned & s->event_mask; m; m &= m - 1) {
-            int b = s->hot_wait[__builtin_ctzll(m)];
-            if (stall_rank(b) > stall_rank(reason)) reason = b;
-        }
+    if (!ready && (owned & s->event_mask)) {
+        /* the highest-ranked hot_wait among the waiting warps, from the masks:
+         * memory, then barrier, then idle (no instruction) */
+        int b = owned & s->mem_wait_mask ? STALL_MEMORY : owned & s->barrier_mask ? STALL_BARRIER : STALL_IDLE;
+        if (stall_rank(b) > stall_rank(reason)) reason = b;
+    }
     if (ready) {
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
                         .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive,

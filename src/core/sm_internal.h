@@ -234,6 +234,8 @@ struct sm {
     uint8_t hot_unit[SCHED_MAX_WARPS];     /* pipeline of the next instruction */
     uint8_t hot_wait[SCHED_MAX_WARPS];     /* stall reason while waiting for an event */
     warp_mask event_mask;                  /* warps that wait for an event: barrier, load data, no instruction */
+    warp_mask mem_wait_mask;               /* ... those whose hot_wait is STALL_MEMORY */
+    warp_mask barrier_mask;                /* ... those whose hot_wait is STALL_BARRIER */
     warp_mask load_mask;                   /* next instruction reads global/local memory */
     warp_mask throttle_mask;               /* next instruction is subject to load_permitted */
     warp_mask unit_mask[UNIT_COUNT];       /* next instruction's pipeline is hot_unit (by bit) */
