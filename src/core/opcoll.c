@@ -42,7 +42,9 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 void oc_kernel_begin(sm *s) {
     for (uint32_t set = 0; set < OC_SETS; set++) oc_units_reset(&s->oc.cu[set], s->c.oc_units[set]);
-    for (uint32_t i = 0; i < OC_RING; i++) s->oc.ring[i] = (oc_slot){.tag = UINT64_MAX};
+    /* every tag UINT64_MAX, a cycle never asked for (the other fields of a slot
+     * whose tag does not match are never read: slot_take clears them) */
+    for (uint32_t i = 0; i < OC_RING; i++) s->oc.ring[i].tag = UINT64_MAX;
 }
 
 /* The ring slot of cycle c, emptied first if it still describes an earlier cycle.
