@@ -729,6 +729,35 @@ static int stall_rank(int reason) {
  *            up on a reply or when the unit finishes (both poke the SM); a
  *            shared-memory access frees the unit at free_at; throttling may
  *            lift any cycle: memory. */
+/* Can warp w (not waiting for an event) issue now?  Returns -1 if yes, else the
+ * stall reason, and lowers *next to the first cycle at which it might issue
+ * without an outside event (blocked_reason's answer for one warp, cheaper when
+ * a scheduler has only a warp or two to ask about). */
+static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok, uint64_t *next) {
+    if (s->hot_ready[w] > now) {
+        *next = min_u64(*next, s->hot_ready[w]);
+        return s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
+    }
+    uint8_t u = s->hot_unit[w];
+    if (u == UNIT_LDST) {
+        if (s->ldst.busy || s->free_slot < 0 || s->warps[w].mem_pending >= s->c.load_slots_per_warp)
+            return STALL_MEMORY;
+        if (s->ldst.free_at > now) {
+            *next = min_u64(*next, s->ldst.free_at);
+            return STALL_MEMORY;
+        }
+        if (sched_mask_has(s->throttle_mask, w) && !sched_mask_has(load_ok, w)) {
+            *next = now + 1;
+            return STALL_MEMORY;
+        }
+        return -1;
+    }
+    uint64_t cu = oc_cu_free_at(s, u);
+    if (cu <= now + 1) return -1;
+    *next = min_u64(*next, cu - 1);
+    return STALL_PIPELINE;
+}
+
 /* Out of line: the path taken when no warp can issue, kept out of the issue
  * path's code (inlined, it cost nw 1% more instructions in the release build). */
 __attribute__((noinline)) static int blocked_reason(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok,
@@ -783,7 +812,17 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     int reason = STALL_IDLE;
     uint64_t next = NEVER;
     warp_mask ready = ready_warps(s, owned & ~s->event_mask, now, load_ok);
-    if (!ready) reason = blocked_reason(s, owned & ~s->event_mask, now, load_ok, &next);
+    if (!ready) {
+        warp_mask cand = owned & ~s->event_mask, rest = cand & (cand - 1);
+        if (rest & (rest - 1)) {
+            reason = blocked_reason(s, cand, now, load_ok, &next);
+        } else { /* one or two warps: asking each is cheaper */
+            for (warp_mask m = cand; m; m &= m - 1) {
+                int b = warp_blocked(s, (uint32_t)__builtin_ctzll(m), now, load_ok, &next);
+                if (b >= 0 && stall_rank(b) > stall_rank(reason)) reason = b;
+            }
+        }
+    }
     loads = ready & s->load_mask;
     if (!ready && (owned & s->event_mask)) {
         /* the highest-ranked hot_wait among the waiting warps, from the masks:
