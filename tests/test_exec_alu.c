@@ -1,6 +1,8 @@
 /* Executor: arithmetic corner cases, one instruction per case.  Each case runs
  * `op d, a[, b[, c]]` on operands moved in as raw bits and compares the bits of the
  * result with the value worked out by hand (the working is in `why`). */
+#include <math.h>
+
 #include "test_exec_util.h"
 
 typedef struct {
@@ -392,12 +394,105 @@ static void test_half_arithmetic(void **state) {
     assert_int_equal(r[6], 0x6800);
 }
 
+/* ---- setp over a whole or partial warp (compare.c's counted loop for 16 or
+ * more active lanes, its lane-by-lane loop below that) against the PTX rules,
+ * lane by lane: 32 operand pairs with NaN, zeros of both signs, infinities,
+ * subnormals and equal values ---- */
+static const char *const setp_warp_ptx =
+    XT_HEADER
+    ".visible .entry cmpk(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 8;\n  add.u64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.f32 %f1, [%rd4];\n  ld.global.f32 %f2, [%rd4+4];\n"
+    "  mov.b32 %r3, %f1;\n  mov.b32 %r4, %f2;\n"
+    "  mul.wide.u32 %rd5, %r1, 72;\n  add.u64 %rd6, %rd2, %rd5;\n"
+    "  setp.eq.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+0], %r5;\n"
+    "  setp.ne.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+4], %r5;\n"
+    "  setp.lt.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+8], %r5;\n"
+    "  setp.le.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+12], %r5;\n"
+    "  setp.gt.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+16], %r5;\n"
+    "  setp.ge.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+20], %r5;\n"
+    "  setp.equ.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+24], %r5;\n"
+    "  setp.neu.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+28], %r5;\n"
+    "  setp.ltu.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+32], %r5;\n"
+    "  setp.leu.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+36], %r5;\n"
+    "  setp.gtu.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+40], %r5;\n"
+    "  setp.geu.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+44], %r5;\n"
+    "  setp.num.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+48], %r5;\n"
+    "  setp.nan.f32 %p1, %f1, %f2;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+52], %r5;\n"
+    "  setp.lt.s32 %p1, %r3, %r4;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+56], %r5;\n"
+    "  setp.lo.u32 %p1, %r3, %r4;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+60], %r5;\n"
+    "  setp.ge.s32 %p1, %r3, %r4;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+64], %r5;\n"
+    "  setp.eq.s32 %p1, %r3, %r4;\n  selp.u32 %r5, 1, 0, %p1;\n  st.global.u32 [%rd6+68], %r5;\n"
+    "  ret;\n}\n";
+
+#define SETP_NRES 18
+static int setp_ref(int k, uint32_t ab, uint32_t bb) {
+    float fa, fb;
+    memcpy(&fa, &ab, 4);
+    memcpy(&fb, &bb, 4);
+    double a = fa, b = fb;
+    int un = isnan(a) || isnan(b);
+    switch (k) {
+    case 0: return !un && a == b;
+    case 1: return !un && a != b;
+    case 2: return !un && a < b;
+    case 3: return !un && a <= b;
+    case 4: return !un && a > b;
+    case 5: return !un && a >= b;
+    case 6: return un || a == b;
+    case 7: return un || a != b;
+    case 8: return un || a < b;
+    case 9: return un || a <= b;
+    case 10: return un || a > b;
+    case 11: return un || a >= b;
+    case 12: return !un;
+    case 13: return un;
+    case 14: return (int32_t)ab < (int32_t)bb;
+    case 15: return ab < bb;
+    case 16: return (int32_t)ab >= (int32_t)bb;
+    default: return ab == bb;
+    }
+}
+
+static void test_setp_whole_and_partial_warps(void **state) {
+    (void)state;
+    static const uint32_t vals[] = {0x7FC00000, 0x3F800000, 0x80000000, 0x00000000, 0x7F800000, 0xFF800000,
+                                    0x00000001, 0x80000001, 0xBF800000, 0x40000000, 0x3F800000, 0x7FC00001};
+    uint32_t in[64];
+    for (uint32_t l = 0; l < 32; l++) { /* pairs: (vals[l % 12], vals[(l * 5 + 1) % 12]) */
+        in[2 * l] = vals[l % 12];
+        in[2 * l + 1] = vals[(l * 5 + 1) % 12];
+    }
+    static const uint32_t blocks[] = {32, 20, 7}; /* all lanes; 20 (counted loop, masked); 7 (lane by lane) */
+    for (size_t bi = 0; bi < 3; bi++) {
+        xt t = xt_open(setp_warp_ptx, "setp_warp.ptx");
+        locsim_dptr din = xt_buf(&t, in, sizeof in);
+        uint32_t out[32 * SETP_NRES];
+        memset(out, 0xAB, sizeof out);
+        locsim_dptr dout = xt_buf(&t, out, sizeof out);
+        void *args[] = {&din, &dout};
+        xt_run(&t, "cmpk", 1, blocks[bi], args, 2);
+        xt_get(&t, out, dout, sizeof out);
+        xt_close(&t);
+        int bad = 0;
+        for (uint32_t l = 0; l < blocks[bi]; l++)
+            for (int k = 0; k < SETP_NRES; k++)
+                if (out[l * SETP_NRES + k] != (uint32_t)setp_ref(k, in[2 * l], in[2 * l + 1])) {
+                    fprintf(stderr, "block %u lane %u compare %d: got %u\n", blocks[bi], l, k, out[l * SETP_NRES + k]);
+                    bad = 1;
+                }
+        assert_int_equal(bad, 0);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f32_corner_cases),  cmocka_unit_test(test_f64_corner_cases),
         cmocka_unit_test(test_cvt_corner_cases),  cmocka_unit_test(test_int_corner_cases),
         cmocka_unit_test(test_carry_chains),      cmocka_unit_test(test_predicate_logic),
-        cmocka_unit_test(test_half_arithmetic),
+        cmocka_unit_test(test_half_arithmetic),    cmocka_unit_test(test_setp_whole_and_partial_warps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,10 +5,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "core/sm.h"
+#include "core/sm_internal.h"
 #include "sim/gpu.h"
 #include "timing_util.h"
 #include "workload.h"
@@ -212,9 +214,77 @@ static void test_json_is_deterministic(void **state) {
     }
 }
 
+/* The collector units' free cycles as a sorted circular multiset (opcoll.c):
+ * the minimum is taken and replaced by the cycle the unit is busy until.
+ * Worked by hand for 3 units, all free at 0:
+ *   replace 5  -> {0, 0, 5}   min 0   (O(1): 5 is the latest)
+ *   replace 7  -> {0, 5, 7}   min 0
+ *   replace 3  -> {3, 5, 7}   min 3   (3 moves ahead of 5 and 7)
+ *   replace 6  -> {5, 6, 7}   min 5   (6 moves ahead of 7 only)
+ *   replace 5  -> {5, 6, 7}   min 5   (a tie stays behind the equal entry)
+ *   replace 9  -> {6, 7, 9}   min 6
+ * and one unit: every replacement is the new minimum. */
+static void test_collector_unit_multiset(void **state) {
+    (void)state;
+    oc_unit_set u;
+    oc_units_reset(&u, 3);
+    assert_int_equal(oc_units_min(&u), 0);
+    static const uint64_t put[] = {5, 7, 3, 6, 5, 9};
+    static const uint64_t want[][3] = {{0, 0, 5}, {0, 5, 7}, {3, 5, 7}, {5, 6, 7}, {5, 6, 7}, {6, 7, 9}};
+    for (size_t i = 0; i < sizeof put / sizeof put[0]; i++) {
+        oc_units_replace_min(&u, put[i]);
+        for (uint32_t k = 0; k < 3; k++) assert_int_equal(u.t[(u.head + k) % 3], want[i][k]);
+        assert_int_equal(oc_units_min(&u), want[i][0]);
+    }
+    oc_units_reset(&u, 1);
+    oc_units_replace_min(&u, 4);
+    assert_int_equal(oc_units_min(&u), 4);
+    oc_units_replace_min(&u, 2);
+    assert_int_equal(oc_units_min(&u), 2);
+}
+
+/* Shared-memory bank-conflict degrees (ldst_bank_degree: distinct words per
+ * bank, kept in per-bank chains), worked by hand for 32 banks of 4 bytes
+ * unless said otherwise. */
+static uint32_t degree_of(uint32_t banks, uint32_t size, int atomic, uint64_t (*addr)(uint32_t lane)) {
+    exec_step_info in;
+    memset(&in, 0, sizeof in);
+    in.mem_mask = 0xffffffffu;
+    in.mem_size = (uint8_t)size;
+    in.mem_is_atomic = (uint8_t)atomic;
+    for (uint32_t l = 0; l < 32; l++) in.mem_addr[l] = addr(l);
+    return ldst_bank_degree(banks, 4, &in);
+}
+static uint64_t a_stride1(uint32_t l) { return 4 * l; }
+static uint64_t a_same(uint32_t l) { (void)l; return 256; }
+static uint64_t a_stride32(uint32_t l) { return 128 * l; }
+static uint64_t a_stride2(uint32_t l) { return 8 * l; }
+static uint64_t a_stride4(uint32_t l) { return 16 * l; }
+static uint64_t a_two(uint32_t l) { return 128 * (l / 16); } /* lanes 0-15 word 0, 16-31 word 32 */
+
+static void test_bank_degree_counts(void **state) {
+    (void)state;
+    assert_int_equal(degree_of(32, 4, 0, a_stride1), 1);   /* lane l in bank l */
+    assert_int_equal(degree_of(32, 4, 0, a_same), 1);      /* one word: a broadcast */
+    assert_int_equal(degree_of(32, 4, 1, a_same), 32);     /* ... but an atomic counts every lane */
+    assert_int_equal(degree_of(32, 4, 0, a_stride32), 32); /* 32 distinct words in bank 0 */
+    assert_int_equal(degree_of(32, 4, 0, a_two), 2);       /* words 0 and 32, both in bank 0 */
+    /* 8 bytes a lane at word 2l: words 2l and 2l+1, 64 words, 2 distinct per bank */
+    assert_int_equal(degree_of(32, 8, 0, a_stride2), 2);
+    /* 16 bytes a lane at word 4l: 128 words (the cap), 4 distinct per bank */
+    assert_int_equal(degree_of(32, 16, 0, a_stride4), 4);
+    /* 16 bytes, every lane the same 4 words (banks 0-3): a broadcast */
+    assert_int_equal(degree_of(32, 16, 0, a_same), 1);
+    /* 24 banks (not a power of two), lane l at word l: words 0-7 and 24-31
+     * share banks 0-7 */
+    assert_int_equal(degree_of(24, 4, 0, a_stride1), 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bank_conflicts_cost_31_cycles),
+        cmocka_unit_test(test_collector_unit_multiset),
+        cmocka_unit_test(test_bank_degree_counts),
         cmocka_unit_test(test_occupancy_large_shared_memory),
         cmocka_unit_test(test_occupancy_registers),
         cmocka_unit_test(test_register_pressure_follows_loops),

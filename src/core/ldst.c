@@ -331,82 +331,80 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
 
 /* ---- issue ---- */
 
-/* The common case first: no bank is asked for two distinct words (each lane
- * its own bank, or lanes sharing a word by broadcast), so the degree is 1.  0
- * when some bank sees a second word: bank_degree then counts exactly.  The
- * words are those bank_degree takes, in the same order and up to the same cap. */
-static uint32_t bank_degree_if_free(const exec_step_info *info, uint32_t banks, uint32_t width, uint32_t nw) {
-    uint32_t first[64], n = 0;
+/* The common case first, for one word per lane with a power-of-two width and
+ * bank count (every shipped config): no bank is asked for two distinct words
+ * (each lane its own bank, or lanes sharing a word by broadcast), so the
+ * degree is 1.  0 when some bank sees a second word: bank_degree then counts
+ * exactly. */
+static uint32_t bank_degree_if_free(const exec_step_info *info, uint32_t banks, uint32_t wsh) {
+    uint32_t first[64], bmask = banks - 1;
     uint64_t seen = 0;
-    if (nw == 1 && !(width & (width - 1)) && !(banks & (banks - 1))) {
-        /* one word per lane, power-of-two width and bank count (every shipped
-         * config): the same words and banks by shift and mask (speed only) */
-        uint32_t wsh = (uint32_t)__builtin_ctz(width), bmask = banks - 1;
-        if (banks >= EXEC_WARP_SIZE && info->mem_mask) {
-            /* lane l at word w0 + l (a[threadIdx.x]): 32 consecutive words
-             * fall in distinct banks when there are at least 32 */
-            uint32_t lane0 = (uint32_t)__builtin_ctz(info->mem_mask), odd = 0;
-            uint64_t w0 = (info->mem_addr[lane0] >> wsh) - lane0;
-            for (uint32_t m = info->mem_mask; m; m &= m - 1) {
-                uint32_t lane = (uint32_t)__builtin_ctz(m);
-                odd |= (info->mem_addr[lane] >> wsh) != w0 + lane;
-            }
-            if (!odd) return 1;
-        }
+    if (banks >= EXEC_WARP_SIZE && info->mem_mask) {
+        /* lane l at word w0 + l (a[threadIdx.x]): 32 consecutive words
+         * fall in distinct banks when there are at least 32 */
+        uint32_t lane0 = (uint32_t)__builtin_ctz(info->mem_mask), odd = 0;
+        uint64_t w0 = (info->mem_addr[lane0] >> wsh) - lane0;
         for (uint32_t m = info->mem_mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctz(m);
-            uint32_t word = (uint32_t)(info->mem_addr[lane] >> wsh), b = word & bmask;
-            if (!(seen & (1ull << b))) {
-                seen |= 1ull << b;
-                first[b] = word;
-            } else if (first[b] != word) {
-                return 0;
-            }
+            odd |= (info->mem_addr[lane] >> wsh) != w0 + lane;
         }
-        return 1;
+        if (!odd) return 1;
     }
     for (uint32_t m = info->mem_mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
-        for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++, n++) {
-            uint32_t word = (uint32_t)(info->mem_addr[lane] / width) + k, b = word % banks;
-            if (!(seen & (1ull << b))) {
-                seen |= 1ull << b;
-                first[b] = word;
-            } else if (first[b] != word) {
-                return 0;
-            }
+        uint32_t word = (uint32_t)(info->mem_addr[lane] >> wsh), b = word & bmask;
+        if (!(seen & (1ull << b))) {
+            seen |= 1ull << b;
+            first[b] = word;
+        } else if (first[b] != word) {
+            return 0;
         }
     }
     return 1;
 }
 
-/* Bank-conflict degree of a shared-memory warp access. */
-static uint32_t bank_degree(const sm *s, const exec_step_info *info) {
-    uint32_t banks = s->c.smem_banks && s->c.smem_banks <= 64 ? s->c.smem_banks : 32;
-    uint32_t width = s->c.smem_bank_width ? s->c.smem_bank_width : 4;
+/* Bank-conflict degree of a shared-memory warp access (smem_banks banks of
+ * bank_width bytes; 0 means the defaults, 32 and 4): the most words any one
+ * bank is asked for, counting each distinct word once (a broadcast), or every
+ * word for an atomic.  The words are each active lane's nw consecutive words,
+ * lanes in ascending order, the first LDST_MAX_ACCESS of them.  Each bank keeps
+ * a chain of the distinct words it was asked for, so a word is compared only
+ * with its own bank's (speed only: this used to sort all the words). */
+uint32_t ldst_bank_degree(uint32_t smem_banks, uint32_t bank_width, const exec_step_info *info) {
+    uint32_t banks = smem_banks && smem_banks <= 64 ? smem_banks : 32;
+    uint32_t width = bank_width ? bank_width : 4;
     uint32_t nw = info->mem_size > width ? info->mem_size / width : 1;
-    if (!info->mem_is_atomic && bank_degree_if_free(info, banks, width, nw)) return 1;
-    uint32_t words[LDST_MAX_ACCESS], n = 0, per_bank[64] = {0};
-    for (uint32_t m = info->mem_mask; m; m &= m - 1) {
-        uint32_t lane = (uint32_t)__builtin_ctz(m);
-        for (uint32_t k = 0; k < nw && n < LDST_MAX_ACCESS; k++) words[n++] = (uint32_t)(info->mem_addr[lane] / width) + k;
-    }
-    if (!info->mem_is_atomic) {
-        /* distinct words only: insertion sort (n <= 128), then drop repeats */
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t v = words[i], j = i;
-            while (j > 0 && words[j - 1] > v) words[j] = words[j - 1], j--;
-            words[j] = v;
+    int pow2 = !(width & (width - 1)) && !(banks & (banks - 1));
+    uint32_t wsh = (uint32_t)__builtin_ctz(width), bmask = banks - 1;
+    int atomic = info->mem_is_atomic;
+    if (!atomic && nw == 1 && pow2 && bank_degree_if_free(info, banks, wsh)) return 1;
+    uint32_t lw[EXEC_WARP_SIZE], nl = 0; /* each active lane's first word */
+    if (pow2)
+        for (uint32_t m = info->mem_mask; m; m &= m - 1) lw[nl++] = (uint32_t)(info->mem_addr[__builtin_ctz(m)] >> wsh);
+    else
+        for (uint32_t m = info->mem_mask; m; m &= m - 1) lw[nl++] = (uint32_t)(info->mem_addr[__builtin_ctz(m)] / width);
+    uint32_t words[LDST_MAX_ACCESS], n = 0, degree = 1;
+    uint8_t head[64], next[LDST_MAX_ACCESS], count[64] = {0};
+    memset(head, 0xff, sizeof head);
+    for (uint32_t l = 0; l < nl && n < LDST_MAX_ACCESS; l++) {
+        uint32_t kmax = nw < LDST_MAX_ACCESS - n ? nw : LDST_MAX_ACCESS - n;
+        if (!atomic && l && lw[l] == lw[l - 1]) { /* the previous lane's words again: all served already */
+            n += kmax;
+            continue;
         }
-        uint32_t u = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (i == 0 || words[i] != words[u - 1]) words[u++] = words[i];
-        n = u;
-    }
-    uint32_t degree = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t b = words[i] % banks;
-        if (++per_bank[b] > degree) degree = per_bank[b];
+        for (uint32_t k = 0; k < kmax; k++, n++) {
+            uint32_t word = lw[l] + k, b = word & bmask;
+            if (!pow2) b = word % banks;
+            if (!atomic) {
+                uint32_t i = head[b];
+                while (i != 0xff && words[i] != word) i = next[i];
+                if (i != 0xff) continue; /* this bank already serves the word */
+            }
+            words[n] = word;
+            next[n] = head[b];
+            head[b] = (uint8_t)n;
+            if (++count[b] > degree) degree = count[b];
+        }
     }
     return degree;
 }
@@ -538,7 +536,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         return;
     }
     if (space == PTX_SPACE_SHARED) {
-        uint32_t degree = bank_degree(s, info);
+        uint32_t degree = ldst_bank_degree(s->c.smem_banks, s->c.smem_bank_width, info);
         s->st.smem_insns++;
         s->st.smem_conflict_cycles += degree - 1;
         if (info->mem_is_store) s->st.smem_write_passes += degree;

@@ -41,43 +41,36 @@
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 void oc_kernel_begin(sm *s) {
-    memset(s->oc.cu_free, 0, sizeof s->oc.cu_free);
-    memset(s->oc.cu_min, 0, sizeof s->oc.cu_min);
-    memset(s->oc.cu_pick, 0, sizeof s->oc.cu_pick);
-    memset(s->oc.bank_tag, 0xff, sizeof s->oc.bank_tag);
-    memset(s->oc.bank_busy, 0, sizeof s->oc.bank_busy);
-    memset(s->oc.wb_tag, 0xff, sizeof s->oc.wb_tag);
-    memset(s->oc.wb_used, 0, sizeof s->oc.wb_used);
+    for (uint32_t set = 0; set < OC_SETS; set++) oc_units_reset(&s->oc.cu[set], s->c.oc_units[set]);
+    /* every tag UINT64_MAX, a cycle never asked for (the other fields of a slot
+     * whose tag does not match are never read: slot_take clears them) */
+    for (uint32_t i = 0; i < OC_RING; i++) s->oc.ring[i].tag = UINT64_MAX;
+}
+
+/* The ring slot of cycle c, emptied first if it still describes an earlier cycle.
+ * Banks and result buses share a slot: every query and reservation is for a
+ * cycle in [now, now + OC_RING) and now never goes back, so once a slot is used
+ * for a later cycle, the cycle it described before is never looked at again. */
+static oc_slot *slot_take(sm *s, uint64_t c) {
+    oc_slot *sl = &s->oc.ring[c % OC_RING];
+    if (sl->tag != c) *sl = (oc_slot){.tag = c};
+    return sl;
 }
 
 /* Banks busy in cycle c (0 if the ring slot belongs to another cycle). */
 static uint64_t banks_at(const sm *s, uint64_t c) {
-    uint32_t i = (uint32_t)(c % OC_RING);
-    return s->oc.bank_tag[i] == c ? s->oc.bank_busy[i] : 0;
+    const oc_slot *sl = &s->oc.ring[c % OC_RING];
+    return sl->tag == c ? sl->banks : 0;
 }
 
-static void bank_take(sm *s, uint64_t c, uint32_t bank) {
-    uint32_t i = (uint32_t)(c % OC_RING);
-    if (s->oc.bank_tag[i] != c) {
-        s->oc.bank_tag[i] = c;
-        s->oc.bank_busy[i] = 0;
-    }
-    s->oc.bank_busy[i] |= 1ull << bank;
-}
+static void bank_take(sm *s, uint64_t c, uint32_t bank) { slot_take(s, c)->banks |= 1ull << bank; }
 
 static uint32_t wb_at(const sm *s, uint64_t c) {
-    uint32_t i = (uint32_t)(c % OC_RING);
-    return s->oc.wb_tag[i] == c ? s->oc.wb_used[i] : 0;
+    const oc_slot *sl = &s->oc.ring[c % OC_RING];
+    return sl->tag == c ? sl->wb : 0;
 }
 
-static void wb_take(sm *s, uint64_t c) {
-    uint32_t i = (uint32_t)(c % OC_RING);
-    if (s->oc.wb_tag[i] != c) {
-        s->oc.wb_tag[i] = c;
-        s->oc.wb_used[i] = 0;
-    }
-    s->oc.wb_used[i]++;
-}
+static void wb_take(sm *s, uint64_t c) { slot_take(s, c)->wb++; }
 
 static uint32_t bank_of(const sm *s, uint32_t w, uint32_t reg) { return (reg + w) % s->c.num_reg_banks; }
 
@@ -126,14 +119,10 @@ static uint64_t read_sources(sm *s, uint32_t w, const ptx_insn *in, const insn_d
     return done;
 }
 
-static uint32_t cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_SET_SFU; }
-
-uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return s->oc.cu_min[cu_set(unit)]; }
 
 uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, const insn_timing *t, uint64_t now) {
-    uint32_t set = cu_set(t->unit), n = s->c.oc_units[set];
-    uint32_t cu = s->oc.cu_pick[set];
-    uint64_t alloc = max_u64(now + 1, s->oc.cu_free[set][cu]);
+    oc_unit_set *cus = &s->oc.cu[oc_cu_set(t->unit)];
+    uint64_t alloc = max_u64(now + 1, oc_units_min(cus)); /* a collector unit free soonest */
     uint64_t dispatch = read_sources(s, w, in, d, alloc, now) + 1;
     /* the function unit instance free soonest */
     uint32_t nu = s->c.num_units[t->unit], u = 0;
@@ -146,18 +135,7 @@ uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, c
     }
     if (exec + t->latency - now < OC_RING) wb_take(s, exec + t->latency);
     s->unit_free[t->unit][u] = exec + t->initiation;
-    s->oc.cu_free[set][cu] = max_u64(dispatch, exec - 1);
-    /* the unit the next instruction of this set takes: free soonest, the
-     * lowest-numbered of those free at the same cycle */
-    uint64_t m = UINT64_MAX;
-    uint32_t pick = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (s->oc.cu_free[set][i] < m) {
-            m = s->oc.cu_free[set][i];
-            pick = i;
-        }
-    s->oc.cu_min[set] = m;
-    s->oc.cu_pick[set] = pick;
+    oc_units_replace_min(cus, max_u64(dispatch, exec - 1));
     /* writeback: the destination banks take the write in that cycle */
     uint64_t wb = exec + t->latency + 2;
     if (d->nsb != DEC_SLOW) {

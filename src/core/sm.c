@@ -64,6 +64,7 @@ void sm_destroy(sm *s) {
     sm_kernel_end(s);
     ldst_free(s);
     if (s->sched_state) s->c.sched->destroy(s->sched_state);
+    free(s->dec);
     free(s);
 }
 
@@ -76,6 +77,22 @@ void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx) {
 /* ---- kernels ---- */
 
 static void tw_reset(sm *s);
+
+/* Size and empty the decode cache for kernel k (sm_internal.h says why its size
+ * follows the kernel's instruction count).  -1 when out of memory. */
+static int decode_cache_begin(sm *s, const sm_kernel *k) {
+    uint32_t need = k->L && k->L->kernel ? k->L->kernel->ninsn : 0, n = DEC_SLOTS_MIN;
+    while (n < need && n < DEC_SLOTS_MAX) n <<= 1;
+    if (n > s->dec_cap) {
+        insn_decode *d = realloc(s->dec, n * sizeof *d);
+        if (!d) return -1;
+        s->dec = d;
+        s->dec_cap = n;
+    }
+    s->dec_mask = n - 1;
+    for (uint32_t i = 0; i < n; i++) s->dec[i].in = NULL;
+    return 0;
+}
 
 int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     sm_kernel_end(s);
@@ -103,7 +120,10 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     memset(s->ctas, 0, sizeof s->ctas);
     memset(s->unit_free, 0, sizeof s->unit_free);
     oc_kernel_begin(s);
-    for (uint32_t i = 0; i < DEC_SLOTS; i++) s->dec[i].in = NULL;
+    if (decode_cache_begin(s, k)) {
+        snprintf(err, errlen, "out of memory for the decode cache");
+        return -1;
+    }
     s->fetch_free = 0;
     s->iretry = 0;
     s->resident = s->nlive = s->ngroups = 0;
@@ -328,21 +348,30 @@ static void tw_reset(sm *s) {
     s->wheel_now = 0;
 }
 
-void sm_warp_sync(sm *s, uint32_t w) {
+/* sm_warp_sync's body, inline in this file's issue path (speed only: it runs
+ * after every issue, once or twice). */
+static inline void warp_sync(sm *s, uint32_t w) {
     const sm_warp *W = &s->warps[w];
     warp_mask bit = (warp_mask)1 << w;
     uint8_t wait = W->at_barrier ? STALL_BARRIER : !W->next ? STALL_IDLE : W->wait_mem ? STALL_MEMORY : STALL_COUNT;
+    warp_mask has_next = W->next != NULL;
     s->hot_wait[w] = wait;
-    s->event_mask = wait != STALL_COUNT ? s->event_mask | bit : s->event_mask & ~bit;
-    s->load_mask = W->next && W->is_load ? s->load_mask | bit : s->load_mask & ~bit;
-    s->throttle_mask = W->next && W->throttled ? s->throttle_mask | bit : s->throttle_mask & ~bit;
+    s->event_mask = (s->event_mask & ~bit) | ((warp_mask)(wait != STALL_COUNT) << w);
+    s->mem_wait_mask = (s->mem_wait_mask & ~bit) | ((warp_mask)(wait == STALL_MEMORY) << w);
+    s->barrier_mask = (s->barrier_mask & ~bit) | ((warp_mask)(wait == STALL_BARRIER) << w);
+    s->load_mask = (s->load_mask & ~bit) | ((has_next & (W->is_load != 0)) << w);
+    s->throttle_mask = (s->throttle_mask & ~bit) | ((has_next & (W->throttled != 0)) << w);
     if (s->hot_ready[w] != W->ready_at || W->ready_at <= s->wheel_now) tw_file(s, bit, W->ready_at);
     s->hot_ready[w] = W->ready_at;
     s->hot_ibuf[w] = W->ibuf_at;
-    s->unit_mask[s->hot_unit[w]] &= ~bit;
-    s->hot_unit[w] = W->nt.unit;
-    s->unit_mask[W->nt.unit] |= bit;
+    if (s->hot_unit[w] != W->nt.unit) {
+        s->unit_mask[s->hot_unit[w]] &= ~bit;
+        s->hot_unit[w] = W->nt.unit;
+    }
+    s->unit_mask[W->nt.unit] |= bit; /* also when unchanged: a new kernel's first sync (all masks 0) */
 }
+
+void sm_warp_sync(sm *s, uint32_t w) { warp_sync(s, w); }
 
 /* Is a cp.async copy of a group the warp's next wait waits for still in flight? */
 static int cpa_in_flight_below(const sm *s, const sm_warp *W) {
@@ -351,10 +380,10 @@ static int cpa_in_flight_below(const sm *s, const sm_warp *W) {
     return 0;
 }
 
-void sm_warp_recheck(sm *s, uint32_t w) {
+static inline void warp_recheck(sm *s, uint32_t w) {
     sm_warp *W = &s->warps[w];
     if (!W->next) {
-        sm_warp_sync(s, w);
+        warp_sync(s, w);
         return;
     }
     uint64_t t;
@@ -368,8 +397,10 @@ void sm_warp_recheck(sm *s, uint32_t w) {
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
     uint32_t sid = s->warp_sched[w];
     if (W->ready_at < s->sched_next[sid]) s->sched_next[sid] = W->ready_at;
-    sm_warp_sync(s, w);
+    warp_sync(s, w);
 }
+
+void sm_warp_recheck(sm *s, uint32_t w) { warp_recheck(s, w); }
 
 /* sm_warp_refresh with the next instruction already read (nx). */
 static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_at) {
@@ -378,7 +409,7 @@ static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_a
     W->ibuf_at = ibuf_at;
     if (!W->next) {
         W->ready_at = NEVER;
-        sm_warp_sync(s, w);
+        warp_sync(s, w);
         return;
     }
     const insn_decode *d = W->dec = sm_decode(s, W->next);
@@ -397,7 +428,7 @@ static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_a
         uint32_t committed = W->cpa_committed + (W->next->op == PTX_OP_CP_ASYNC_WAIT_ALL);
         W->cpa_limit = committed > n ? committed - (uint32_t)n : 0;
     }
-    sm_warp_recheck(s, w);
+    warp_recheck(s, w);
 }
 
 void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
@@ -680,37 +711,6 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     sm_warp_fetch(s, w, cur, spare, now);
 }
 
-/* Can warp w (not waiting for an event) issue now?  Returns -1 if yes, else the
- * stall reason, and lowers *next to the first cycle at which it might issue
- * without an outside event. */
-static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok, uint64_t *next) {
-    if (s->hot_ready[w] > now) {
-        *next = min_u64(*next, s->hot_ready[w]);
-        return s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
-    }
-    uint8_t u = s->hot_unit[w];
-    if (u == UNIT_LDST) {
-        /* a busy unit or a full slot table frees up on a reply or when the unit
-         * finishes (both poke the SM); a shared-memory access frees it at free_at */
-        if (s->ldst.busy || s->free_slot < 0 || s->warps[w].mem_pending >= s->c.load_slots_per_warp)
-            return STALL_MEMORY;
-        if (s->ldst.free_at > now) {
-            *next = min_u64(*next, s->ldst.free_at);
-            return STALL_MEMORY;
-        }
-        if (sched_mask_has(s->throttle_mask, w) && !sched_mask_has(load_ok, w)) {
-            *next = now + 1; /* throttling may lift any cycle */
-            return STALL_MEMORY;
-        }
-        return -1;
-    }
-    /* the function unit itself is waited for in the collector unit (opcoll.c) */
-    uint64_t cu = oc_cu_free_at(s, u);
-    if (cu <= now + 1) return -1;
-    *next = min_u64(*next, cu - 1);
-    return STALL_PIPELINE;
-}
-
 /* Stall reasons ordered by how much they explain: a structural hazard first. */
 static int stall_rank(int reason) {
     static const int rank[STALL_COUNT] = {[STALL_IDLE] = 0, [STALL_BARRIER] = 1, [STALL_SCOREBOARD] = 2,
@@ -718,22 +718,88 @@ static int stall_rank(int reason) {
     return rank[reason];
 }
 
+/* Why none of the warps of `cand` (none waiting for an event, none able to
+ * issue now: ready_warps found none) can issue, as the highest-ranked reason
+ * over them, and the first cycle at which one might issue without an outside
+ * event (lowering *next).  Warp by warp (as it was) for the warps whose ready
+ * cycle has not come; by mask for the others, whose blocking condition depends
+ * only on their pipeline and the shared LD/ST unit and collector units:
+ *   ALU      its collector-unit set frees a unit at cu (> now + 1): pipeline;
+ *   LD/ST    a busy unit, a full slot table or the warp's own full slots free
+ *            up on a reply or when the unit finishes (both poke the SM); a
+ *            shared-memory access frees the unit at free_at; throttling may
+ *            lift any cycle: memory. */
+/* Can warp w (not waiting for an event) issue now?  Returns -1 if yes, else the
+ * stall reason, and lowers *next to the first cycle at which it might issue
+ * without an outside event (blocked_reason's answer for one warp, cheaper when
+ * a scheduler has only a warp or two to ask about). */
+static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok, uint64_t *next) {
+    if (s->hot_ready[w] > now) {
+        *next = min_u64(*next, s->hot_ready[w]);
+        return s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
+    }
+    uint8_t u = s->hot_unit[w];
+    if (u == UNIT_LDST) {
+        if (s->ldst.busy || s->free_slot < 0 || s->warps[w].mem_pending >= s->c.load_slots_per_warp)
+            return STALL_MEMORY;
+        if (s->ldst.free_at > now) {
+            *next = min_u64(*next, s->ldst.free_at);
+            return STALL_MEMORY;
+        }
+        if (sched_mask_has(s->throttle_mask, w) && !sched_mask_has(load_ok, w)) {
+            *next = now + 1;
+            return STALL_MEMORY;
+        }
+        return -1;
+    }
+    uint64_t cu = oc_cu_free_at(s, u);
+    if (cu <= now + 1) return -1;
+    *next = min_u64(*next, cu - 1);
+    return STALL_PIPELINE;
+}
+
+/* Out of line: the path taken when no warp can issue, kept out of the issue
+ * path's code (inlined, it cost nw 1% more instructions in the release build). */
+__attribute__((noinline)) static int blocked_reason(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok,
+                                                    uint64_t *next) {
+    int reason = STALL_IDLE;
+    for (warp_mask m = cand & ~s->time_ok; m; m &= m - 1) { /* hot_ready > now */
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        *next = min_u64(*next, s->hot_ready[w]);
+        int b = s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
+        if (stall_rank(b) > stall_rank(reason)) reason = b;
+    }
+    warp_mask on_time = cand & s->time_ok, mem = on_time & s->unit_mask[UNIT_LDST];
+    if (mem) {
+        warp_mask room = mem & ~s->mem_full; /* the others wait for a reply */
+        if (room && !s->ldst.busy && s->free_slot >= 0) {
+            if (s->ldst.free_at > now) *next = min_u64(*next, s->ldst.free_at);
+            else if (room & s->throttle_mask & ~load_ok) *next = now + 1;
+        }
+        if (stall_rank(STALL_MEMORY) > stall_rank(reason)) reason = STALL_MEMORY;
+    }
+    warp_mask sp = on_time & s->unit_mask[UNIT_SP], sfu = on_time & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP]);
+    if (sp) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SP) - 1);
+    if (sfu) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SFU) - 1);
+    if (sp | sfu) reason = STALL_PIPELINE; /* the highest rank */
+    return reason;
+}
+
 /* sched_view.l1d_locality: the L1D policy's answer (-1 without an L1D). */
 static int l1d_locality(const void *l1d) { return cache_locality_signal(l1d); }
 
-/* The warps of `cand` (none waiting for an event) that can issue now: the
- * same set warp_blocked() accepts, computed with the pipelines' conditions
- * evaluated once per cycle instead of once per warp.  The reason and wake-up
- * cycle warp_blocked() also gives are only needed when no warp can issue, and
- * schedule() then asks it warp by warp. */
+/* The warps of `cand` (none waiting for an event) that can issue now: their
+ * ready cycle has come and their pipeline can take them (blocked_reason says
+ * what stops the others), computed with the pipelines' conditions evaluated
+ * once per cycle instead of once per warp.  The stall reason and wake-up cycle
+ * are only needed when no warp can issue: schedule() then asks blocked_reason. */
 static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok) {
     warp_mask t = cand & s->time_ok; /* hot_ready <= now: tw_advance(now) ran this cycle */
     if (!t) return 0;
-    warp_mask ready = 0;
-    for (uint32_t u = 0; u < UNIT_COUNT; u++) {
-        if (u == UNIT_LDST || !(t & s->unit_mask[u])) continue;
-        if (oc_cu_free_at(s, (uint8_t)u) <= now + 1) ready |= t & s->unit_mask[u];
-    }
+    /* ALU pipelines: one test per collector-unit set (SP; SFU and DP share one) */
+    warp_mask ready = 0, sp = t & s->unit_mask[UNIT_SP], sfu = t & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP]);
+    if (sp && oc_cu_free_at(s, UNIT_SP) <= now + 1) ready |= sp;
+    if (sfu && oc_cu_free_at(s, UNIT_SFU) <= now + 1) ready |= sfu;
     warp_mask mem = t & s->unit_mask[UNIT_LDST] & (~s->throttle_mask | load_ok);
     if (mem && !s->ldst.busy && s->free_slot >= 0 && s->ldst.free_at <= now) ready |= mem & ~s->mem_full;
     return ready;
@@ -746,18 +812,24 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     int reason = STALL_IDLE;
     uint64_t next = NEVER;
     warp_mask ready = ready_warps(s, owned & ~s->event_mask, now, load_ok);
-    if (!ready)
-        for (warp_mask m = owned & ~s->event_mask; m; m &= m - 1) {
-            uint32_t w = (uint32_t)__builtin_ctzll(m);
-            int b = warp_blocked(s, w, now, load_ok, &next);
-            if (b >= 0 && stall_rank(b) > stall_rank(reason)) reason = b;
+    if (!ready) {
+        warp_mask cand = owned & ~s->event_mask, rest = cand & (cand - 1);
+        if (rest & (rest - 1)) {
+            reason = blocked_reason(s, cand, now, load_ok, &next);
+        } else { /* one or two warps: asking each is cheaper */
+            for (warp_mask m = cand; m; m &= m - 1) {
+                int b = warp_blocked(s, (uint32_t)__builtin_ctzll(m), now, load_ok, &next);
+                if (b >= 0 && stall_rank(b) > stall_rank(reason)) reason = b;
+            }
         }
+    }
     loads = ready & s->load_mask;
-    if (!ready)
-        for (warp_mask m = owned & s->event_mask; m; m &= m - 1) {
-            int b = s->hot_wait[__builtin_ctzll(m)];
-            if (stall_rank(b) > stall_rank(reason)) reason = b;
-        }
+    if (!ready && (owned & s->event_mask)) {
+        /* the highest-ranked hot_wait among the waiting warps, from the masks:
+         * memory, then barrier, then idle (no instruction) */
+        int b = owned & s->mem_wait_mask ? STALL_MEMORY : owned & s->barrier_mask ? STALL_BARRIER : STALL_IDLE;
+        if (stall_rank(b) > stall_rank(reason)) reason = b;
+    }
     if (ready) {
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
                         .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive,

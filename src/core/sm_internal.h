@@ -2,6 +2,8 @@
 #ifndef LOCSIM_CORE_SM_INTERNAL_H
 #define LOCSIM_CORE_SM_INTERNAL_H
 
+#include <string.h>
+
 #include "analysis/l1trace.h"
 #include "core/sm.h"
 
@@ -43,14 +45,52 @@ enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
 #define OC_MAX_UNITS 64
 #define OC_RING 1024
 
+/* The cycles at which the n collector units of one set are free again, kept in
+ * ascending order in a circular array starting at head (speed only).  An
+ * instruction always takes a unit free soonest, and which of several such units
+ * it takes cannot change any later timing (only how many units are free when
+ * counts), so the set is a multiset of free cycles: the minimum is t[head], and
+ * a taken unit is replaced by its new free cycle.  That cycle is usually the
+ * latest of all, so the replacement is usually O(1) (see oc_units_replace_min). */
 typedef struct {
-    uint64_t cu_free[OC_SETS][OC_MAX_UNITS]; /* cycle each collector unit is free again */
-    uint64_t cu_min[OC_SETS];                /* the earliest of them */
-    uint32_t cu_pick[OC_SETS];               /* the lowest-numbered unit free at cu_min */
-    uint64_t bank_tag[OC_RING];              /* cycle a ring slot describes */
-    uint64_t bank_busy[OC_RING];             /* register banks taken in that cycle */
-    uint64_t wb_tag[OC_RING];
-    uint8_t wb_used[OC_RING];                /* result buses taken in that cycle */
+    uint64_t t[OC_MAX_UNITS];
+    uint32_t n, head;
+} oc_unit_set;
+
+static inline void oc_units_reset(oc_unit_set *u, uint32_t n) {
+    memset(u->t, 0, sizeof u->t);
+    u->n = n ? n : 1;
+    u->head = 0;
+}
+
+static inline uint64_t oc_units_min(const oc_unit_set *u) { return u->t[u->head]; }
+
+/* The unit free soonest is busy until v: drop the minimum and insert v.  The
+ * minimum's slot becomes the last position; v moves towards the head past every
+ * entry later than it (ties stay ahead of v). */
+static inline void oc_units_replace_min(oc_unit_set *u, uint64_t v) {
+    uint32_t n = u->n, pos = u->head;
+    u->head = pos + 1 == n ? 0 : pos + 1;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t prev = pos == 0 ? n - 1 : pos - 1;
+        if (u->t[prev] <= v) break;
+        u->t[pos] = u->t[prev];
+        pos = prev;
+    }
+    u->t[pos] = v;
+}
+
+/* One cycle of the reservation ring: the register banks and result buses taken
+ * in cycle `tag` (both are zero for a cycle whose slot holds another cycle). */
+typedef struct {
+    uint64_t tag;
+    uint64_t banks;   /* register banks taken in that cycle (bit per bank) */
+    uint32_t wb;      /* result buses taken in that cycle */
+} oc_slot;
+
+typedef struct {
+    oc_unit_set cu[OC_SETS];                 /* collector units' free cycles, per set */
+    oc_slot ring[OC_RING];                   /* slot c % OC_RING describes cycle c */
 } opcoll;
 
 typedef struct {
@@ -72,8 +112,13 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t);
  * the instruction's address and emptied at every kernel start (the scoreboard
  * layout depends on the kernel's register counts, and a module's instructions
  * may be freed between launches).  An instruction whose lists do not fit
- * (DEC_SLOW) takes the operand walk, as before. */
-#define DEC_SLOTS 256           /* power of two */
+ * (DEC_SLOW) takes the operand walk, as before.  The cache has at least as many
+ * slots as the kernel has instructions (a power of two from DEC_SLOTS_MIN to
+ * DEC_SLOTS_MAX): a kernel's instructions are one array, so they then never
+ * evict each other (lavamd's 1310 instructions missed on nearly every issue in
+ * 256 slots). */
+#define DEC_SLOTS_MIN 256       /* powers of two */
+#define DEC_SLOTS_MAX 4096
 #define DEC_MAX_SB 12
 #define DEC_MAX_RES 6
 #define DEC_MAX_SRC 8
@@ -189,6 +234,8 @@ struct sm {
     uint8_t hot_unit[SCHED_MAX_WARPS];     /* pipeline of the next instruction */
     uint8_t hot_wait[SCHED_MAX_WARPS];     /* stall reason while waiting for an event */
     warp_mask event_mask;                  /* warps that wait for an event: barrier, load data, no instruction */
+    warp_mask mem_wait_mask;               /* ... those whose hot_wait is STALL_MEMORY */
+    warp_mask barrier_mask;                /* ... those whose hot_wait is STALL_BARRIER */
     warp_mask load_mask;                   /* next instruction reads global/local memory */
     warp_mask throttle_mask;               /* next instruction is subject to load_permitted */
     warp_mask unit_mask[UNIT_COUNT];       /* next instruction's pipeline is hot_unit (by bit) */
@@ -223,7 +270,8 @@ struct sm {
     warp_mask sched_mask[SM_MAX_SCHED];
     uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];
     opcoll oc;
-    insn_decode dec[DEC_SLOTS];
+    insn_decode *dec;      /* the decode cache: dec_mask + 1 slots in use, dec_cap allocated */
+    uint32_t dec_mask, dec_cap;
     uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod -gpgpu_num_reg_banks (register r of w: bank (r + w) mod banks) */
     uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler */
     uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
@@ -283,9 +331,11 @@ void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
 
 /* ---- opcoll.c ---- */
 void oc_kernel_begin(sm *s);
+/* The collector-unit set of pipeline `unit`: SP, or SFU (SFU and DP). */
+static inline uint32_t oc_cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_SET_SFU; }
 /* First cycle a collector unit for an instruction of pipeline `unit` is free
  * (an instruction issued at t needs one free at t+1). */
-uint64_t oc_cu_free_at(const sm *s, uint8_t unit);
+static inline uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return oc_units_min(&s->oc.cu[oc_cu_set(unit)]); }
 /* An ALU instruction of warp w issued at `now`: reserve its collector unit,
  * register banks, function unit and result bus; returns the cycle its result
  * is visible. */
@@ -294,7 +344,7 @@ uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, c
 /* ---- sm.c: the decode cache ---- */
 void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in);
 static inline const insn_decode *sm_decode(sm *s, const ptx_insn *in) {
-    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & (DEC_SLOTS - 1)];
+    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & s->dec_mask];
     if (d->in != in) sm_decode_fill(s, d, in);
     return d;
 }
@@ -313,6 +363,8 @@ int ldst_can_accept(const sm *s, uint32_t w, uint64_t now);
 /* The warp's memory instruction executed (info): set up its accesses and
  * scoreboard entries. */
 void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now);
+/* Bank-conflict degree of a shared-memory warp access (ldst.c says how it counts). */
+uint32_t ldst_bank_degree(uint32_t smem_banks, uint32_t bank_width, const exec_step_info *info);
 /* Send one access to the caches; move one request towards the interconnect. */
 void ldst_cycle(sm *s, uint64_t now);
 /* Work the LD/ST side has for the next cycle (accesses or requests to send). */

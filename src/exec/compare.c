@@ -5,32 +5,107 @@
  * Integer lt/le/gt/ge use the type's signedness, lo/ls/hi/hs are unsigned. */
 #include "exec/float_util.h"
 
-/* Lane mask of (a cmp b) over the active lanes, integer types. */
+/* r |= (EXPR, a truth value of lane l) << l over the active lanes.  With most
+ * lanes active, evaluating all 32 in a counted loop and masking the result is
+ * cheaper than visiting the set bits one by one (reading an inactive lane's
+ * register row is harmless: rows always hold 32 lanes, and EXPR has no side
+ * effects).  Needs `active`, `dense` and `r` in scope. */
+#define MASK_LOOP(EXPR)                                                       \
+    do {                                                                      \
+        if (dense) {                                                          \
+            for (uint32_t l = 0; l < LANES; l++) r |= (uint32_t)(EXPR) << l;  \
+            r &= active;                                                      \
+        } else {                                                              \
+            FOR_EACH_LANE(l, active) r |= (uint32_t)(EXPR) << l;              \
+        }                                                                     \
+    } while (0)
+
+static int dense_mask(uint32_t active) { return active == FULL_MASK || popc32(active) >= 16; }
+
+/* Lane mask of (a cmp b) over the active lanes, integer types.  SX and UX read
+ * a lane's value signed and unsigned: sign_extend / width-masked in general,
+ * plain 32-bit casts (the same values) for 32-bit types, the common case. */
+#define INT_COMPARE(SX, UX)                                                                  \
+    switch (cmp) {                                                                           \
+    case PTX_CMP_EQ: MASK_LOOP(UX(a[l]) == UX(b[l])); break;                                 \
+    case PTX_CMP_NE: MASK_LOOP(UX(a[l]) != UX(b[l])); break;                                 \
+    case PTX_CMP_LT:                                                                         \
+        if (sgn) MASK_LOOP(SX(a[l]) < SX(b[l]));                                             \
+        else MASK_LOOP(UX(a[l]) < UX(b[l]));                                                 \
+        break;                                                                               \
+    case PTX_CMP_LE:                                                                         \
+        if (sgn) MASK_LOOP(SX(a[l]) <= SX(b[l]));                                            \
+        else MASK_LOOP(UX(a[l]) <= UX(b[l]));                                                \
+        break;                                                                               \
+    case PTX_CMP_GT:                                                                         \
+        if (sgn) MASK_LOOP(SX(a[l]) > SX(b[l]));                                             \
+        else MASK_LOOP(UX(a[l]) > UX(b[l]));                                                 \
+        break;                                                                               \
+    case PTX_CMP_GE:                                                                         \
+        if (sgn) MASK_LOOP(SX(a[l]) >= SX(b[l]));                                            \
+        else MASK_LOOP(UX(a[l]) >= UX(b[l]));                                                \
+        break;                                                                               \
+    case PTX_CMP_LO: MASK_LOOP(UX(a[l]) < UX(b[l])); break;                                  \
+    case PTX_CMP_LS: MASK_LOOP(UX(a[l]) <= UX(b[l])); break;                                 \
+    case PTX_CMP_HI: MASK_LOOP(UX(a[l]) > UX(b[l])); break;                                  \
+    case PTX_CMP_HS: MASK_LOOP(UX(a[l]) >= UX(b[l])); break;                                 \
+    default: break;                                                                          \
+    }
+
 static uint32_t compare_int(uint32_t active, ptx_cmp cmp, const uint64_t *a, const uint64_t *b, unsigned bits,
                             int sgn) {
     uint32_t r = 0;
     uint64_t wm = width_mask(bits);
-#define CMP_LOOP(A, B, OP) \
-    FOR_EACH_LANE(l, active) r |= (uint32_t)((A) OP (B)) << l
-    if (sgn && (cmp == PTX_CMP_LT || cmp == PTX_CMP_LE || cmp == PTX_CMP_GT || cmp == PTX_CMP_GE)) {
-        switch (cmp) {
-        case PTX_CMP_LT: CMP_LOOP(sign_extend(a[l], bits), sign_extend(b[l], bits), <); break;
-        case PTX_CMP_LE: CMP_LOOP(sign_extend(a[l], bits), sign_extend(b[l], bits), <=); break;
-        case PTX_CMP_GT: CMP_LOOP(sign_extend(a[l], bits), sign_extend(b[l], bits), >); break;
-        default: CMP_LOOP(sign_extend(a[l], bits), sign_extend(b[l], bits), >=); break;
-        }
-        return r;
+    int dense = dense_mask(active);
+#define SX_ANY(v) sign_extend((v), bits)
+#define UX_ANY(v) ((v) & wm)
+#define SX_32(v) ((int32_t)(uint32_t)(v))
+#define UX_32(v) ((uint32_t)(v))
+    if (bits == 32) {
+        INT_COMPARE(SX_32, UX_32)
+    } else {
+        INT_COMPARE(SX_ANY, UX_ANY)
     }
+#undef SX_ANY
+#undef UX_ANY
+#undef SX_32
+#undef UX_32
+    return r;
+}
+
+static inline float f32_lane(uint64_t v, int ftz) {
+    float f = f32_from_bits(v);
+    return ftz ? ftz32(f) : f;
+}
+
+/* compare_double's answers for f32 operands, with the comparison chosen once per
+ * instruction instead of once per lane.  A float widens to double exactly, so
+ * comparing the floats gives the same answers; the NaN rules are spelled with
+ * C's own (a NaN operand makes <, <=, >, >=, == false and != true). */
+static uint32_t compare_f32(uint32_t active, ptx_cmp cmp, const uint64_t *a, const uint64_t *b, int ftz) {
+    uint32_t r = 0;
+    int dense = dense_mask(active);
+#define FA f32_lane(a[l], ftz)
+#define FB f32_lane(b[l], ftz)
     switch (cmp) {
-    case PTX_CMP_EQ: CMP_LOOP(a[l] & wm, b[l] & wm, ==); break;
-    case PTX_CMP_NE: CMP_LOOP(a[l] & wm, b[l] & wm, !=); break;
-    case PTX_CMP_LT: case PTX_CMP_LO: CMP_LOOP(a[l] & wm, b[l] & wm, <); break;
-    case PTX_CMP_LE: case PTX_CMP_LS: CMP_LOOP(a[l] & wm, b[l] & wm, <=); break;
-    case PTX_CMP_GT: case PTX_CMP_HI: CMP_LOOP(a[l] & wm, b[l] & wm, >); break;
-    case PTX_CMP_GE: case PTX_CMP_HS: CMP_LOOP(a[l] & wm, b[l] & wm, >=); break;
+    case PTX_CMP_EQ: MASK_LOOP(FA == FB); break;
+    case PTX_CMP_NE: MASK_LOOP((FA < FB) | (FA > FB)); break;
+    case PTX_CMP_LT: MASK_LOOP(FA < FB); break;
+    case PTX_CMP_LE: MASK_LOOP(FA <= FB); break;
+    case PTX_CMP_GT: MASK_LOOP(FA > FB); break;
+    case PTX_CMP_GE: MASK_LOOP(FA >= FB); break;
+    case PTX_CMP_EQU: MASK_LOOP(!((FA < FB) | (FA > FB))); break;
+    case PTX_CMP_NEU: MASK_LOOP(FA != FB); break;
+    case PTX_CMP_LTU: MASK_LOOP(!(FA >= FB)); break;
+    case PTX_CMP_LEU: MASK_LOOP(!(FA > FB)); break;
+    case PTX_CMP_GTU: MASK_LOOP(!(FA <= FB)); break;
+    case PTX_CMP_GEU: MASK_LOOP(!(FA < FB)); break;
+    case PTX_CMP_NUM: MASK_LOOP((FA == FA) & (FB == FB)); break;
+    case PTX_CMP_NAN: MASK_LOOP((FA != FA) | (FB != FB)); break;
     default: break;
     }
-#undef CMP_LOOP
+#undef FA
+#undef FB
     return r;
 }
 
@@ -78,6 +153,7 @@ static uint32_t compare(exec_ctx *x, ptx_type t, ptx_cmp cmp, const uint64_t *a,
     }
     if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) { *ok = 0; return 0; }
     int ftz = (x->in->flags & PTX_F_FTZ) != 0;
+    if (t == PTX_T_F32) return compare_f32(x->active, cmp, a, b, ftz);
     uint32_t r = 0;
     FOR_EACH_LANE(l, x->active) r |= (uint32_t)compare_double(cmp, as_double(t, a[l], ftz), as_double(t, b[l], ftz)) << l;
     return r;

@@ -50,9 +50,18 @@ static int mov(exec_ctx *x) {
     uint64_t *d = exec_dst(x, 0);
     if (!d) return 0;
     if (in->opnd[1].kind == PTX_OPND_VEC) return mov_pack(x, d);
-    const uint64_t *a = exec_src(x, 1);
     unsigned bits = type_bits((ptx_type)in->type);
     uint64_t wm = width_mask(bits ? bits : 64);
+    if (in->opnd[1].kind == PTX_OPND_IMM) { /* written straight, not broadcast into scratch and copied */
+        uint64_t v = (uint64_t)in->opnd[1].imm & wm;
+        if (x->active == FULL_MASK) {
+            for (uint32_t l = 0; l < LANES; l++) d[l] = v;
+        } else {
+            FOR_EACH_LANE(l, x->active) d[l] = v;
+        }
+        return 0;
+    }
+    const uint64_t *a = exec_src(x, 1);
     if (x->active == FULL_MASK) {
         for (uint32_t l = 0; l < LANES; l++) d[l] = a[l] & wm;
     } else {

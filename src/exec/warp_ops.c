@@ -28,7 +28,29 @@ static int warp_sync(exec_ctx *x) {
 }
 
 /* shfl.sync.mode.b32 d[|p], a, b, c, membermask (PTX ISA pseudo-code):
- * c packs the clamp value (bits 4..0) and the segment mask (bits 12..8). */
+ * c packs the clamp value (bits 4..0) and the segment mask (bits 12..8).
+ * SHFL_LANE is one lane's step for the source lane j and the in-range test
+ * ok of one mode (the mode is chosen once per instruction, not per lane). */
+#define SHFL_LANE(l, J, OK)                                                                                    \
+    do {                                                                                                     \
+        uint32_t bval = (uint32_t)b[l] & 0x1f, cval = (uint32_t)c[l] & 0x1f, seg = ((uint32_t)c[l] >> 8) & 0x1f; \
+        uint32_t max_lane = (l & seg) | (cval & ~seg), min_lane = l & seg;                                     \
+        int32_t j = (J);                                                                                      \
+        int ok = (OK);                                                                                        \
+        (void)min_lane;                                                                                       \
+        if (!ok) j = (int32_t)l;                                                                              \
+        val[l] = a[j & 31] & 0xffffffffu;                                                                     \
+        inrange |= (uint32_t)ok << l;                                                                         \
+    } while (0)
+/* every lane in a counted loop when all are active (the common case) */
+#define SHFL_LOOP(J, OK)                                                   \
+    do {                                                                   \
+        if (full)                                                          \
+            for (uint32_t l = 0; l < LANES; l++) SHFL_LANE(l, J, OK);      \
+        else                                                               \
+            FOR_EACH_LANE(l, x->active) SHFL_LANE(l, J, OK);               \
+    } while (0)
+
 static int shfl(exec_ctx *x) {
     const ptx_insn *in = x->in;
     unsigned nd = in->ndst ? in->ndst : 1;
@@ -36,27 +58,24 @@ static int shfl(exec_ctx *x) {
     const uint64_t *a = exec_src(x, nd), *b = exec_src(x, nd + 1), *c = exec_src(x, nd + 2);
     uint64_t val[LANES]; /* membermask (operand nd + 3) does not change what shfl reads */
     uint32_t inrange = 0;
-    FOR_EACH_LANE(l, x->active) {
-        uint32_t bval = (uint32_t)b[l] & 0x1f, cval = (uint32_t)c[l] & 0x1f, seg = ((uint32_t)c[l] >> 8) & 0x1f;
-        uint32_t max_lane = (l & seg) | (cval & ~seg), min_lane = l & seg;
-        int32_t j;
-        int ok;
-        switch ((ptx_shflmode)in->mode) {
-        case PTX_SHFL_UP: j = (int32_t)l - (int32_t)bval; ok = j >= (int32_t)max_lane; break;
-        case PTX_SHFL_DOWN: j = (int32_t)(l + bval); ok = j <= (int32_t)max_lane; break;
-        case PTX_SHFL_BFLY: j = (int32_t)(l ^ bval); ok = j <= (int32_t)max_lane; break;
-        case PTX_SHFL_IDX: j = (int32_t)(min_lane | (bval & ~seg)); ok = j <= (int32_t)max_lane; break;
-        default: return exec_unsupported(x);
-        }
-        if (!ok) j = (int32_t)l;
-        val[l] = a[j & 31] & 0xffffffffu;
-        inrange |= (uint32_t)ok << l;
+    int full = x->active == FULL_MASK;
+    switch ((ptx_shflmode)in->mode) {
+    case PTX_SHFL_UP: SHFL_LOOP((int32_t)l - (int32_t)bval, j >= (int32_t)max_lane); break;
+    case PTX_SHFL_DOWN: SHFL_LOOP((int32_t)(l + bval), j <= (int32_t)max_lane); break;
+    case PTX_SHFL_BFLY: SHFL_LOOP((int32_t)(l ^ bval), j <= (int32_t)max_lane); break;
+    case PTX_SHFL_IDX: SHFL_LOOP((int32_t)(min_lane | (bval & ~seg)), j <= (int32_t)max_lane); break;
+    default: return exec_unsupported(x); /* the executor never runs an instruction with no lane active */
     }
     uint64_t *d = exec_dst(x, 0);
-    if (d) FOR_EACH_LANE(l, x->active) d[l] = val[l];
+    if (d) {
+        if (full) memcpy(d, val, sizeof val);
+        else FOR_EACH_LANE(l, x->active) d[l] = val[l];
+    }
     if (nd > 1) exec_pred_write(x, &in->opnd[1], inrange);
     return 0;
 }
+#undef SHFL_LOOP
+#undef SHFL_LANE
 
 /* vote.sync.mode d, {!}a, membermask over the executing lanes of membermask. */
 static int vote(exec_ctx *x) {
