@@ -70,6 +70,7 @@ static int settle(exec_ctx *x) {
         if (w->nframes == 1) continue;
         x->fr = fr;
         x->f = fr->func;
+        x->slot = x->f->reg_slot; /* (call frames keep one row per register: call.c) */
         if (exec_frame_finish(x, fr->ret_mask & ~w->exited)) return -1;
     }
 }
