@@ -253,12 +253,6 @@ int icnt_pop(icnt *n, uint32_t dst, mem_req *out) {
 
 bool icnt_idle(const icnt *n) { return n->in_flight == 0; }
 
-uint32_t icnt_next_ready(const icnt *n, uint32_t from) {
-    uint32_t d = bit_next(n->occupied_outputs, from, n->n_dst);
-    while (d < n->n_dst && n->out[d].head_ready > n->now) d = bit_next(n->occupied_outputs, d + 1, n->n_dst);
-    return d;
-}
-
 uint64_t icnt_ready_word(const icnt *n, uint32_t w) {
     if (w >= n->words_dst) return 0;
     uint64_t ready = 0;

@@ -58,12 +58,9 @@ const mem_req *icnt_peek(const icnt *n, uint32_t dst);
 int icnt_pop(icnt *n, uint32_t dst, mem_req *out);
 
 bool icnt_idle(const icnt *n);
-/* The first output at or after `from` with a packet ready (one icnt_peek would
- * return), or the number of outputs when there is none: lets a receiver visit
- * only those outputs. */
-uint32_t icnt_next_ready(const icnt *n, uint32_t from);
-/* The same for outputs 64 w .. 64 w + 63 at once: bit i set when output
- * 64 w + i has a packet ready (0 past the last output).  A receiver that pops
+/* Outputs 64 w .. 64 w + 63 with a packet ready (one icnt_peek would return):
+ * bit i set when output 64 w + i has one (0 past the last output), so that a
+ * receiver visits only those outputs.  A receiver that pops
  * only from the outputs it visits may take the set once per cycle: a pop
  * changes no other output's head. */
 uint64_t icnt_ready_word(const icnt *n, uint32_t w);
