@@ -128,6 +128,40 @@ static void test_dbit_mapping(void **state) {
     assert_int_equal(at(&m, 0x300 | 0x2000).channel, 2);
 }
 
+/* addrmap_slice_per_line: whether a whole line decodes to one slice.  GTX480's
+ * dramid@8 mapping takes the channel from bits 8+ and its lowest bank bit is
+ * channel-local bit 8, its row bits start at 16: 128 B lines (and 256 B) are
+ * whole, 512 B lines are not (bit 8 is inside them).  The D-bit mapping
+ * RRRRRRRR.RRRBBBDD.CCCCCCCC has its channel in bits 8-9: lines up to 256 B.
+ * Channel bits at 5-6 (D inside a 128 B line) or dramid@6 split a 128 B line;
+ * the check is also true of every address of one line by decoding them. */
+static void test_slice_per_line(void **state) {
+    (void)state;
+    addrmap m = gtx480(1, 1);
+    assert_int_equal(addrmap_slice_per_line(&m, 7), 1);
+    assert_int_equal(addrmap_slice_per_line(&m, 8), 1);
+    assert_int_equal(addrmap_slice_per_line(&m, 9), 0);
+    for (uint64_t line = 0; line < 4096; line++)
+        for (uint64_t b = 0; b < 128; b += 32)
+            assert_int_equal(at(&m, line * 128 + b).slice, at(&m, line * 128).slice);
+    addrmap_config c = {.n_channels = 4, .n_sub_per_channel = 1, .nbanks = 8};
+    char err[256];
+    snprintf(c.mapping, sizeof c.mapping, "RRRRRRRR.RRRBBBDD.CCCCCCCC");
+    assert_int_equal(addrmap_init(&m, &c, err, sizeof err), 0);
+    assert_int_equal(addrmap_slice_per_line(&m, 8), 1);
+    assert_int_equal(addrmap_slice_per_line(&m, 9), 0);
+    snprintf(c.mapping, sizeof c.mapping, "RRRRRRRR.RRRBBBCC.CDDCCCCC");
+    assert_int_equal(addrmap_init(&m, &c, err, sizeof err), 0);
+    assert_int_equal(addrmap_slice_per_line(&m, 7), 0);
+    assert_int_equal(addrmap_slice_per_line(&m, 5), 1);
+    assert_true(at(&m, 0x20).channel != at(&m, 0x00).channel);   /* the split it reports */
+    addrmap_config d = {.n_channels = 6, .n_sub_per_channel = 2, .nbanks = 16};
+    snprintf(d.mapping, sizeof d.mapping, "dramid@6;00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS");
+    assert_int_equal(addrmap_init(&m, &d, err, sizeof err), 0);
+    assert_int_equal(addrmap_slice_per_line(&m, 7), 0);
+    assert_int_equal(addrmap_slice_per_line(&m, 6), 1);
+}
+
 static void expect_error(addrmap_config c, const char *mapping, const char *fragment) {
     addrmap m;
     char err[256] = "";
@@ -218,6 +252,7 @@ int main(void) {
         cmocka_unit_test(test_mapping_errors),
         cmocka_unit_test(test_partition_address),
         cmocka_unit_test(test_dramid_division_exact),
+        cmocka_unit_test(test_slice_per_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

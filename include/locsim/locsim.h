@@ -282,8 +282,9 @@ int locsim_config_memcheck(const locsim_config *cfg);
  * GPUs give, at no measurable speed cost against 65536. */
 #define LOCSIM_DEFAULT_RUN_QUANTUM 32
 void locsim_set_run_quantum(locsim_device *dev, uint32_t insns);
-/* FNV-1a 64 digest of every byte copied device -> host so far: two runs whose
- * digests agree showed the host the same results (determinism tests). */
+/* A 64-bit digest (FNV-1a's step over 64-bit words) of every byte copied
+ * device -> host so far, copy by copy: two runs of one program whose digests
+ * agree showed the host the same results (determinism tests). */
 uint64_t locsim_dtoh_digest(const locsim_device *dev);
 
 /* Where device printf output goes (default stdout). */

@@ -21,8 +21,7 @@ void sharers_destroy(sharers *t);
 
 /* SM sm fetched the line holding addr: 1 if the table did not hold the line
  * (its first reference since the last sharers_kernel_end), else 0; -1 when out
- * of memory (nothing recorded).  With one SM and no sharers_kernel_end the table
- * is the set of lines ever referenced (compulsory misses, partition.c). */
+ * of memory (nothing recorded). */
 int sharers_record(sharers *t, uint64_t addr, uint32_t sm);
 
 /* Add this kernel's distinct lines and the sum over them of their distinct SMs to

@@ -213,3 +213,10 @@ void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out) {
     out->col = col;
     out->slice = chan * c->n_sub_per_channel + (bank & (c->n_sub_per_channel - 1));
 }
+
+int addrmap_slice_per_line(const addrmap *m, uint32_t line_shift) {
+    if (line_shift >= 64) return 0;
+    uint64_t below = (1ull << line_shift) - 1;
+    if (m->dramid_bit >= 0 && (uint32_t)m->dramid_bit < line_shift) return 0;
+    return !((m->chan_mask | m->bank_mask | m->row_mask) & below);
+}

@@ -82,6 +82,12 @@ void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out);
  * all its sets instead of camping on those the partition bits select. */
 uint64_t addrmap_partition_addr(const addrmap *m, uint64_t addr);
 
+/* 1 when addresses that agree above bit line_shift - 1 always decode to the same
+ * L2 slice (the channel and the slice-choosing bank bits, and the row bits the
+ * hashes fold in, all come from bits >= line_shift), so one decode serves a
+ * whole line; 0 when the mapping may split a line between slices. */
+int addrmap_slice_per_line(const addrmap *m, uint32_t line_shift);
+
 /* Total L2 slices (channels x slices per channel). */
 static inline uint32_t addrmap_slices(const addrmap *m) { return m->cfg.n_channels * m->cfg.n_sub_per_channel; }
 

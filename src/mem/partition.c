@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/sharers.h"
+#include "analysis/lineset.h"
 #include "mem/partition.h"
 
 /* A bounded FIFO of requests, each with the cycle from which it may leave
@@ -70,7 +70,7 @@ struct partition {
      * now and dram_rr. */
     uint64_t next_work;
     uint32_t replies_queued;      /* requests in the L2->icnt queues of all slices */
-    sharers *seen;                /* every line the L2 slices have been asked for */
+    lineset *seen;                /* every line the L2 slices have been asked for */
     uint32_t line_shift;          /* log2 of the L2 line size: `seen` counts lines */
     partition_counters ctr;
 };
@@ -219,7 +219,7 @@ static void do_access(partition *p, slice *s) {
      * change nothing, and the sectors of one line come one after another. */
     uint64_t line = (r->addr >> p->line_shift) + 1;
     if (line != s->seen_last) {
-        int first = sharers_record(p->seen, r->addr, 0);
+        int first = lineset_add(p->seen, r->addr);
         if (first >= 0) s->seen_last = line;
         if (first == 1 && o == CACHE_MISS) p->ctr.compulsory_misses++;
     }
@@ -448,7 +448,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
     p->nslices = am->cfg.n_sub_per_channel;
     p->slices = calloc(p->nslices, sizeof *p->slices);
     p->line_shift = cfg->l2.line_size ? (uint32_t)__builtin_ctz(cfg->l2.line_size) : 7;
-    p->seen = sharers_create(1, p->line_shift);
+    p->seen = lineset_create(p->line_shift);
     if (!p->slices || !p->seen) goto oom;
     char name[32];
     snprintf(name, sizeof name, "DRAM[%u]", channel);
@@ -491,7 +491,7 @@ void partition_destroy(partition *p) {
         for (int q = 0; q < PART_Q_COUNT; q++) tq_free(&s->q[q]);
     }
     free(p->slices);
-    sharers_destroy(p->seen);
+    lineset_destroy(p->seen);
     dram_destroy(p->dram);
     free(p);
 }

@@ -171,16 +171,29 @@ locsim_status locsim_memcpy_htod(locsim_device *dev, locsim_dptr dst, const void
     return LOCSIM_OK;
 }
 
+/* The digest of what the host reads back (locsim_dtoh_digest): FNV-1a's step
+ * taken a 64-bit word at a time, with a shift folding the product's high bits
+ * back down (a byte at a time, the serial multiply cost 2% of a streaming
+ * workload's run), then the copy's last bytes one at a time. */
+static uint64_t digest_bytes(uint64_t h, const void *src, size_t bytes) {
+    const uint8_t *b = src;
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, sizeof w);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    for (; i < bytes; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
 locsim_status locsim_memcpy_dtoh(locsim_device *dev, void *dst, locsim_dptr src, size_t bytes) {
     if (!dev || (!dst && bytes)) return LOCSIM_ERR_INVALID;
     if (!valid_range(dev, src, bytes)) return bad_range(dev, "memcpy device to host", src, bytes);
     devmem_read(dev->mem, src, dst, bytes);
     runtime_memcpy_touch(dev, src, bytes);
-    /* FNV-1a over every byte the host reads back: what a program observes */
-    const uint8_t *b = dst;
-    uint64_t h = dev->dtoh_digest;
-    for (size_t i = 0; i < bytes; i++) h = (h ^ b[i]) * 0x100000001b3ull;
-    dev->dtoh_digest = h;
+    dev->dtoh_digest = digest_bytes(dev->dtoh_digest, dst, bytes);
     return LOCSIM_OK;
 }
 

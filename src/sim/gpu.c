@@ -734,15 +734,23 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
 void gpu_memcpy_touch(gpu *g, uint64_t addr, uint64_t bytes) {
     if (!g->p.perf_memcpy || !g->parts) return;
     /* GPGPU-Sim steps through the copy 32 bytes at a time from its first byte
-     * and names the sector each step's address falls in. */
-    for (uint64_t off = 0; off < bytes; off += MEM_SECTOR_SIZE) {
-        uint64_t a = addr + off;
+     * and names the sector each step's address falls in.  Where the mapping
+     * keeps a line in one slice, the steps that fall in one line are one fill
+     * of their sectors (the same as filling them one by one: the first
+     * installs the line, the others only add valid sectors), after one decode. */
+    uint32_t line = cache_geom(partition_l2(g->parts[0], 0))->line_size;
+    int by_line = !g->numa && addrmap_slice_per_line(&g->am, (uint32_t)__builtin_ctz(line));
+    for (uint64_t off = 0; off < bytes;) {
+        uint64_t a = addr + off, last = a | (line - 1);   /* the line's last byte */
+        uint8_t sectors = mem_sector_mask(a, 1, line);
+        for (off += MEM_SECTOR_SIZE; by_line && off < bytes && addr + off <= last; off += MEM_SECTOR_SIZE)
+            sectors |= mem_sector_mask(addr + off, 1, line);
         addr_loc loc;
         addrmap_decode(&g->am, a, &loc);
         if (g->numa) loc.slice = numa_route_peek(g->numa, a);   /* UINT32_MAX: a page nobody placed */
         if (loc.slice >= g->nslices) continue;
         cache *l2 = partition_l2(g->parts[loc.slice / g->slices_per_part], loc.slice % g->slices_per_part);
-        cache_force_fill(l2, a, mem_sector_mask(a, 1, cache_geom(l2)->line_size));
+        cache_force_fill(l2, a, sectors);
     }
 }
 
