@@ -249,6 +249,53 @@ static void test_mshr_full_then_retry(void **state) {
     cache_destroy(c);
 }
 
+/* cache_count_fail stands for a retry the cache would refuse: two identical
+ * caches (miss queue of 1, LRU) take a miss, then refuse line 0x1000 for want
+ * of miss-queue room (and a global write to line 0x2000, written through,
+ * likewise).
+ * One is asked again three times, the other counts the three refusals with
+ * cache_count_fail: every counter agrees (by hand: 4 refusals of the read, 2 of
+ * the write, 6 MISS_QUEUE fails), and after a pop both take the read as a miss.
+ * LRU and FIFO choose purely (their refusals repeat); LPC, sharing and ldesc
+ * count or mark lines in find_victim, or read the time, so theirs may not. */
+static void test_fail_replay_counts_as_retry(void **state) {
+    (void)state;
+    cache *a = make("N:32:128:4,L:L:m:N:L,A:8:8,1"), *b = make("N:32:128:4,L:L:m:N:L,A:8:8,1");
+    assert_true(cache_fail_repeats(a));
+    mem_req y = req(0x1000, MEM_GLOBAL_ACC_R, 0xF, 1), w = req(0x2040, MEM_GLOBAL_ACC_W, 0x2, 2);
+    cache_fail_reason why_y, why_w;
+    for (int k = 0; k < 2; k++) {
+        cache *c = k ? b : a;
+        assert_int_equal(read_line(c, 0x0000, 0), CACHE_MISS);
+        assert_int_equal(cache_access(c, &y, 0, &why_y), CACHE_RESERVATION_FAIL);
+        assert_int_equal(cache_access(c, &w, 0, &why_w), CACHE_RESERVATION_FAIL);
+    }
+    assert_int_equal(why_y, CACHE_FAIL_MISS_QUEUE);
+    assert_int_equal(why_w, CACHE_FAIL_MISS_QUEUE);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(cache_access(a, &y, (uint64_t)i + 1, NULL), CACHE_RESERVATION_FAIL);
+        cache_count_fail(b, y.type, why_y);
+    }
+    assert_int_equal(cache_access(a, &w, 9, NULL), CACHE_RESERVATION_FAIL);
+    cache_count_fail(b, w.type, why_w);
+    assert_memory_equal(cache_stats(a), cache_stats(b), sizeof(cache_counters));
+    assert_int_equal(cache_stats(b)->access[MEM_GLOBAL_ACC_R][CACHE_RESERVATION_FAIL], 4);
+    assert_int_equal(cache_stats(b)->access[MEM_GLOBAL_ACC_W][CACHE_RESERVATION_FAIL], 2);
+    assert_int_equal(cache_stats(b)->fail[CACHE_FAIL_MISS_QUEUE], 6);
+    cache_miss_queue_pop(a);
+    cache_miss_queue_pop(b);
+    assert_int_equal(cache_access(a, &y, 10, NULL), CACHE_MISS);
+    assert_int_equal(cache_access(b, &y, 10, NULL), CACHE_MISS);
+    assert_memory_equal(cache_stats(a), cache_stats(b), sizeof(cache_counters));
+    cache_destroy(a);
+    cache_destroy(b);
+    assert_int_equal(cache_policy_find("lru")->pure_choice, 1);
+    assert_int_equal(cache_policy_find("fifo")->pure_choice, 1);
+    assert_int_equal(cache_policy_find("lpc")->pure_choice, 0);
+    assert_int_equal(cache_policy_find("sharing")->pure_choice, 0);
+    assert_int_equal(cache_policy_find("ldesc")->pure_choice, 0);
+}
+
 static void test_miss_queue_and_line_reservation_fails(void **state) {
     (void)state;
     cache_fail_reason why;
@@ -668,6 +715,7 @@ int main(void) {
         cmocka_unit_test(test_fill_without_mshr_is_refused),
         cmocka_unit_test(test_random_stress_no_request_lost),
         cmocka_unit_test(test_sector_mask_matches_definition),
+        cmocka_unit_test(test_fail_replay_counts_as_retry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -307,6 +307,13 @@ static cache_outcome count(cache *c, const mem_req *r, cache_outcome o, cache_fa
     return o;
 }
 
+bool cache_fail_repeats(const cache *c) { return c->pol->pure_choice != 0; }
+
+void cache_count_fail(cache *c, uint8_t type, cache_fail_reason why) {
+    c->ctr.access[type < MEM_ACCESS_TYPE_COUNT ? type : MEM_GLOBAL_ACC_R][CACHE_RESERVATION_FAIL]++;
+    c->ctr.fail[why]++;
+}
+
 /* ---- misses that fetch ---- */
 
 /* Can entry e (or a new entry when e < 0) take one more request needing `need`? */

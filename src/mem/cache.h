@@ -171,6 +171,11 @@ typedef struct cache_policy_ops {
      * and request, so a policy can set an insertion priority there. */
     cache_alloc_decision (*allocate)(void *st, uint32_t set, uint32_t way, const cache_line *victim,
                                      const mem_req *r, uint64_t now);
+    /* 1 when find_victim and allocate (if any) read only the policy's state, the
+     * set, the candidates and r -- never `now` -- and change nothing: an access
+     * the cache refused is then refused again, for the same reason, until the
+     * cache changes (cache_fail_repeats).  0 (the default) is always safe. */
+    uint8_t pure_choice;
     /* Optional: the CACHE_HINT_* bits of the answer to read r, whose line is in
      * `way` (a hit, or a waiter woken by the fill of that line); 0 without it. */
     uint8_t (*reply_hint)(void *st, uint32_t set, uint32_t way, const mem_req *r);
@@ -299,6 +304,16 @@ uint32_t cache_fill_max_woken(const cache *c, uint8_t sectors);
  * missed or hit a reserved line, and writes of a write-back fetch-on-write cache
  * that missed.  Every other write is complete when cache_access returns. */
 bool cache_request_waits(const cache *c, const mem_req *r, cache_outcome o);
+/* true when an access c refused (CACHE_RESERVATION_FAIL) would be refused again,
+ * for the same reason and with no other effect than the counts, as long as
+ * nothing changes c (no access goes ahead, no fill, no miss-queue pop): every
+ * check a refusal rests on reads only the cache's lines, MSHRs and queue, and
+ * its policy's choice is pure (cache_policy_ops.pure_choice). */
+bool cache_fail_repeats(const cache *c);
+/* Count a refused access of type `type` for reason why exactly as cache_access
+ * counts one: for a caller that knows a retry is refused (cache_fail_repeats)
+ * and skips it. */
+void cache_count_fail(cache *c, uint8_t type, cache_fail_reason why);
 
 /* MSHR entries in use (lines in flight); for a sectored cache also the sectors
  * in flight (what its <entries> limit counts). */

@@ -47,6 +47,12 @@ typedef struct {
     bool miss_queued;             /* the L2's miss queue held something after its last cycle */
     mem_req *woken;               /* scratch for cache_fill (max_merge entries) */
     uint64_t seen_last;           /* line + 1 this slice last recorded in `seen` (0: none) */
+    /* The L2 refused the head of the icnt->L2 queue and nothing has changed the
+     * L2 since (no fill, no miss-queue pop: nothing else reaches it while the
+     * head waits), with a pure policy (cache_fail_repeats): the retry is refused
+     * for refused_why and only counted.  Cleared by a fill or a pop. */
+    bool refused;
+    uint8_t refused_why;          /* cache_fail_reason */
 } slice;
 
 struct partition {
@@ -184,6 +190,7 @@ static void do_fill(partition *p, slice *s) {
         return;
     }
     int n = cache_fill(s->l2, f, p->now, s->woken, cache_max_waiters(s->l2));
+    s->refused = false;
     for (int i = 0; i < n; i++)
         if (!mem_access_is_write(s->woken[i].type) || wants_ack(&s->woken[i])) reply(p, s, &s->woken[i], s->woken[i].hint);
     part_pop(p, s, PART_Q_DRAM_L2);
@@ -194,6 +201,7 @@ static void send_miss(partition *p, slice *s) {
     if (!m || tq_full(&s->q[PART_Q_L2_DRAM])) return;
     part_push(p, s, PART_Q_L2_DRAM, m, p->now + p->cfg.dram_latency);
     cache_miss_queue_pop(s->l2);
+    s->refused = false;
 }
 
 static void do_access(partition *p, slice *s) {
@@ -208,8 +216,16 @@ static void do_access(partition *p, slice *s) {
         p->ctr.l2_access_stalls++;
         return;
     }
-    cache_outcome o = cache_access(s->l2, r, p->now, NULL);
+    if (s->refused) {   /* as the access would: refused again, counted */
+        cache_count_fail(s->l2, r->type, (cache_fail_reason)s->refused_why);
+        p->ctr.l2_access_stalls++;
+        return;
+    }
+    cache_fail_reason why;
+    cache_outcome o = cache_access(s->l2, r, p->now, &why);
     if (o == CACHE_RESERVATION_FAIL) {
+        s->refused = cache_fail_repeats(s->l2);
+        s->refused_why = (uint8_t)why;
         p->ctr.l2_access_stalls++;
         return;
     }

@@ -45,4 +45,5 @@ const cache_policy_ops cache_policy_fifo = {
     .destroy = fifo_destroy,
     .on_insert = fifo_insert,
     .find_victim = fifo_find_victim,
+    .pure_choice = 1,   /* find_victim reads the stamps only */
 };

@@ -47,4 +47,5 @@ const cache_policy_ops cache_policy_lru = {
     .on_hit = lru_touch,
     .on_insert = lru_touch,
     .find_victim = lru_find_victim,
+    .pure_choice = 1,   /* find_victim reads the stamps only */
 };
