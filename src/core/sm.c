@@ -41,6 +41,7 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    s->dec = &s->own_dec;
     s->c = *c;
     s->id = id;
     for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
@@ -64,9 +65,11 @@ void sm_destroy(sm *s) {
     sm_kernel_end(s);
     ldst_free(s);
     if (s->sched_state) s->c.sched->destroy(s->sched_state);
-    free(s->dec);
+    free(s->own_dec.slot);
     free(s);
 }
+
+void sm_share_decode(sm *s, sm *owner) { s->dec = owner->dec; }
 
 void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx) {
     s->send = send;
@@ -83,14 +86,17 @@ static void tw_reset(sm *s);
 static int decode_cache_begin(sm *s, const sm_kernel *k) {
     uint32_t need = k->L && k->L->kernel ? k->L->kernel->ninsn : 0, n = DEC_SLOTS_MIN;
     while (n < need && n < DEC_SLOTS_MAX) n <<= 1;
-    if (n > s->dec_cap) {
-        insn_decode *d = realloc(s->dec, n * sizeof *d);
+    sm_decode_cache *dc = s->dec;
+    if (n > dc->cap) {
+        insn_decode *d = realloc(dc->slot, n * sizeof *d);
         if (!d) return -1;
-        s->dec = d;
-        s->dec_cap = n;
+        dc->slot = d;
+        dc->cap = n;
     }
-    s->dec_mask = n - 1;
-    for (uint32_t i = 0; i < n; i++) s->dec[i].in = NULL;
+    /* (A shared cache is emptied by every SM's kernel start: all of them
+     * start the kernel before any issues.) */
+    dc->mask = n - 1;
+    for (uint32_t i = 0; i < n; i++) dc->slot[i].in = NULL;
     return 0;
 }
 

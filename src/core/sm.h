@@ -159,6 +159,10 @@ typedef void (*sm_cta_done_fn)(void *ctx, uint32_t sm_id, uint64_t cta_linear);
 sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen);
 void sm_destroy(sm *s);
 void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx);
+/* s decodes through owner's instruction-decode cache instead of its own (a
+ * decode is the same on every SM of one configuration running one kernel, see
+ * sm_internal.h).  owner must outlive s's use of it. */
+void sm_share_decode(sm *s, sm *owner);
 
 /* Start / end of a kernel: sizes the scoreboard and load slots (the only
  * allocation; none happens per cycle).  The caches keep their contents across

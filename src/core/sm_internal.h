@@ -139,6 +139,16 @@ typedef struct {
     uint8_t wr_bank[DEC_MAX_WR];
 } insn_decode;
 
+/* A decode is a function of the instruction, the SM configuration and the
+ * kernel's register count, the same on every SM of a GPU running one kernel, so
+ * the SMs of a GPU share one cache (sm_share_decode): one copy of a kernel's
+ * decodes in the host's cache instead of one per SM (15 x 160 KB for lavamd).
+ * `mask` + 1 slots in use, `cap` allocated. */
+typedef struct {
+    insn_decode *slot;
+    uint32_t mask, cap;
+} sm_decode_cache;
+
 typedef struct {
     exec_cta *cta;         /* NULL: slot empty */
     uint16_t cta_slot;
@@ -270,8 +280,8 @@ struct sm {
     warp_mask sched_mask[SM_MAX_SCHED];
     uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];
     opcoll oc;
-    insn_decode *dec;      /* the decode cache: dec_mask + 1 slots in use, dec_cap allocated */
-    uint32_t dec_mask, dec_cap;
+    sm_decode_cache own_dec;   /* this SM's decode cache ... */
+    sm_decode_cache *dec;      /* ... or the one the SMs of a GPU share (sm_share_decode): the one used */
     uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod -gpgpu_num_reg_banks (register r of w: bank (r + w) mod banks) */
     uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler */
     uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
@@ -344,7 +354,7 @@ uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, c
 /* ---- sm.c: the decode cache ---- */
 void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in);
 static inline const insn_decode *sm_decode(sm *s, const ptx_insn *in) {
-    insn_decode *d = &s->dec[((uintptr_t)in / sizeof *in) & s->dec_mask];
+    insn_decode *d = &s->dec->slot[((uintptr_t)in / sizeof *in) & s->dec->mask];
     if (d->in != in) sm_decode_fill(s, d, in);
     return d;
 }

@@ -203,6 +203,7 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
             return NULL;
         }
         sm_set_ports(g->sms[i], g->p.numa.n_modules > 1 ? numa_send : gpu_send, gpu_cta_done, g);
+        if (i) sm_share_decode(g->sms[i], g->sms[0]);
     }
     if (build_memory(g, err, errlen)) {
         gpu_destroy(g);
@@ -634,6 +635,8 @@ static void reset_after_error(gpu *g) {
         g->sms[s] = sm_create(&g->p.sm, s, err, sizeof err);
         if (g->sms[s]) sm_set_ports(g->sms[s], g->p.numa.n_modules > 1 ? numa_send : gpu_send, gpu_cta_done, g);
     }
+    for (uint32_t s = 1; s < g->p.num_sms; s++)
+        if (g->sms[s] && g->sms[0]) sm_share_decode(g->sms[s], g->sms[0]);
     if (build_memory(g, err, sizeof err)) fprintf(stderr, "locsim: cannot rebuild the GPU after an error: %s\n", err);
 }
 
