@@ -299,20 +299,22 @@ static void touch(cache *c, uint32_t set, int way, const mem_req *r, uint64_t no
     if (c->pol->on_hit) c->pol->on_hit(c->pol_state, set, (uint32_t)way, r, now);
 }
 
+/* The counters of one access of type `type` with outcome o (why: a refusal's reason). */
+static void count_type(cache *c, uint8_t type, cache_outcome o, cache_fail_reason why) {
+    c->ctr.access[type < MEM_ACCESS_TYPE_COUNT ? type : MEM_GLOBAL_ACC_R][o]++;
+    if (o == CACHE_RESERVATION_FAIL) c->ctr.fail[why]++;
+}
+
 static cache_outcome count(cache *c, const mem_req *r, cache_outcome o, cache_fail_reason why,
                            cache_fail_reason *why_out) {
-    c->ctr.access[r->type < MEM_ACCESS_TYPE_COUNT ? r->type : MEM_GLOBAL_ACC_R][o]++;
-    if (o == CACHE_RESERVATION_FAIL) c->ctr.fail[why]++;
+    count_type(c, r->type, o, why);
     if (why_out) *why_out = why;
     return o;
 }
 
 bool cache_fail_repeats(const cache *c) { return c->pol->pure_choice != 0; }
 
-void cache_count_fail(cache *c, uint8_t type, cache_fail_reason why) {
-    c->ctr.access[type < MEM_ACCESS_TYPE_COUNT ? type : MEM_GLOBAL_ACC_R][CACHE_RESERVATION_FAIL]++;
-    c->ctr.fail[why]++;
-}
+void cache_count_fail(cache *c, uint8_t type, cache_fail_reason why) { count_type(c, type, CACHE_RESERVATION_FAIL, why); }
 
 /* ---- misses that fetch ---- */
 
