@@ -119,6 +119,8 @@ typedef struct {
     double core_mhz;             /* timing mode: core clock of the configuration */
     char *summary;               /* timing statistics text (malloc'd), or NULL */
     size_t summary_len;
+    uint64_t timed_insns;        /* thread instructions simulated in timing mode (all of them in functional mode) */
+    char stop[320];              /* timing mode: the cap that stopped the timing simulation, or "" */
 } run_outcome;
 
 /* What to do with the device after the run, before it is destroyed. */
@@ -159,6 +161,12 @@ static int run_with(const workload_entry *e, const run_options *o, run_outcome *
     out->result = workload_run(e, dev, o->size, o->seed, out->detail, sizeof out->detail);
     out->seconds = cli_now_seconds() - t0;
     locsim_get_counters(dev, &out->counters);
+    out->timed_insns = out->counters.thread_insns - (uint64_t)cli_timing_stat(dev, "gpu_ff_insn");
+    const gpu_cap_info *cap = timing_of(dev) ? gpu_cap(timing_of(dev)->g) : NULL;
+    if (cap)
+        snprintf(out->stop, sizeof out->stop, "%s at cycle %" PRIu64 ", %" PRIu64 " thread instructions, in kernel %" PRIu64
+                 " (%s); the rest ran functionally", cap->option, cap->cycle, cap->thread_insns, cap->kernel,
+                 cap->kernel_name);
     out->ipc = cli_timing_stat(dev, "gpu_ipc");
     out->l1d_miss_rate = cli_timing_stat(dev, "L1D_total_cache_miss_rate");
     if (timing_of(dev)) out->core_mhz = timing_of(dev)->cfg->clock_mhz[CLOCK_CORE];
@@ -268,11 +276,14 @@ int cmd_run(int argc, char **argv) {
     printf("workload        %s (size %u, seed %" PRIu64 ")\n", e->wl->name, size, o.seed);
     printf("mode            %s%s\n", o.functional ? "functional" : "timing, config ", o.functional ? "" : o.config);
     printf("kernels         %" PRIu64 "\n", r.counters.kernels);
-    printf("gpu_sim_insn    %" PRIu64 "\n", r.counters.thread_insns);
+    printf("gpu_sim_insn    %" PRIu64 "\n", r.timed_insns);
+    if (r.timed_insns != r.counters.thread_insns)   /* a timing window, warm-up or cap */
+        printf("gpu_ff_insn     %" PRIu64 " (run functionally, untimed)\n", r.counters.thread_insns - r.timed_insns);
+    if (r.stop[0]) printf("stopped_by      %s\n", r.stop);
     printf("warp_insn       %" PRIu64 "\n", r.counters.warp_insns);
     printf("memcheck_oob_accesses %" PRIu64 "\n", r.counters.oob_accesses);
     printf("host_seconds    %.3f\n", r.seconds);
-    printf("sim_rate        %.1f M thread-insn/s\n", r.seconds > 0 ? r.counters.thread_insns / r.seconds / 1e6 : 0.0);
+    printf("sim_rate        %.1f M thread-insn/s\n", r.seconds > 0 ? r.timed_insns / r.seconds / 1e6 : 0.0);
     if (r.core_mhz > 0 && r.seconds > 0 && r.counters.cycles) {
         /* host seconds per simulated second at the core clock */
         printf("slowdown        %.0fx\n", r.seconds / (r.counters.cycles / (r.core_mhz * 1e6)));
@@ -300,11 +311,11 @@ int cmd_run_all(int argc, char **argv) {
         char cycles[24] = "-", ipc[24] = "-";
         if (c->cycles) {
             snprintf(cycles, sizeof cycles, "%" PRIu64, c->cycles);
-            snprintf(ipc, sizeof ipc, "%.2f", (double)c->thread_insns / (double)c->cycles);
+            snprintf(ipc, sizeof ipc, "%.2f", (double)r.timed_insns / (double)c->cycles);
         }
         printf("%-14s %6u %14" PRIu64 " %12" PRIu64 " %10s %9s %9.1f  %s\n", e->wl->name,
-               o.size ? o.size : e->wl->default_size, c->thread_insns, c->warp_insns, cycles, ipc,
-               r.seconds > 0 ? c->thread_insns / r.seconds / 1e6 : 0.0, result_name(r.result));
+               o.size ? o.size : e->wl->default_size, r.timed_insns, c->warp_insns, cycles, ipc,
+               r.seconds > 0 ? r.timed_insns / r.seconds / 1e6 : 0.0, result_name(r.result));
         fflush(stdout);
         if (r.result != WL_PASS) {
             failures++;

@@ -133,6 +133,8 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     s->fetch_free = 0;
     s->iretry = 0;
     s->resident = s->nlive = s->ngroups = 0;
+    s->live_since = 0;
+    sm_kernel_levels_reset(s);
     s->live_mask = 0;
     s->wake_at = 0;
     memset(s->sched_next, 0, sizeof s->sched_next);
@@ -144,6 +146,8 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     s->kernel_active = 1;
     return 0;
 }
+
+void sm_kernel_levels_reset(sm *s) { s->st.live_warps_max = 0; }
 
 void sm_kernel_end(sm *s) {
     for (uint32_t i = 0; i < SM_MAX_CTAS; i++)
@@ -169,6 +173,41 @@ uint32_t sm_id(const sm *s) { return s->id; }
 uint64_t sm_wake_at(const sm *s) { return s->wake_at; }
 
 bool sm_idle(const sm *s) { return s->resident == 0 && !ldst_has_work(s); }
+
+/* Live warps integrated over time up to `now` (before nlive changes). */
+static void live_account(sm *s, uint64_t now) {
+    if (now > s->live_since) s->st.live_warp_cycles += (uint64_t)s->nlive * (now - s->live_since);
+    s->live_since = now;
+}
+
+void sm_stop_issue(sm *s, uint64_t now) {
+    /* With no live warp the schedulers issue nothing (and count idle slots), and
+     * the SM wakes only for its LD/ST unit and replies; no CTA is added after. */
+    live_account(s, now);
+    s->nlive = 0;
+    s->live_mask = 0;
+    s->iretry = 0;   /* fetches for warps that will not issue again */
+    sm_poke(s, now);
+}
+
+bool sm_quiet(const sm *s) { return !ldst_has_work(s); }
+
+locsim_status sm_finish_functionally(sm *s, uint64_t *thread_insns, uint64_t *warp_insns, uint64_t *ctas,
+                                     exec_fault *fault) {
+    for (uint32_t i = 0; i < SM_MAX_CTAS; i++) {
+        exec_cta *cta = s->ctas[i].cta;
+        if (!cta) continue;
+        locsim_status st = exec_cta_run(cta, thread_insns, warp_insns);
+        (*ctas)++;
+        if (st != LOCSIM_OK) {
+            const exec_fault *f = exec_cta_fault(cta);
+            if (f) *fault = *f;
+            else fault->status = st, snprintf(fault->msg, sizeof fault->msg, "kernel fault on SM %u", s->id);
+            return st;
+        }
+    }
+    return LOCSIM_OK;
+}
 
 uint32_t sm_warps_at_barrier(const sm *s) {
     uint32_t n = 0;
@@ -584,6 +623,7 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
     C->first_warp = slot * nw;
     C->live_warps = nw;
     C->inflight = 0;
+    live_account(s, now);
     s->resident++;
     s->age_group[s->ngroups++] = (nw >= 64 ? ~(warp_mask)0 : (((warp_mask)1 << nw) - 1)) << C->first_warp;
     for (uint32_t i = 0; i < nw; i++) {
@@ -610,6 +650,7 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
         if (s->c.sched->warp_start) s->c.sched->warp_start(s->sched_state, w, now);
         sm_warp_fetch(s, w, NULL, 0, now);
     }
+    if (s->nlive > s->st.live_warps_max) s->st.live_warps_max = s->nlive;
     sm_poke(s, now);
     return 0;
 }
@@ -639,6 +680,7 @@ static void warp_exited(sm *s, uint32_t w, uint64_t now) {
     W->ready_at = NEVER;
     sm_warp_sync(s, w);
     s->live_mask &= ~((warp_mask)1 << w);
+    live_account(s, now + 1);   /* it was live through cycle now */
     age_remove(s, w);
     if (s->c.sched->warp_exit) s->c.sched->warp_exit(s->sched_state, w, now);
     sm_cta *C = &s->ctas[W->cta_slot];
@@ -879,6 +921,7 @@ static void account_sleep(sm *s, uint64_t now) {
 
 void sm_flush_stats(sm *s, uint64_t now) {
     account_sleep(s, now + 1);
+    live_account(s, now + 1);
     if (s->have_last && now > s->last_cycle) s->last_cycle = now;
 }
 

@@ -147,6 +147,9 @@ typedef struct {
     uint64_t bypass_requests;      /* atomics and uncached accesses sent past the L1 */
     uint64_t mem_latency_sum, mem_latency_n, mem_latency_max;  /* request out -> data back, core cycles */
     uint64_t requests_out, replies_in;
+    /* Occupancy actually reached: live warps integrated over core cycles (their
+     * mean is this / active_cycles), and the most live at once. */
+    uint64_t live_warp_cycles, live_warps_max;
 } sm_counters;
 
 typedef struct sm sm;
@@ -169,6 +172,9 @@ void sm_share_decode(sm *s, sm *owner);
  * kernels unless -gpgpu_flush_l1_cache asks for an L1D invalidate, as in GPGPU-Sim. */
 int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen);
 void sm_kernel_end(sm *s);
+/* Counters that are levels of one kernel, not totals (live_warps_max): zeroed
+ * by sm_kernel_begin, and by the GPU for a kernel that runs only functionally. */
+void sm_kernel_levels_reset(sm *s);
 
 /* Room for another CTA of the running kernel. */
 uint32_t sm_free_cta_slots(const sm *s);
@@ -182,6 +188,18 @@ void sm_cycle(sm *s, uint64_t now);
 uint64_t sm_wake_at(const sm *s);
 /* A reply from the memory system. */
 void sm_receive(sm *s, const mem_req *reply, uint64_t now);
+
+/* The kernel's timing window closed: issue nothing more.  The SM still moves
+ * what is in flight (LD/ST unit, misses, fetches, replies), so the memory system
+ * drains; sm_quiet() tells when nothing of the SM is left in it. */
+void sm_stop_issue(sm *s, uint64_t now);
+bool sm_quiet(const sm *s);
+/* Run every resident CTA to its end functionally (their state is exact: an
+ * instruction executes at issue), adding the instructions to *thread_insns and
+ * *warp_insns.  LOCSIM_OK, or a fault's status with its message in *fault.
+ * The CTAs stay resident until sm_kernel_end. */
+locsim_status sm_finish_functionally(sm *s, uint64_t *thread_insns, uint64_t *warp_insns, uint64_t *ctas,
+                                     exec_fault *fault);
 
 /* CTAs resident, and whether anything is still in flight. */
 uint32_t sm_resident_ctas(const sm *s);

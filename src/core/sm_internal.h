@@ -276,6 +276,7 @@ struct sm {
     uint32_t wait_lanes[SCHED_MAX_WARPS];
     uint8_t lane_wait[SCHED_MAX_WARPS][32];
     uint32_t nlive;
+    uint64_t live_since;           /* cycle the live-warp integral was last brought up to */
     warp_mask live_mask;
     warp_mask sched_mask[SM_MAX_SCHED];
     uint64_t unit_free[UNIT_COUNT][SM_MAX_UNITS];

@@ -17,6 +17,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <string.h>
 
 #define DB_SCHEMA_VERSION 1
 #define DB_TOTAL_KERNEL (-1)
@@ -38,7 +39,7 @@ typedef struct {
     const char *spec, *workload, *config, *variant, *command, *version;
     uint32_t size;
     uint64_t seed;
-    const char *status;  /* "ok", "check-failed", "error", "timeout" */
+    const char *status;  /* "ok", "capped", "check-failed", "error", "timeout" */
     char *message;       /* may be NULL */
     double wall_s, cpu_s;
     run_stat *stats;
@@ -46,6 +47,13 @@ typedef struct {
     char **kernel_names; /* by launch index */
     int nkernels;
 } run_record;
+
+/* A run whose statistics are whole and valid: "ok", or "capped" (a -gpgpu_max_*
+ * cap ended its timing simulation; they cover the timed part, the rest ran
+ * functionally and the output check passed). */
+static inline int db_status_complete(const char *status) {
+    return !strcmp(status, "ok") || !strcmp(status, "capped");
+}
 
 /* Open (creating it when create and absent).  -1 with the reason in err. */
 int db_open(results_db *d, const char *path, int create, int readonly, char *err, size_t errlen);

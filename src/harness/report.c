@@ -28,7 +28,7 @@
 
 typedef struct {
     char key[65];
-    int found, ok;
+    int found, ok, capped;   /* capped: ok, but a -gpgpu_max_* cap ended its timing part */
     char status[32];
     char **names;      /* sorted */
     double *values;
@@ -133,7 +133,8 @@ static run_data *load_run(report *R, const char *key) {
     if (sqlite3_step(st) == SQLITE_ROW) {
         r->found = 1;
         snprintf(r->status, sizeof r->status, "%s", (const char *)sqlite3_column_text(st, 0));
-        r->ok = !strcmp(r->status, "ok");
+        r->ok = db_status_complete(r->status);
+        r->capped = !strcmp(r->status, "capped");
         r->cpu_s = sqlite3_column_double(st, 1);
         r->wall_s = sqlite3_column_double(st, 2);
         id = sqlite3_column_int64(st, 3);

@@ -269,7 +269,26 @@ static int is_number(yaml_node_t *n, double *v) {
     return *t && !*end;
 }
 
-static int load_stats(const char *path, run_record *r, int kernel_stats, char *err, size_t errlen) {
+/* The JSON's "stop" member (a cap ended the timing simulation): "by" and where,
+ * as one line in stop[]; stays "" when "stop" is null. */
+static void read_stop(yaml_document_t *doc, yaml_node_t *v, char *stop, size_t n) {
+    if (v->type != YAML_MAPPING_NODE) return;
+    const char *by = "?", *cycle = "?", *insns = "?", *kernel = "?";
+    for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+        yaml_node_t *k = yaml_document_get_node(doc, q->key), *x = yaml_document_get_node(doc, q->value);
+        if (k->type != YAML_SCALAR_NODE || x->type != YAML_SCALAR_NODE) continue;
+        const char *name = (const char *)k->data.scalar.value, *val = (const char *)x->data.scalar.value;
+        if (!strcmp(name, "by")) by = val;
+        else if (!strcmp(name, "cycle")) cycle = val;
+        else if (!strcmp(name, "thread_insns")) insns = val;
+        else if (!strcmp(name, "kernel")) kernel = val;
+    }
+    snprintf(stop, n, "stopped by %s at cycle %s (%s thread instructions timed) in kernel %s; the rest ran "
+             "functionally", by, cycle, insns, kernel);
+}
+
+static int load_stats(const char *path, run_record *r, int kernel_stats, char *stop, size_t nstop, char *err,
+                      size_t errlen) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "no statistics file (%s)", strerror(errno));
@@ -292,7 +311,9 @@ static int load_stats(const char *path, run_record *r, int kernel_stats, char *e
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(&doc, p->key), *v = yaml_document_get_node(&doc, p->value);
         const char *key = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
-        if (!strcmp(key, "total") && v->type == YAML_MAPPING_NODE) {
+        if (!strcmp(key, "stop")) {
+            read_stop(&doc, v, stop, nstop);
+        } else if (!strcmp(key, "total") && v->type == YAML_MAPPING_NODE) {
             for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
                 yaml_node_t *sk = yaml_document_get_node(&doc, q->key), *sv = yaml_document_get_node(&doc, q->value);
                 double x;
@@ -450,8 +471,8 @@ static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, in
     rec->version = p->version;
     rec->wall_s = now_s() - sl->start;
     rec->cpu_s = ru->ru_utime.tv_sec + ru->ru_utime.tv_usec * 1e-6 + ru->ru_stime.tv_sec + ru->ru_stime.tv_usec * 1e-6;
-    char why[600] = "", serr[256];
-    int have = load_stats(sl->json, rec, s->kernel_stats, serr, sizeof serr) == 0;
+    char why[600] = "", serr[256], stop[400] = "";
+    int have = load_stats(sl->json, rec, s->kernel_stats, stop, sizeof stop, serr, sizeof serr) == 0;
     /* SIGXCPU: the soft limit (the kernel's CPU accounting may read a little below it
      * in rusage); SIGKILL past the hard limit */
     if (WIFSIGNALED(wstatus) && s->timeout > 0 &&
@@ -462,7 +483,8 @@ static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, in
         rec->status = "error";
         snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
     } else if (WEXITSTATUS(wstatus) == 0 && have) {
-        rec->status = "ok";
+        rec->status = stop[0] ? "capped" : "ok";   /* capped: the statistics cover the timed part */
+        snprintf(why, sizeof why, "%s", stop);
     } else if (WEXITSTATUS(wstatus) == 1 && have) {
         rec->status = "check-failed";
         snprintf(why, sizeof why, "exit status 1: the output check failed");
@@ -470,7 +492,9 @@ static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, in
         rec->status = "error";
         snprintf(why, sizeof why, "exit status %d%s%s", WEXITSTATUS(wstatus), have ? "" : "; ", have ? "" : serr);
     }
-    if (strcmp(rec->status, "ok")) {
+    if (!strcmp(rec->status, "capped")) {
+        rec->message = xstrdup(why);
+    } else if (strcmp(rec->status, "ok")) {
         rec->message = log_tail(sl->log, why);
         if (!have || !strcmp(rec->status, "timeout")) {
             /* keep no partial statistics of a run that did not finish */
@@ -576,7 +600,7 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
                 rc = 2;
             }
             pg.done++;
-            if (strcmp(rec.status, "ok")) {
+            if (!db_status_complete(rec.status)) {
                 pg.failed++;
                 fprintf(stderr, "%slocsim sweep: %s size %u seed %llu %s %s: %s: %s\n", pg.tty ? "\r\033[K" : "",
                         rec.workload, rec.size, (unsigned long long)rec.seed, rec.config, rec.variant, rec.status,
@@ -944,8 +968,8 @@ int sweep_main(int argc, char **argv) {
             free(todo);
             goto out;
         }
-        if (found && strcmp(status, "ok")) failed_before++;
-        if (found && !(retry && strcmp(status, "ok"))) {
+        if (found && !db_status_complete(status)) failed_before++;
+        if (found && !(retry && !db_status_complete(status))) {
             have++;
             continue;
         }

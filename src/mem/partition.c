@@ -237,6 +237,7 @@ static void do_access(partition *p, slice *s) {
     if (line != s->seen_last) {
         int first = lineset_add(p->seen, r->addr);
         if (first >= 0) s->seen_last = line;
+        p->ctr.distinct_lines += first == 1;
         if (first == 1 && o == CACHE_MISS) p->ctr.compulsory_misses++;
     }
     /* Requests waiting in the MSHR are answered at the fill.  (The reply, not

@@ -57,6 +57,7 @@ typedef struct partition_counters {
     uint64_t replies;
     uint64_t sector_splits;       /* requests split into per-sector accesses (sectored L2) */
     uint64_t compulsory_misses;   /* L2 misses that were the first reference to their line */
+    uint64_t distinct_lines;      /* lines referenced at least once (the footprint past the L1s) */
 } partition_counters;
 
 typedef struct partition partition;

@@ -52,6 +52,9 @@ struct locsim_config {
     /* ---- run limits ---- */
     uint64_t max_insn;                 /* thread instructions, 0 = no limit */
     uint64_t max_cycle;                /* core cycles, 0 = no limit */
+    uint64_t max_cta;                  /* CTAs issued in timing mode, 0 = no limit */
+    uint64_t window_insn;              /* per-kernel timed thread instructions, 0 = the whole kernel */
+    uint64_t warmup_insn;              /* per-kernel functional warm-up, thread instructions of whole CTAs */
     uint64_t device_memory_mb;         /* capacity of device memory (locsim_malloc) */
 
     /* ---- SM ---- */

@@ -127,8 +127,23 @@ static void format_widths(const sim_config *c, char *buf, size_t n) {
 
 static const option_def options[] = {
     SECTION("Run limits"),
-    U64("gpgpu_max_insn", max_insn, "0", 0, UINT64_MAX, "stop after this many thread instructions (0: no limit)"),
-    U64("gpgpu_max_cycle", max_cycle, "0", 0, UINT64_MAX, "stop after this many core cycles (0: no limit)"),
+    U64("gpgpu_max_insn", max_insn, "0", 0, UINT64_MAX,
+        "stop the timing simulation once this many thread instructions have issued, over all kernels (0: no "
+        "limit); the statistics cover what ran, the JSON's \"stop\" says where, and the rest of the program "
+        "runs functionally so its results stay exact (GPGPU-Sim's option)"),
+    U64("gpgpu_max_cycle", max_cycle, "0", 0, UINT64_MAX,
+        "stop the timing simulation at this core cycle, over all kernels (0: no limit); then as -gpgpu_max_insn"),
+    U64("gpgpu_max_cta", max_cta, "0", 0, UINT64_MAX,
+        "issue at most this many CTAs in timing mode, over all kernels (0: no limit): the issued ones run to their "
+        "end, then the timing simulation stops as with -gpgpu_max_insn (GPGPU-Sim 4's hit_max_cta_count)"),
+    U64("timing_window_insn", window_insn, "0", 0, UINT64_MAX,
+        "per-kernel timing window (0: off): each kernel's first N thread instructions (after the warm-up) are "
+        "simulated in timing mode; then issue stops, the memory requests in flight complete (still timed), and the "
+        "kernel's remaining instructions run functionally (fast-forward, untimed; docs/timing-core.md)"),
+    U64("timing_warmup_insn", warmup_insn, "0", 0, UINT64_MAX,
+        "per-kernel functional warm-up (0: off): the kernel's first CTAs in the CTA scheduler's order, at least "
+        "this many thread instructions of whole CTAs, run functionally (untimed; caches see none of their "
+        "accesses) before the timing part starts"),
     U64("device_memory_mb", device_memory_mb, "4096", 1, 1048576,
         "device memory in MiB: allocations beyond it fail (cudaErrorMemoryAllocation); what cudaMemGetInfo and "
         "totalGlobalMem report (not a GPGPU-Sim option; 4 GiB as cudart reported before)"),

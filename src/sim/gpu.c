@@ -59,6 +59,19 @@ struct gpu {
     uint64_t next_progress;
     uint64_t kernel_start;          /* core cycle the running kernel started at */
     int needs_reset;                /* an interrupted kernel left state behind */
+
+    /* Caps and the per-kernel timing window (docs/timing-core.md, "Caps and
+     * timing windows").  None of it is touched per cycle unless an option is set. */
+    gpu_cap_info cap;               /* .option set once a cap stopped the timing simulation */
+    uint64_t launches;              /* kernels launched on this GPU (launch index of the next) */
+    uint64_t ctas_limit;            /* CTAs of the running kernel that may run in timing mode */
+    uint64_t insn_watch;            /* timed thread instructions (all SMs, cumulative) at which a
+                                       cap or the window may stop the kernel; 0 = none */
+    uint64_t window_end;            /* ... at which the kernel's window closes; 0 = none */
+    int draining;                   /* the window closed: issue stopped, memory drains */
+    uint64_t warmup_left;           /* warm-up thread instructions still to run in this kernel */
+    uint8_t *dispatched;            /* a bit per CTA: handed out (timed or warm-up); kept only
+                                       when a window, warm-up or cap may leave CTAs to finish */
 };
 
 /* ---- ports between SMs and the networks ---- */
@@ -221,6 +234,7 @@ void gpu_destroy(gpu *g) {
     free(g->sm_ctas);
     free(g->sm_insn0);
     free(g->cta_sm);
+    free(g->dispatched);
     sharers_destroy(g->sharers);
     if (g->parts)
         for (uint32_t i = 0; i < g->nparts; i++) partition_destroy(g->parts[i]);
@@ -260,10 +274,76 @@ static void edges_init(gpu *g) {
     edges_sync(g);
 }
 
+/* ---- functional fast-forward (warm-up, past a window, after a cap) ---- */
+
+static void mark_dispatched(gpu *g, uint64_t id) {
+    if (g->dispatched) g->dispatched[id >> 3] |= (uint8_t)(1u << (id & 7));
+}
+
+static void kernel_fault(gpu *g, locsim_status st, const char *msg) {
+    g->kernel_status = st;
+    snprintf(g->kernel_err, g->kernel_errlen, "%s", msg && msg[0] ? msg : locsim_status_name(st));
+}
+
+/* Run CTA `id` of the running kernel functionally on SM `smid`, untimed; its
+ * instructions count as fast-forwarded (*thread_insns gets them too).  0, or -1
+ * with the kernel's status set. */
+static int run_cta_functionally(gpu *g, uint64_t id, uint32_t smid, uint64_t *thread_insns) {
+    exec_cta *cta = exec_cta_create(g->L, id, smid);
+    if (!cta) {
+        g->kernel_status = LOCSIM_ERR_OUT_OF_MEMORY;
+        snprintf(g->kernel_err, g->kernel_errlen, "kernel '%s': out of host memory creating CTA %llu",
+                 g->L->kernel->name, (unsigned long long)id);
+        return -1;
+    }
+    uint64_t t = 0;
+    locsim_status st = exec_cta_run(cta, &t, &g->st.ff_warp_insns);
+    g->st.ff_thread_insns += t;
+    if (thread_insns) *thread_insns = t;
+    if (st != LOCSIM_OK) {
+        const exec_fault *f = exec_cta_fault(cta);
+        kernel_fault(g, st, f ? f->msg : NULL);
+    }
+    exec_cta_destroy(cta);
+    return st == LOCSIM_OK ? 0 : -1;
+}
+
+/* -timing_warmup_insn: the first CTAs the CTA scheduler hands out, SM by SM as
+ * it would in timing mode, run functionally at once and are done, until the
+ * budget of thread instructions is spent.  The scheduler sees each as dispatched
+ * and done, so its own state moves on as if they had run. */
+static void warm_up(gpu *g, uint64_t now) {
+    int any = 1;
+    while (any && g->warmup_left && g->ctas_dispatched < g->ctas_limit && g->kernel_status == LOCSIM_OK) {
+        any = 0;
+        for (uint32_t s = 0; s < g->p.num_sms && g->warmup_left && g->ctas_dispatched < g->ctas_limit; s++) {
+            uint32_t free_slots = sm_free_cta_slots(g->sms[s]);
+            uint64_t id, t;
+            if (!free_slots || !g->cta_ops->next(g->cta_state, s, free_slots, now, &id)) continue;
+            any = 1;
+            if (id >= g->ctas_total) {
+                kernel_fault(g, LOCSIM_ERR_LAUNCH, "the CTA scheduler chose a CTA outside the grid");
+                return;
+            }
+            if (run_cta_functionally(g, id, s, &t)) return;
+            mark_dispatched(g, id);
+            g->ctas_dispatched++;
+            g->st.ctas_warmup++;
+            if (g->ctas_limit < g->ctas_total) g->ctas_limit++;   /* -gpgpu_max_cta counts timed CTAs */
+            g->warmup_left = t >= g->warmup_left ? 0 : g->warmup_left - t;
+            gpu_cta_done(g, s, id);
+        }
+    }
+}
+
 static void dispatch_ctas(gpu *g, uint64_t now) {
-    if (!g->room_maybe || g->ctas_dispatched >= g->ctas_total) return;
+    if (g->warmup_left) {
+        warm_up(g, now);
+        if (g->warmup_left && g->ctas_dispatched < g->ctas_limit) return;   /* the scheduler held CTAs back */
+    }
+    if (!g->room_maybe || g->ctas_dispatched >= g->ctas_limit) return;
     int any = 0, last = -1;
-    for (uint32_t i = 0; i < g->p.num_sms && g->ctas_dispatched < g->ctas_total; i++) {
+    for (uint32_t i = 0; i < g->p.num_sms && g->ctas_dispatched < g->ctas_limit; i++) {
         uint32_t s = (g->rr_sm + i) % g->p.num_sms;
         uint32_t free_slots = sm_free_cta_slots(g->sms[s]);
         if (!free_slots) continue;
@@ -286,6 +366,7 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
         g->ctas_dispatched++;
         g->st.ctas_launched++;
         g->sm_ctas[s]++;
+        mark_dispatched(g, id);
         if (g->cta_sm) g->cta_sm[id] = (uint16_t)s;
         uint32_t r = sm_resident_ctas(g->sms[s]);
         if (r > g->max_resident) g->max_resident = r;
@@ -454,16 +535,55 @@ static int all_sms_idle(const gpu *g) {
     return 1;
 }
 
-/* -gpgpu_max_cycle / -gpgpu_max_insn reached?  (Instructions are summed only
- * every 1024 cycles.) */
-static int over_limit(gpu *g, uint64_t now) {
-    const char *what = NULL;
-    if (g->p.max_cycle && now + 1 >= g->p.max_cycle) what = "-gpgpu_max_cycle";
-    else if (g->p.max_insn && (now & 1023) == 0 && kernel_insns(g) >= g->p.max_insn) what = "-gpgpu_max_insn";
-    if (!what) return 0;
-    g->kernel_status = LOCSIM_ERR_DEADLOCK;
-    snprintf(g->kernel_err, g->kernel_errlen, "kernel '%s': simulation stopped at cycle %llu by %s", g->L->kernel->name,
-             (unsigned long long)now + 1, what);
+/* A cap stopped the timing simulation at core cycle `cycle` (GPGPU-Sim's
+ * -gpgpu_max_*: the statistics cover what ran; the rest runs functionally). */
+static void cap_reached(gpu *g, const char *option, uint64_t cycle) {
+    gpu_cap_info *c = &g->cap;
+    c->option = option;
+    c->cycle = cycle;
+    c->thread_insns = kernel_insns(g);
+    c->ctas = g->st.ctas_launched;
+    c->kernel = g->launches - 1;
+    snprintf(c->kernel_name, sizeof c->kernel_name, "%s", g->L->kernel->name);
+}
+
+/* The kernel's timing window closed after core cycle `now`: no SM issues again
+ * and no CTA is dispatched; the loop goes on until what is in flight is back. */
+static void close_window(gpu *g, uint64_t now) {
+    g->draining = 1;
+    g->ctas_limit = g->ctas_dispatched;
+    g->st.windows_closed++;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        sm_stop_issue(g->sms[s], now + 1);
+        g->wake[s] = sm_wake_at(g->sms[s]);
+    }
+    g->wake_changed = 1;
+}
+
+/* A cap or the window reached after core cycle `now`?  2: a cap stopped the
+ * timing simulation; 0: go on (the window may have closed).  Instructions are
+ * summed every cycle while a limit on them is set, so a stop comes within one
+ * cycle's issue of it. */
+static int check_stops(gpu *g, uint64_t now) {
+    if (g->p.max_cycle && now + 1 >= g->p.max_cycle) {
+        cap_reached(g, "-gpgpu_max_cycle", now + 1);
+        return 2;
+    }
+    if (!g->insn_watch) return 0;
+    uint64_t n = kernel_insns(g);
+    if (n < g->insn_watch) return 0;
+    if (g->p.max_insn && n >= g->p.max_insn) {
+        cap_reached(g, "-gpgpu_max_insn", now + 1);
+        return 2;
+    }
+    g->insn_watch = 0;   /* the window: nothing issues from here on */
+    close_window(g, now);
+    return 0;
+}
+
+static int all_sms_quiet(const gpu *g) {
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (!sm_quiet(g->sms[s])) return 0;
     return 1;
 }
 
@@ -499,15 +619,22 @@ static int after_core_tick(gpu *g, uint64_t now) {
         snprintf(g->kernel_err, g->kernel_errlen, "%s", f->msg);
         return -1;
     }
-    if (g->kernel_status != LOCSIM_OK || over_limit(g, now)) return -1;
-    if (g->room_maybe && g->ctas_dispatched < g->ctas_total) return 0;
+    if (g->kernel_status != LOCSIM_OK) return -1;
+    if ((g->p.max_cycle || g->insn_watch) && check_stops(g, now)) return 2;
+    if (g->room_maybe && g->ctas_dispatched < g->ctas_limit) return 0;
     uint64_t wake = g->min_wake;   /* nothing since core_tick has woken an SM */
     if (wake <= now + 1 || !memory_idle(g)) return 0;
-    if (g->ctas_done == g->ctas_total && all_sms_idle(g)) return 1;
+    if (g->draining && all_sms_quiet(g)) return 2;   /* the window's requests are all back */
+    if (!g->draining && g->ctas_done == g->ctas_limit && all_sms_idle(g)) {
+        if (g->ctas_limit == g->ctas_total) return 1;
+        cap_reached(g, "-gpgpu_max_cta", now + 1);   /* the issued CTAs have finished */
+        return 2;
+    }
     if (wake == NEVER) {
         report_deadlock(g, now);
         return -1;
     }
+    if (g->p.max_cycle && wake > g->p.max_cycle - 1) wake = g->p.max_cycle - 1;   /* stop at the cap, not after */
     skip_to(g, wake);
     return 0;
 }
@@ -604,6 +731,10 @@ static void map_stats(gpu *g) {
 }
 
 static void end_kernel(gpu *g) {
+    free(g->dispatched);
+    g->dispatched = NULL;
+    g->draining = 0;
+    g->insn_watch = g->window_end = g->warmup_left = 0;
     if (g->L) map_stats(g);
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         sm_flush_stats(g->sms[s], g->ticks[CLK_CORE] ? g->ticks[CLK_CORE] - 1 : 0);
@@ -640,6 +771,69 @@ static void reset_after_error(gpu *g) {
     if (build_memory(g, err, sizeof err)) fprintf(stderr, "locsim: cannot rebuild the GPU after an error: %s\n", err);
 }
 
+/* The running kernel's limits: CTAs it may run in timing mode (-gpgpu_max_cta),
+ * the instruction count at which to look for a stop (-gpgpu_max_insn, the
+ * window), the warm-up budget, and the dispatched-CTA map the functional
+ * finish needs.  0, or -1 with the kernel's status set. */
+static int begin_limits(gpu *g) {
+    const gpu_params *p = &g->p;
+    g->ctas_limit = g->ctas_total;
+    if (p->max_cta && p->max_cta - g->st.ctas_launched < g->ctas_limit) g->ctas_limit = p->max_cta - g->st.ctas_launched;
+    uint64_t insns = kernel_insns(g);
+    g->window_end = p->window_insn ? insns + p->window_insn : 0;
+    g->insn_watch = g->window_end;
+    if (p->max_insn && (!g->insn_watch || p->max_insn < g->insn_watch)) g->insn_watch = p->max_insn;
+    g->warmup_left = p->warmup_insn;
+    g->draining = 0;
+    if (!(p->max_cta || p->max_insn || p->max_cycle || p->window_insn || p->warmup_insn)) return 0;
+    free(g->dispatched);   /* a launch that failed after this point left its map */
+    g->dispatched = calloc(g->ctas_total / 8 + 1, 1);
+    if (g->dispatched) return 0;
+    g->kernel_status = LOCSIM_ERR_OUT_OF_MEMORY;
+    snprintf(g->kernel_err, g->kernel_errlen,
+             "kernel '%s': out of host memory for the map of its %llu CTAs that the timing window, warm-up "
+             "and caps need",
+             g->L->kernel->name, (unsigned long long)g->ctas_total);
+    return -1;
+}
+
+/* The timing part of the kernel has ended early (its window closed and drained,
+ * or a cap stopped it): finish it functionally.  The CTAs on the SMs go on from
+ * where they are (an instruction executes at issue, so their state is exact),
+ * then every CTA never handed out runs, in linear order.  1, or -1 on a fault. */
+static int finish_functionally(gpu *g) {
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        exec_fault f = {0};
+        uint64_t t = 0;
+        locsim_status st = sm_finish_functionally(g->sms[s], &t, &g->st.ff_warp_insns, &g->st.ctas_fast_forward, &f);
+        g->st.ff_thread_insns += t;
+        if (st != LOCSIM_OK) {
+            kernel_fault(g, st, f.msg);
+            return -1;
+        }
+    }
+    for (uint64_t c = 0; c < g->ctas_total; c++) {
+        if (g->dispatched[c >> 3] & (1u << (c & 7))) continue;
+        g->st.ctas_fast_forward++;
+        if (run_cta_functionally(g, c, (uint32_t)(c % g->p.num_sms), NULL)) return -1;
+    }
+    return 1;
+}
+
+/* After a cap: the whole kernel runs functionally, CTAs in linear order on the
+ * SMs round-robin (as the functional mode does). */
+static locsim_status run_kernel_functionally(gpu *g) {
+    g->st.kernels++;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) sm_kernel_levels_reset(g->sms[s]);
+    locsim_status st = LOCSIM_OK;
+    for (uint64_t c = 0; c < g->ctas_total && st == LOCSIM_OK; c++) {
+        g->st.ctas_fast_forward++;
+        if (run_cta_functionally(g, c, (uint32_t)(c % g->p.num_sms), NULL)) st = g->kernel_status;
+    }
+    g->L = NULL;
+    return st;
+}
+
 locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen) {
     const ptx_function *fn = L->kernel;
     if (g->needs_reset) {
@@ -674,6 +868,19 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     g->occ = k.occ;
     g->st.regs_per_thread_sum += k.occ.regs_per_thread;
     g->ctas_total = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+    g->st.grid_ctas += g->ctas_total;
+    g->st.cta_slots += (uint64_t)g->p.num_sms * k.occ.ctas_per_sm;
+    static const char *const limiters[4] = {"threads", "ctas", "registers", "shared memory"};
+    for (int i = 0; i < 4; i++) g->st.occ_limited_by[i] += strcmp(k.occ.limiter, limiters[i]) == 0;
+    g->launches++;
+    g->L = L;
+    g->kernel_status = LOCSIM_OK;
+    g->kernel_err = err;
+    g->kernel_errlen = errlen;
+    if (!g->cap.option && g->p.max_cta && g->st.ctas_launched >= g->p.max_cta)
+        cap_reached(g, "-gpgpu_max_cta", g->ticks[CLK_CORE]);   /* reached exactly at the last kernel's end */
+    if (g->cap.option) return run_kernel_functionally(g);
+    if (begin_limits(g)) return g->kernel_status;
     cta_sched_params cp = {.num_sms = g->p.num_sms, .max_ctas_per_sm = k.occ.ctas_per_sm, .nctas = g->ctas_total,
                            .grid = L->grid, .args = g->p.cta_args, .cfg = g->p.cfg,
                            .ldesc = L->ldesc};
@@ -711,19 +918,16 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     for (uint32_t i = 0; i < g->nparts; i++)
         for (uint32_t k = 0; k < g->slices_per_part; k++) cache_kernel_begin(partition_l2(g->parts[i], k), L->ldesc);
     g->wake_changed = 1;
-    g->L = L;
     g->ctas_dispatched = g->ctas_done = 0;
     g->room_maybe = 1;
     g->fault_maybe = 0;
     g->rr_sm = 0;
     g->max_resident = 0;
-    g->kernel_status = LOCSIM_OK;
-    g->kernel_err = err;
-    g->kernel_errlen = errlen;
     g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
     g->kernel_start = g->ticks[CLK_CORE];
     g->st.kernels++;
     int r = run_loop(g);
+    if (r == 2) r = finish_functionally(g);
     locsim_status st = r < 0 ? g->kernel_status : LOCSIM_OK;
     end_kernel(g);
     /* An interrupted kernel's SMs keep their counters until the statistics are
@@ -768,6 +972,7 @@ partition *gpu_partition(const gpu *g, uint32_t i) { return i < g->nparts ? g->p
 const icnt *gpu_icnt(const gpu *g, int replies) { return replies ? g->rep_net : g->req_net; }
 const numa *gpu_numa(const gpu *g) { return g->numa; }
 const sm_occupancy_info *gpu_last_occupancy(const gpu *g) { return &g->occ; }
+const gpu_cap_info *gpu_cap(const gpu *g) { return g->cap.option ? &g->cap : NULL; }
 uint32_t gpu_last_max_resident(const gpu *g) { return g->max_resident; }
 
 void gpu_set_progress(gpu *g, gpu_progress_fn fn, void *ctx) {

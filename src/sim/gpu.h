@@ -58,7 +58,10 @@ typedef struct {
     bool flush_l2;                 /* -gpgpu_flush_l2_cache */
     bool perf_memcpy;              /* -gpgpu_perf_sim_memcpy */
     bool ptxas_regs;               /* -gpgpu_ptxas_registers */
-    uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the run (0: no limit) */
+    uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the timing simulation (0: no limit) */
+    uint64_t max_cta;              /* -gpgpu_max_cta: CTAs issued in timing mode (0: no limit) */
+    uint64_t window_insn;          /* -timing_window_insn: timed thread instructions per kernel (0: all) */
+    uint64_t warmup_insn;          /* -timing_warmup_insn: functional warm-up per kernel (0: none) */
     numa_config numa;              /* n_modules 1: a single-module GPU (docs/numa.md) */
     const void *cfg;
 } gpu_params;
@@ -85,7 +88,26 @@ typedef struct {
     uint64_t regs_per_thread_sum;  /* over launches: registers per thread occupancy charged */
     uint64_t regs_estimated;       /* launches whose count is the liveness estimate (no ptxas listing) */
     uint64_t cta_clusters;         /* CTA clusters the CTA scheduler formed (cta_sched_ops.clusters) */
+    /* Thread / warp instructions run functionally, outside the timing model: the
+     * warm-up, the rest of a kernel past its timing window, everything after a cap. */
+    uint64_t ff_thread_insns, ff_warp_insns;
+    uint64_t windows_closed;       /* kernels whose timing window closed before their end */
+    uint64_t ctas_warmup;          /* CTAs run functionally in warm-ups */
+    uint64_t ctas_fast_forward;    /* CTAs finished or run functionally after a window or a cap */
+    uint64_t grid_ctas, cta_slots; /* per launch, summed: its grid's CTAs; SMs x CTAs per SM */
+    uint64_t occ_limited_by[4];    /* launches whose occupancy threads / CTAs / registers / smem limit */
 } gpu_counters;
+
+/* What stopped the timing simulation (-gpgpu_max_insn, -gpgpu_max_cycle,
+ * -gpgpu_max_cta): GPGPU-Sim's caps.  The rest of the program runs functionally. */
+typedef struct {
+    const char *option;            /* "-gpgpu_max_insn", ...; NULL: no cap was reached */
+    uint64_t cycle;                /* core cycle it stopped at */
+    uint64_t thread_insns;         /* thread instructions timed by then */
+    uint64_t ctas;                 /* CTAs issued in timing mode by then */
+    uint64_t kernel;               /* launch index (0-based) of the kernel it stopped in */
+    char kernel_name[128];
+} gpu_cap_info;
 
 typedef struct gpu gpu;
 
@@ -93,7 +115,9 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen);
 void gpu_destroy(gpu *g);
 
 /* Run one kernel to completion.  On a kernel fault or deadlock returns its status
- * with a message in err. */
+ * with a message in err.  With a timing window, a warm-up or after a cap, part or
+ * all of the kernel runs functionally (counted in gpu_counters.ff_*), so the
+ * kernel's results are always complete. */
 locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen);
 
 /* -gpgpu_perf_sim_memcpy: a host<->device copy of [addr, addr + bytes) went
@@ -112,6 +136,8 @@ partition *gpu_partition(const gpu *g, uint32_t i);
 const icnt *gpu_icnt(const gpu *g, int replies);
 /* The multi-module fabric, NULL with one module (docs/numa.md). */
 const numa *gpu_numa(const gpu *g);
+/* What stopped the timing simulation; NULL while no cap has been reached. */
+const gpu_cap_info *gpu_cap(const gpu *g);
 /* Occupancy of the last kernel launched. */
 const sm_occupancy_info *gpu_last_occupancy(const gpu *g);
 /* Most CTAs resident on one SM at once during the last kernel. */

@@ -119,6 +119,9 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     p->perf_memcpy = c->perf_sim_memcpy;
     p->ptxas_regs = c->ptxas_registers;
     p->max_insn = c->max_insn;
+    p->max_cta = c->max_cta;
+    p->window_insn = c->window_insn;
+    p->warmup_insn = c->warmup_insn;
     p->numa = (numa_config){.n_modules = c->numa_n_modules, .num_sms = p->num_sms, .n_channels = c->n_mem,
                             .slices_per_channel = c->n_sub_partition_per_mchannel,
                             .link_gbps = c->numa_link_bandwidth, .link_ns = c->numa_link_latency,

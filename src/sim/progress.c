@@ -59,8 +59,10 @@ static void show(uint64_t cycles, uint64_t insns, double now) {
     fprintf(stderr, "%slocsim: kernel %s: %llu cycles, %llu thread insns, %.2f M insn/s, %.0f s%s%s",
             P.tty ? "\r" : "", P.kernel, (unsigned long long)cycles, (unsigned long long)insns,
             secs > 0 ? insns / secs / 1e6 : 0.0, secs,
-            P.tty ? " (-gpgpu_max_cycle N stops it)" : " (if it never ends, -gpgpu_max_cycle N or "
-                                                      "-gpgpu_max_insn N stops it; -quiet hides this line)", end);
+            P.tty ? " (-gpgpu_max_cycle N ends the timing part)"
+                  : " (-gpgpu_max_cycle N or -gpgpu_max_insn N ends the timing simulation, a signal stops the run; "
+                    "-quiet hides this line)",
+            end);
     fflush(stderr);
     P.shown = P.tty;
 }

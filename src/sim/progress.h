@@ -3,7 +3,8 @@
  * On a terminal: a live line (rewritten every second, after the first 3 s) naming
  * the kernel, its cycles, thread instructions, the simulation rate and the elapsed
  * time.  Not on a terminal (logs, batch jobs): the same as one line every 10 s.  The
- * line says how -gpgpu_max_cycle / -gpgpu_max_insn stop a kernel that never ends.
+ * line says how -gpgpu_max_cycle / -gpgpu_max_insn end the timing simulation (the
+ * rest of the program then runs functionally) and that a signal stops the run.
  * progress_set_quiet(1) (`-quiet`, LOCSIM_QUIET=1, the sweep harness) silences it.
  *
  * The simulator calls progress_tick() every few thousand cycles (never per cycle),

@@ -1,4 +1,5 @@
 /* The "inputs" member of a JSON report: see run_inputs.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,7 +28,26 @@ uint64_t config_hash(const sim_config *c) {
 typedef struct {
     const run_inputs *in;
     const sim_config *cfg;
+    const gpu *g;
 } inputs_ctx;
+
+/* "stop": which cap ended the timing simulation and where (null: none did; the
+ * timing window is not a stop, its kernels show gpu_ff_insn). */
+static void write_stop(json_writer *w, const gpu *g) {
+    const gpu_cap_info *c = gpu_cap(g);
+    if (!c) {
+        json_double(w, "stop", (double)NAN);   /* null */
+        return;
+    }
+    json_begin_object(w, "stop");
+    json_string(w, "by", c->option);
+    json_u64(w, "cycle", c->cycle);
+    json_u64(w, "thread_insns", c->thread_insns);
+    json_u64(w, "ctas", c->ctas);
+    json_u64(w, "kernel", c->kernel);
+    json_string(w, "kernel_name", c->kernel_name);
+    json_end_object(w);
+}
 
 static void write_inputs(void *writer, void *ctx) {
     json_writer *w = writer;
@@ -47,9 +67,10 @@ static void write_inputs(void *writer, void *ctx) {
     json_string(w, "config_hash", hash);
     json_string(w, "version", locsim_version());
     json_end_object(w);
+    if (x->g) write_stop(w, x->g);
 }
 
 int timing_report_json_inputs(const timing_state *t, FILE *out, const run_inputs *in) {
-    inputs_ctx x = {in, t->cfg};
+    inputs_ctx x = {in, t->cfg, t->g};
     return stats_write_json_with(t->stats, out, 0, write_inputs, &x);
 }

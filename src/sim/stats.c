@@ -6,8 +6,12 @@
 #include "sim/stats_json.h"
 
 /* COUNTER and REAL are sources (collected); RATIO, SCALED and SUM are derived
- * when read, from the kernel's or the total's own source values. */
-typedef enum { KIND_COUNTER, KIND_REAL, KIND_RATIO, KIND_SCALED, KIND_SUM } stat_kind;
+ * when read, from the kernel's or the total's own source values.  MAX is an
+ * integer source that is not cumulative: a kernel's value is what its pass
+ * collected, the total the largest of them. */
+typedef enum { KIND_COUNTER, KIND_REAL, KIND_RATIO, KIND_SCALED, KIND_SUM, KIND_MAX } stat_kind;
+
+static bool is_integer(stat_kind k) { return k == KIND_COUNTER || k == KIND_MAX; }
 
 typedef struct {
     char *name, *total_name, *help;
@@ -133,6 +137,10 @@ int stats_define_counter(stats *s, const char *name, const char *total_name, uns
     return define(s, name, total_name, KIND_COUNTER, flags, help);
 }
 
+int stats_define_max(stats *s, const char *name, const char *total_name, unsigned flags, const char *help) {
+    return define(s, name, total_name, KIND_MAX, flags, help);
+}
+
 int stats_define_real(stats *s, const char *name, const char *total_name, unsigned flags, const char *help) {
     return define(s, name, total_name, KIND_REAL, flags, help);
 }
@@ -197,6 +205,10 @@ void stats_add(stats *s, int id, uint64_t cumulative) {
     if (id >= 0 && (uint32_t)id < s->n) s->acc_counter[id] += cumulative;
 }
 
+void stats_add_max(stats *s, int id, uint64_t value) {
+    if (id >= 0 && (uint32_t)id < s->n && value > s->acc_counter[id]) s->acc_counter[id] = value;
+}
+
 void stats_add_real(stats *s, int id, double cumulative) {
     if (id >= 0 && (uint32_t)id < s->n) s->acc_real[id] += cumulative;
 }
@@ -221,6 +233,12 @@ int stats_kernel_end(stats *s, const char *kernel_name) {
         return -1;
     }
     for (uint32_t i = 0; i < s->n; i++) {
+        if (s->defs[i].kind == KIND_MAX) {
+            r->counter[i] = s->acc_counter[i];
+            if (s->acc_counter[i] > s->prev_counter[i]) s->prev_counter[i] = s->acc_counter[i];
+            r->cum_counter[i] = s->prev_counter[i];
+            continue;
+        }
         r->counter[i] = s->acc_counter[i] - s->prev_counter[i];
         r->real[i] = s->acc_real[i] - s->prev_real[i];
         s->prev_counter[i] = r->cum_counter[i] = s->acc_counter[i];
@@ -239,7 +257,7 @@ const char *stats_kernel_name(const stats *s, uint32_t k) {
 }
 
 static double source_value(const stats *s, const uint64_t *cnt, const double *real, int id) {
-    return s->defs[id].kind == KIND_COUNTER ? (double)cnt[id] : real[id];
+    return is_integer(s->defs[id].kind) ? (double)cnt[id] : real[id];
 }
 
 static double value_from(const stats *s, const uint64_t *cnt, const double *real, int id) {
@@ -267,7 +285,7 @@ double stats_value(const stats *s, uint32_t k, int id) {
 }
 
 uint64_t stats_counter_value(const stats *s, uint32_t k, int id) {
-    if (id < 0 || (uint32_t)id >= s->n || s->defs[id].kind != KIND_COUNTER) return 0;
+    if (id < 0 || (uint32_t)id >= s->n || !is_integer(s->defs[id].kind)) return 0;
     if (k == STATS_TOTAL) return s->prev_counter[id];
     return k < s->nkernels ? s->kernels[k].counter[id] : 0;
 }
@@ -276,7 +294,7 @@ uint64_t stats_counter_value(const stats *s, uint32_t k, int id) {
 
 static void print_from(const stats *s, const char *name, const uint64_t *cnt, const double *real, int id,
                        FILE *out) {
-    if (s->defs[id].kind == KIND_COUNTER) fprintf(out, "%s = %llu\n", name, (unsigned long long)cnt[id]);
+    if (is_integer(s->defs[id].kind)) fprintf(out, "%s = %llu\n", name, (unsigned long long)cnt[id]);
     else fprintf(out, "%s = %.4f\n", name, value_from(s, cnt, real, id));
 }
 
@@ -307,7 +325,7 @@ static void json_values(const stats *s, json_writer *w, uint32_t k, bool total, 
         const stat_def *d = &s->defs[i];
         if ((d->flags & STAT_HOST) && !(flags & STATS_JSON_HOST)) continue;
         const char *name = total && d->total_name ? d->total_name : d->name;
-        if (d->kind == KIND_COUNTER) json_u64(w, name, stats_counter_value(s, k, (int)i));
+        if (is_integer(d->kind)) json_u64(w, name, stats_counter_value(s, k, (int)i));
         else json_double(w, name, stats_value(s, k, (int)i));
     }
 }

@@ -50,6 +50,9 @@ void stats_destroy(stats *s);
  * memory runs out.  total_name NULL: the total has the same name. */
 int stats_define_counter(stats *s, const char *name, const char *total_name, unsigned flags, const char *help);
 int stats_define_real(stats *s, const char *name, const char *total_name, unsigned flags, const char *help);
+/* A level, not a count: each kernel's value is the largest stats_add_max gave
+ * in its pass (every instance), the total the largest over the kernels. */
+int stats_define_max(stats *s, const char *name, const char *total_name, unsigned flags, const char *help);
 /* value = scale * num / den (0 when den is 0); num and den are earlier
  * statistics.  The ratio inherits STAT_HOST from them. */
 int stats_define_ratio(stats *s, const char *name, const char *total_name, int num, int den, double scale,
@@ -68,6 +71,7 @@ const char *stats_name(const stats *s, int id);
 /* ---- collection ---- */
 void stats_collect_begin(stats *s);
 void stats_add(stats *s, int id, uint64_t cumulative);
+void stats_add_max(stats *s, int id, uint64_t value);
 void stats_add_real(stats *s, int id, double cumulative);
 /* Close the pass as the end of a kernel; 0, or -1 when out of memory. */
 int stats_kernel_end(stats *s, const char *kernel_name);

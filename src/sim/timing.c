@@ -37,15 +37,27 @@ static locsim_status timing_launch(void *ctx, const exec_launch *L, locsim_devic
     timing_state *t = ctx;
     uint64_t ti0, wi0, ti1, wi1;
     kernel_totals(t->g, &ti0, &wi0);
+    uint64_t ff_t0 = gpu_stats(t->g)->ff_thread_insns, ff_w0 = gpu_stats(t->g)->ff_warp_insns;
     uint64_t c0 = gpu_stats(t->g)->cycles[CLK_CORE];
     double h0 = host_seconds();
     progress_kernel_begin(L->kernel->name);
+    int was_capped = gpu_cap(t->g) != NULL;
     locsim_status st = gpu_run_kernel(t->g, L, dev->error, sizeof dev->error);
     progress_kernel_end();
+    const gpu_cap_info *cap = gpu_cap(t->g);
+    if (cap && !was_capped)   /* GPGPU-Sim says so too ("break due to reaching the maximum ...") */
+        fprintf(stderr,
+                "locsim: kernel '%s': timing simulation stopped at cycle %llu by %s (%llu thread instructions "
+                "timed); the rest of the program runs functionally\n",
+                cap->kernel_name, (unsigned long long)cap->cycle, cap->option, (unsigned long long)cap->thread_insns);
     kernel_totals(t->g, &ti1, &wi1);
     /* after a fault the SMs were rebuilt with zeroed counters (gpu.c) */
     dev->counters.thread_insns += ti1 >= ti0 ? ti1 - ti0 : 0;
     dev->counters.warp_insns += wi1 >= wi0 ? wi1 - wi0 : 0;
+    /* and what ran functionally (warm-up, past a window, after a cap): the
+     * device counts every instruction the program executed */
+    dev->counters.thread_insns += gpu_stats(t->g)->ff_thread_insns - ff_t0;
+    dev->counters.warp_insns += gpu_stats(t->g)->ff_warp_insns - ff_w0;
     dev->counters.cycles += gpu_stats(t->g)->cycles[CLK_CORE] - c0;
     timing_stats_kernel_end(t, L, host_seconds() - h0);
     return st;

@@ -33,6 +33,12 @@ typedef struct {
     int nbr, nbr_same, nbr_frac, sm_ctas, sm_ctas_max, sm_ctas_min, sm_insn, sm_insn_max;   /* CTA map */
     int ctas_max_ratio, ctas_min_ratio, insn_max_ratio, sharer_lines, sharer_sm_lines, sharers;
     int l1d_bypassed, l1d_mshr_shared, l2_bypassed, l2_compulsory, l2_compulsory_frac, dram_bytes;   /* docs/sharing.md */
+    /* caps, windows and the regime (timing_stats.c, docs/timing-core.md) */
+    int ff_insn, exec_insn, windows_closed, warmup_ctas, ff_ctas;
+    int grid_ctas, cta_slots, grid_waves, grid_ctas_max, grid_rows_max, occ_warps_max;
+    int occ_by[4];                                          /* launches limited by threads, CTAs, registers, smem */
+    int live_warp_cycles, live_warps_mean, live_warps_max;
+    int l2_lines, footprint_bytes, l1d_capacity, l2_capacity, footprint_l1d, footprint_l2;
     int sched_stat[TIMING_MAX_SCHED_STATS], nsched_stats;  /* the warp scheduler's own (warp_sched_ops.stats) */
     int l1a[TIMING_L1A_STATS], has_l1a;                    /* -l1d_access_analysis */
     int l1a_crn[TIMING_L1A_CRN];                           /* ... L1D_CRN_<n> */

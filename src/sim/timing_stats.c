@@ -114,6 +114,57 @@ static int define_sharing(stats *s, timing_stat_ids *d) {
     return ok ? 0 : -1;
 }
 
+/* What a run covered in timing mode and the regime it ran in (docs/timing-core.md,
+ * "Caps and timing windows"; the regime table of docs/harness.md).  After the
+ * cache and sharing groups, whose statistics some of these divide. */
+static const char *const occ_limit_stat[4] = {"gpu_occ_limited_by_threads", "gpu_occ_limited_by_ctas",
+                                              "gpu_occ_limited_by_registers", "gpu_occ_limited_by_smem"};
+
+static int define_regime(stats *s, timing_stat_ids *d) {
+    int ok = 1;
+#define C(field, name, total, flags, help) ok &= (d->field = stats_define_counter(s, name, total, flags, help)) >= 0
+#define M(field, name, help) ok &= (d->field = stats_define_max(s, name, NULL, 0, help)) >= 0
+#define R(field, name, num, den, help) \
+    ok &= (d->field = stats_define_ratio(s, name, NULL, d->num, d->den, 1.0, 0, help)) >= 0
+    C(ff_insn, "gpu_ff_insn", "gpu_tot_ff_insn", 0,
+      "thread instructions run functionally, untimed: warm-up, past a timing window, after a cap");
+    int terms[2] = {d->gpu.insn, d->ff_insn};
+    ok &= (d->exec_insn = stats_define_sum(s, "gpu_exec_insn", terms, 2, 0,
+                                           "thread instructions executed: timed (gpu_sim_insn) + gpu_ff_insn")) >= 0;
+    C(windows_closed, "gpu_timing_windows_closed", NULL, 0,
+      "kernels whose -timing_window_insn window closed before the kernel's end");
+    C(warmup_ctas, "gpu_warmup_ctas", NULL, 0, "CTAs run functionally in -timing_warmup_insn warm-ups");
+    C(ff_ctas, "gpu_ff_ctas", NULL, 0, "CTAs finished or run functionally after a window or a cap");
+    C(grid_ctas, "gpu_grid_ctas", NULL, 0, "CTAs in the launches' grids (summed over launches)");
+    C(cta_slots, "gpu_cta_slots", NULL, 0, "CTA slots of the GPU for each launch: SMs x CTAs per SM (summed)");
+    R(grid_waves, "gpu_grid_waves", grid_ctas, cta_slots,
+      "grid CTAs / CTA slots: how many times the grids fill every SM (below 1: SMs left idle)");
+    M(grid_ctas_max, "gpu_grid_ctas_max", "the largest grid, in CTAs");
+    M(grid_rows_max, "gpu_grid_rows_max", "the most grid rows (grid.y x grid.z) of a launch");
+    M(occ_warps_max, "gpu_occ_warps_per_sm", "warps per SM the occupancy allows (CTAs per SM x warps per CTA), "
+                                            "the largest of the launches");
+    for (int i = 0; i < 4; i++)
+        ok &= (d->occ_by[i] = stats_define_counter(s, occ_limit_stat[i], NULL, 0,
+                                                   "launches whose CTAs per SM this resource limits (first of "
+                                                   "threads, CTAs, registers, shared memory when tied)")) >= 0;
+    C(live_warp_cycles, "sm_live_warp_cycles", NULL, STAT_DETAIL,
+      "live warps integrated over SM cycles with a resident CTA");
+    R(live_warps_mean, "sm_live_warps_mean", live_warp_cycles, active_sm_cycles,
+      "live warps per SM, mean over SM cycles with a resident CTA");
+    M(live_warps_max, "sm_live_warps_max", "the most warps live in one SM at once");
+    C(l2_lines, "L2_distinct_lines", NULL, 0, "distinct L2 lines the L2 was asked for (the footprint past the L1)");
+    C(footprint_bytes, "gpu_footprint_bytes", NULL, 0, "L2_distinct_lines x the L2 line size");
+    M(l1d_capacity, "L1D_capacity_bytes", "one SM's L1D capacity (0: no L1D)");
+    M(l2_capacity, "L2_capacity_bytes", "the L2's capacity, all slices");
+    R(footprint_l1d, "gpu_footprint_over_L1D", footprint_bytes, l1d_capacity,
+      "footprint / one SM's L1D capacity");
+    R(footprint_l2, "gpu_footprint_over_L2", footprint_bytes, l2_capacity, "footprint / L2 capacity");
+#undef R
+#undef M
+#undef C
+    return ok ? 0 : -1;
+}
+
 int timing_stats_init(timing_state *t, char *err, size_t errlen) {
     timing_stat_ids *d = &t->ids;
     t->stats = stats_create();
@@ -124,7 +175,8 @@ int timing_stats_init(timing_state *t, char *err, size_t errlen) {
         stats_define_cache(t->stats, "L1I", d->gpu.insn, &d->l1i) ||
         stats_define_cache(t->stats, "L2", d->gpu.insn, &d->l2) || stats_define_dram(t->stats, &d->dram) ||
         stats_define_icnt(t->stats, "icnt_req", &d->req) || stats_define_icnt(t->stats, "icnt_rep", &d->rep) ||
-        define_sharing(t->stats, d) || timing_policy_stats_define(t) || timing_energy_define(t)) {
+        define_sharing(t->stats, d) || define_regime(t->stats, d) || timing_policy_stats_define(t) ||
+        timing_energy_define(t)) {
         snprintf(err, errlen, "cannot define the statistics (out of memory?)");
         return -1;
     }
@@ -157,6 +209,8 @@ static void collect_sm(timing_state *t, const sm *m) {
     stats_add(s, d->oc_bank_conflicts, c->oc_bank_conflict_cycles);
     stats_add(s, d->result_bus_stalls, c->result_bus_stall_cycles);
     stats_add(s, d->bypass, c->bypass_requests);
+    stats_add(s, d->live_warp_cycles, c->live_warp_cycles);
+    stats_add_max(s, d->live_warps_max, c->live_warps_max);
     if (sm_l1d(m)) stats_add_cache(s, &d->l1d, sm_l1d(m));
     stats_add_cache(s, &d->l1c, sm_l1c(m));
     if (sm_l1t(m)) stats_add_cache(s, &d->l1t, sm_l1t(m));
@@ -187,6 +241,17 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->regs_per_thread, gc->regs_per_thread_sum);
     stats_add(s, d->regs_estimated, gc->regs_estimated);
     stats_add(s, d->cta_clusters, gc->cta_clusters);
+    stats_add(s, d->ff_insn, gc->ff_thread_insns);
+    stats_add(s, d->windows_closed, gc->windows_closed);
+    stats_add(s, d->warmup_ctas, gc->ctas_warmup);
+    stats_add(s, d->ff_ctas, gc->ctas_fast_forward);
+    stats_add(s, d->grid_ctas, gc->grid_ctas);
+    stats_add(s, d->cta_slots, gc->cta_slots);
+    for (int i = 0; i < 4; i++) stats_add(s, d->occ_by[i], gc->occ_limited_by[i]);
+    stats_add_max(s, d->grid_ctas_max, (uint64_t)L->grid.x * L->grid.y * L->grid.z);
+    stats_add_max(s, d->grid_rows_max, (uint64_t)L->grid.y * L->grid.z);
+    const sm_occupancy_info *occ = gpu_last_occupancy(t->g);
+    stats_add_max(s, d->occ_warps_max, (uint64_t)occ->ctas_per_sm * occ->warps);
     stats_add_real(s, d->gpu.host_seconds, t->host_seconds);
     uint64_t l1_bypassed = 0, l1_mshr_shared = 0;
     for (uint32_t i = 0; i < gpu_num_sms(t->g); i++) {
@@ -199,13 +264,16 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     }
     stats_add(s, d->l1d_bypassed, l1_bypassed);
     stats_add(s, d->l1d_mshr_shared, l1_mshr_shared);
-    uint64_t l2_bypassed = 0, compulsory = 0, dram_bytes = 0;
+    uint64_t l2_bypassed = 0, compulsory = 0, dram_bytes = 0, lines = 0, l2_bytes = 0, l2_line = 0;
     for (uint32_t i = 0; i < gpu_num_partitions(t->g); i++) {
         partition *p = gpu_partition(t->g, i);
         for (uint32_t k = 0; k < partition_slices(p); k++) {
             stats_add_cache(s, &d->l2, partition_l2(p, k));
             l2_bypassed += cache_stats(partition_l2(p, k))->bypassed;
+            l2_bytes += cache_size_bytes(cache_geom(partition_l2(p, k)));
+            l2_line = cache_geom(partition_l2(p, k))->line_size;
         }
+        lines += partition_stats(p)->distinct_lines;
         stats_add_dram(s, &d->dram, partition_dram(p));
         compulsory += partition_stats(p)->compulsory_misses;
         dram_bytes += dram_stats(partition_dram(p))->read_bytes + dram_stats(partition_dram(p))->write_bytes;
@@ -213,6 +281,11 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->l2_bypassed, l2_bypassed);
     stats_add(s, d->l2_compulsory, compulsory);
     stats_add(s, d->dram_bytes, dram_bytes);
+    stats_add(s, d->l2_lines, lines);
+    stats_add(s, d->footprint_bytes, lines * l2_line);
+    stats_add_max(s, d->l2_capacity, l2_bytes);
+    const sm *m0 = gpu_sm(t->g, 0);
+    stats_add_max(s, d->l1d_capacity, sm_l1d(m0) ? cache_size_bytes(cache_geom(sm_l1d(m0))) : 0);
     stats_add_icnt(s, &d->req, gpu_icnt(t->g, 0));
     stats_add_icnt(s, &d->rep, gpu_icnt(t->g, 1));
     timing_policy_stats_collect(t);

@@ -40,8 +40,10 @@ out=$("$locsim" sweep "$dir/s.yaml" --dry-run 2>&1); rc=$?
 [ $rc -eq 1 ] || { echo "FAIL: a sweep with failed runs exited $rc, expected 1"; cat "$dir/log"; fail=1; }
 [ "$(q "$dir/s.db" "select count(*) from runs")" = 8 ] || { echo "FAIL: expected 8 runs stored"; fail=1; }
 [ "$(q "$dir/s.db" "select count(*) from runs where status='ok'")" = 5 ] || { echo "FAIL: expected 6 ok runs"; q "$dir/s.db" "select workload,variant,status,message from runs"; fail=1; }
-[ "$(q "$dir/s.db" "select count(*) from runs where status='check-failed' and variant='cut' and message like '%max_insn%'")" = 2 ] ||
-  { echo "FAIL: the -gpgpu_max_insn runs are not check-failed with the simulator's message"; fail=1; }
+[ "$(q "$dir/s.db" "select count(*) from runs where status='capped' and variant='cut' and message like 'stopped by -gpgpu_max_insn at cycle %'")" = 2 ] ||
+  { echo "FAIL: the -gpgpu_max_insn runs are not 'capped' with where the cap stopped them"; q "$dir/s.db" "select workload,variant,status,message from runs"; fail=1; }
+[ "$(q "$dir/s.db" "select count(*) from stat_values where variant='cut' and kernel=-1 and name='gpu_tot_sim_insn' and value >= 1000 and value < 1000 + 30*8*32")" = 2 ] ||
+  { echo "FAIL: a capped run's statistics are not those of the timed part"; fail=1; }
 [ "$(q "$dir/s.db" "select count(*) from runs where workload='broken' and status='error' and message like '%exit status%'")" = 1 ] ||
   { echo "FAIL: the broken program is not an error with its exit status"; q "$dir/s.db" "select message from runs where workload='broken'"; fail=1; }
 # every ok run has its totals; kmeans runs 3 kernels, so it has per-kernel statistics too
@@ -59,9 +61,9 @@ before=$(q "$dir/s.db" "select count(*) || ' ' || max(id) from runs")
 out=$("$locsim" sweep "$dir/s.yaml" 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q "8 in .* already.*, 0 to run" <<<"$out" || { echo "FAIL: second sweep: rc $rc: $out"; fail=1; }
 [ "$(q "$dir/s.db" "select count(*) || ' ' || max(id) from runs")" = "$before" ] || { echo "FAIL: the second sweep changed the runs"; fail=1; }
-# --retry-failed reruns the three failed runs, replacing their records
+# --retry-failed reruns the failed run (capped runs are complete), replacing its record
 out=$("$locsim" sweep "$dir/s.yaml" --retry-failed 2>&1)
-grep -q "3 to run" <<<"$out" || { echo "FAIL: --retry-failed: $out"; fail=1; }
+grep -q "1 to run" <<<"$out" || { echo "FAIL: --retry-failed: $out"; fail=1; }
 [ "$(q "$dir/s.db" "select count(*) from runs")" = 8 ] || { echo "FAIL: --retry-failed duplicated runs"; fail=1; }
 
 # SIGKILL in the middle: six runs, one at a time

@@ -19,7 +19,12 @@ check "unknown option" 2 "gpgpu_n_clusterz" "$locsim" run vectoradd --size 1 -gp
 check "out of range" 2 "gpgpu_n_clusters" "$locsim" run vectoradd --size 1 -gpgpu_n_clusters 0
 check "unknown scheduler" 2 "unknown warp scheduler 'fastest'" "$locsim" run vectoradd --size 1 -gpgpu_scheduler fastest
 check "bad scheduler args" 2 "two_level_active expects" "$locsim" run vectoradd --size 1 -gpgpu_scheduler two_level_active:0:gto:gto
-check "cycle limit stops the run" 1 "stopped at cycle 1000 by -gpgpu_max_cycle" "$locsim" run vectoradd --size 1 -gpgpu_max_cycle 1000
+check "cycle cap ends the timing part, exit 0" 0 "timing simulation stopped at cycle 1000 by -gpgpu_max_cycle" "$locsim" run vectoradd --size 1 -gpgpu_max_cycle 1000
+check "cycle cap: the rest runs functionally and checks" 0 "^PASS$" "$locsim" run vectoradd --size 1 -gpgpu_max_cycle 1000
+check "cycle cap: statistics of what ran" 0 "^gpu_sim_cycle +1000$" "$locsim" run vectoradd --size 1 -gpgpu_max_cycle 1000
+# nw at cycle 3000 sleeps through an idle stretch: the loop would jump to 3014 (measured) unless it stops at the cap
+check "cycle cap exact across an idle jump" 0 "^gpu_sim_cycle +3000$" "$locsim" run nw --size 1 -gpgpu_max_cycle 3000
+check "CTA cap" 0 "stopped_by +-gpgpu_max_cta at cycle [1-9][0-9]*, [1-9][0-9]* thread instructions, in kernel 0" "$locsim" run vectoradd --size 2 -gpgpu_max_cta 3
 check "help-options lists the scheduler" 0 "gpgpu_scheduler" "$locsim" --help-options
 check "compare table" 0 "^vectoradd +\\| +[0-9.]+ +[0-9.]+ +\\| +[0-9.]+" "$locsim" compare vectoradd --size 1 --sched lrr,gto
 check "compare needs workloads" 2 "needs workload names" "$locsim" compare --sched lrr
