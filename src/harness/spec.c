@@ -536,9 +536,57 @@ static int check_options(ctx *c) {
     return 0;
 }
 
+/* The regime table's sensitivity probes (docs/harness.md, "The regime table"):
+ * the baseline's options plus one change each. */
+static const struct {
+    const char *name, *label, *option, *value;
+} regime_probe[] = {
+    {"regime_l1d_4x", "4x L1D", "-l1d_size_scale", "4"},
+    {"regime_dram_bw_2x", "2x DRAM BW", "-dram_bw_scale", "2"},
+    {"regime_l1d_unbounded", "unbounded L1D", "-l1d_unbounded", "1"},
+};
+
+static int parse_regime(ctx *c, yaml_node_t *n, int *cap) {
+    spec *s = c->s;
+    const char *base = NULL;
+    int sensitivity = 1;
+    if (n) {
+        static const char *const keys[] = {"variant", "sensitivity", NULL};
+        if (check_keys(c, n, "regime", keys)) return -1;
+        base = spec_scalar(spec_map_get(s, n, "variant"));
+        yaml_node_t *sn = spec_map_get(s, n, "sensitivity");
+        const char *t = sn ? spec_scalar(sn) : "true";
+        if (t && (!strcmp(t, "true") || !strcmp(t, "yes"))) sensitivity = 1;
+        else if (t && (!strcmp(t, "false") || !strcmp(t, "no"))) sensitivity = 0;
+        else return fail(c, sn, "regime: sensitivity: expected true or false");
+    }
+    const spec_variant *b = base ? spec_find_variant(s, base) : &s->variants[0];
+    if (!b) return fail(c, n, "regime: variant: no variant '%s'", base);
+    s->regime_base = (int)(b - s->variants);
+    if (!sensitivity) return 0;
+    for (size_t i = 0; i < sizeof regime_probe / sizeof *regime_probe; i++) {
+        if (spec_find_variant(s, regime_probe[i].name))
+            return fail(c, n ? n : spec_node(s, 1), "variant name '%s' is taken by the regime table's probes",
+                        regime_probe[i].name);
+        spec_variant *v = new_variant(c, cap);
+        const spec_variant *bb = &s->variants[s->regime_base];   /* after new_variant: it may move */
+        v->name = (char *)regime_probe[i].name;
+        v->label = (char *)regime_probe[i].label;
+        v->probe_of = bb->name;
+        v->probe_of_grid = bb->grid;
+        v->line = bb->line;
+        v->nopts = bb->nopts + 1;
+        v->opts = spec_alloc(s, (size_t)v->nopts * sizeof *v->opts);
+        if (bb->nopts) memcpy(v->opts, bb->opts, (size_t)bb->nopts * sizeof *v->opts);
+        v->opts[bb->nopts] = (spec_option){(char *)regime_probe[i].option, (char *)regime_probe[i].value, bb->line};
+        s->regime_probes++;
+    }
+    return 0;
+}
+
 static int parse_root(ctx *c, yaml_node_t *root) {
     static const char *const keys[] = {"name", "configs", "seeds", "timeout", "kernel_stats", "classes",
-                                       "workloads", "variants", "grids", "exclude", "report", NULL};
+                                       "workloads", "variants", "grids", "exclude", "regime", "report", NULL};
     if (check_keys(c, root, "the spec", keys)) return -1;
     spec *s = c->s;
     const char *name = spec_scalar(spec_map_get(s, root, "name"));
@@ -569,6 +617,7 @@ static int parse_root(ctx *c, yaml_node_t *root) {
         v->name = v->label = "base";
         v->line = spec_line(root);
     }
+    if (parse_regime(c, spec_map_get(s, root, "regime"), &cap)) return -1;
     if (!(n = spec_map_get(s, root, "workloads"))) return fail(c, root, "missing key 'workloads'");
     if (parse_workloads(c, n, spec_map_get(s, root, "seeds"))) return -1;
     for (int w = 0; w < s->nworkloads; w++) {
@@ -646,7 +695,8 @@ const spec_grid *spec_find_grid(const spec *s, const char *name) {
 
 int spec_workload_runs(const spec_workload *w, const spec_variant *v) {
     if (!w->only) return 1;
+    const char *name = v->probe_of ? v->probe_of : v->name, *grid = v->probe_of ? v->probe_of_grid : v->grid;
     for (int i = 0; i < w->nonly; i++)
-        if (!fnmatch(w->only[i], v->name, 0) || (v->grid && !fnmatch(w->only[i], v->grid, 0))) return 1;
+        if (!fnmatch(w->only[i], name, 0) || (grid && !fnmatch(w->only[i], grid, 0))) return 1;
     return 0;
 }

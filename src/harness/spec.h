@@ -16,6 +16,9 @@
  *           same: {32: gto}}
  *   exclude:                        # runs to leave out (every given key must match; globs)
  *     - {class: [MCS, CI], variant: ["k_*"]}
+ *   regime: {variant: gto, sensitivity: true}   # the regime table's baseline (default: the
+ *                                   # first variant) and its probes (4x L1D, 2x DRAM bandwidth,
+ *                                   # unbounded L1D: variants regime_*, run where the baseline runs)
  *   report: ...                     # read by report.c
  *
  * Every error names file:line and what was expected; spec_load checks the
@@ -54,6 +57,8 @@ typedef struct {
     int nopts;
     char *grid;            /* grid it belongs to, or NULL */
     char *grid_value;      /* its value in the grid */
+    const char *probe_of;  /* a regime probe: the baseline variant it changes (runs where that runs), or NULL */
+    const char *probe_of_grid;
     int line;
 } spec_variant;
 
@@ -104,6 +109,8 @@ typedef struct spec {
     yaml_document_t doc;        /* kept for report.c */
     void *arena;                /* every string and array above */
     int report_node;            /* node index of `report:`, 0 if none */
+    int regime_base;            /* index of the variant the regime table describes */
+    int regime_probes;          /* the sensitivity probes: the last regime_probes variants (0: none) */
 } spec;
 
 /* Read and check a spec.  NULL with the error (file:line: what was expected) in err. */

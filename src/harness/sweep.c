@@ -72,9 +72,12 @@ static int excluded(const spec *s, const spec_workload *w, uint32_t size, uint64
         GLOBS(x->configs, x->nconfigs, cfg->name)
 #undef GLOBS
         if (m && x->variants) {
+            /* a regime probe is left out where its baseline is, or by its own name */
+            const char *base = v->probe_of ? v->probe_of : v->name, *grid = v->probe_of ? v->probe_of_grid : v->grid;
             any = 0;
             for (int k = 0; k < x->nvariants; k++)
-                any |= !fnmatch(x->variants[k], v->name, 0) || (v->grid && !fnmatch(x->variants[k], v->grid, 0));
+                any |= !fnmatch(x->variants[k], v->name, 0) || !fnmatch(x->variants[k], base, 0) ||
+                       (grid && !fnmatch(x->variants[k], grid, 0));
             m = any;
         }
         if (m && x->sizes) {

@@ -443,6 +443,7 @@ void config_partition(const sim_config *c, partition_config *out) {
     memset(out, 0, sizeof *out);
     out->l2 = c->l2;
     out->dram = c->dram;
+    out->dram.freq_ratio *= c->dram_bw_scale;   /* -dram_bw_scale: the data moves faster, commands as before */
     out->rop_latency = c->rop_latency;
     out->dram_latency = c->dram_latency;
     memcpy(out->queue_size, c->partition_queues, sizeof out->queue_size);

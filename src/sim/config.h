@@ -55,6 +55,8 @@ struct locsim_config {
     uint64_t max_cta;                  /* CTAs issued in timing mode, 0 = no limit */
     uint64_t window_insn;              /* per-kernel timed thread instructions, 0 = the whole kernel */
     uint64_t warmup_insn;              /* per-kernel functional warm-up, thread instructions of whole CTAs */
+    uint32_t l1d_size_scale;           /* -l1d_size_scale: L1D sets x this (sensitivity probe) */
+    uint32_t dram_bw_scale;            /* -dram_bw_scale: DRAM data moves this many times faster (probe) */
     uint64_t device_memory_mb;         /* capacity of device memory (locsim_malloc) */
 
     /* ---- SM ---- */

@@ -375,6 +375,13 @@ static const option_def options[] = {
     BOOL("ccws_vta_probe_pending", ccws_vta_probe_pending, "1",
          "(locsim) CCWS: 1 (authors' code): every L1D read miss probes the warp's victim tags, pending hits "
          "(merged into an MSHR) included; 0: only misses that allocate"),
+    UINT("l1d_size_scale", l1d_size_scale, "1", 1, 64,
+         "(locsim) multiply the L1D's sets by this (line size, ways, MSHRs, queues and policies kept): the "
+         "regime table's 4x-L1D sensitivity probe (docs/harness.md)"),
+    UINT("dram_bw_scale", dram_bw_scale, "1", 1, 16,
+         "(locsim) move DRAM data this many times faster: a burst holds the data bus "
+         "burst_length / (freq_ratio x this) command cycles (at least 1), command timing unchanged: the regime "
+         "table's 2x-DRAM-bandwidth sensitivity probe (docs/harness.md)"),
     BOOL("l1d_unbounded", l1d_unbounded, "0",
          "(locsim) effectively infinite L1D: 8192 sets x 32 ways (32 MB at 128 B lines) per SM, same line, "
          "policies and MSHRs"),

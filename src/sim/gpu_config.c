@@ -74,6 +74,7 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->l1d_global = true;
     s->flush_l1 = c->flush_l1_cache;
     s->l1d = c->l1d;
+    s->l1d.nsets *= c->l1d_size_scale;   /* -l1d_size_scale (sensitivity probe) */
     if (c->l1d_unbounded) {
         s->l1d.nsets = L1D_UNBOUNDED_SETS;
         s->l1d.assoc = L1D_UNBOUNDED_ASSOC;

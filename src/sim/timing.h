@@ -35,7 +35,7 @@ typedef struct {
     int l1d_bypassed, l1d_mshr_shared, l2_bypassed, l2_compulsory, l2_compulsory_frac, dram_bytes;   /* docs/sharing.md */
     /* caps, windows and the regime (timing_stats.c, docs/timing-core.md) */
     int ff_insn, exec_insn, windows_closed, warmup_ctas, ff_ctas;
-    int grid_ctas, cta_slots, grid_waves, grid_ctas_max, grid_rows_max, occ_warps_max;
+    int grid_ctas, cta_slots, grid_waves, num_sms, grid_ctas_max, grid_rows_max, occ_warps_max;
     int occ_by[4];                                          /* launches limited by threads, CTAs, registers, smem */
     int live_warp_cycles, live_warps_mean, live_warps_max;
     int l2_lines, footprint_bytes, l1d_capacity, l2_capacity, footprint_l1d, footprint_l2;

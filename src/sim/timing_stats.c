@@ -139,6 +139,7 @@ static int define_regime(stats *s, timing_stat_ids *d) {
     C(cta_slots, "gpu_cta_slots", NULL, 0, "CTA slots of the GPU for each launch: SMs x CTAs per SM (summed)");
     R(grid_waves, "gpu_grid_waves", grid_ctas, cta_slots,
       "grid CTAs / CTA slots: how many times the grids fill every SM (below 1: SMs left idle)");
+    M(num_sms, "gpu_num_sms", "SMs of the GPU");
     M(grid_ctas_max, "gpu_grid_ctas_max", "the largest grid, in CTAs");
     M(grid_rows_max, "gpu_grid_rows_max", "the most grid rows (grid.y x grid.z) of a launch");
     M(occ_warps_max, "gpu_occ_warps_per_sm", "warps per SM the occupancy allows (CTAs per SM x warps per CTA), "
@@ -248,6 +249,7 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->grid_ctas, gc->grid_ctas);
     stats_add(s, d->cta_slots, gc->cta_slots);
     for (int i = 0; i < 4; i++) stats_add(s, d->occ_by[i], gc->occ_limited_by[i]);
+    stats_add_max(s, d->num_sms, gpu_num_sms(t->g));
     stats_add_max(s, d->grid_ctas_max, (uint64_t)L->grid.x * L->grid.y * L->grid.z);
     stats_add_max(s, d->grid_rows_max, (uint64_t)L->grid.y * L->grid.z);
     const sm_occupancy_info *occ = gpu_last_occupancy(t->g);
