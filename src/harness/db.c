@@ -13,7 +13,8 @@ static const char *const SCHEMA =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, spec TEXT, workload TEXT, size INTEGER,"
     " seed INTEGER, config TEXT, variant TEXT, command TEXT, status TEXT NOT NULL, message TEXT, wall_s REAL,"
-    " cpu_s REAL, version TEXT, finished_utc TEXT);"
+    " cpu_s REAL, version TEXT, finished_utc TEXT, point TEXT);"
+    "CREATE INDEX runs_point ON runs(point);"
     "CREATE TABLE kernels(run INTEGER NOT NULL, kernel INTEGER NOT NULL, name TEXT, PRIMARY KEY(run, kernel))"
     " WITHOUT ROWID;"
     "CREATE TABLE stat_names(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);"
@@ -140,6 +141,18 @@ int db_open(results_db *d, const char *path, int create, int readonly, char *err
                 return -1;
             }
         }
+        /* files from before runs had a point (what a run measures, without the
+         * model) gain the column; their runs have none, so are never taken as stale */
+        sqlite3_stmt *probe;
+        if (sqlite3_prepare_v2(d->db, "SELECT point FROM runs LIMIT 0", -1, &probe, NULL) != SQLITE_OK) {
+            if (exec(d, "ALTER TABLE runs ADD COLUMN point TEXT; CREATE INDEX runs_point ON runs(point);", err,
+                     errlen)) {
+                db_close(d);
+                return -1;
+            }
+        } else {
+            sqlite3_finalize(probe);
+        }
         if (exec(d, "COMMIT", err, errlen)) {
             db_close(d);
             return -1;
@@ -197,8 +210,8 @@ int db_store(results_db *d, const run_record *r, char *err, size_t errlen) {
     sqlite3_free(purge);
     ok = ok && sqlite3_prepare_v2(d->db,
                                 "INSERT OR REPLACE INTO runs(key, spec, workload, size, seed, config, variant, command,"
-                                " status, message, wall_s, cpu_s, version, finished_utc)"
-                                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                " status, message, wall_s, cpu_s, version, finished_utc, point)"
+                                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                 -1, &run, NULL) == SQLITE_OK &&
              sqlite3_prepare_v2(d->db, "INSERT OR REPLACE INTO kernels VALUES(?,?,?)", -1, &ker, NULL) == SQLITE_OK &&
              sqlite3_prepare_v2(d->db, "INSERT INTO stat_names(name) VALUES(?)", -1, &ins, NULL) == SQLITE_OK &&
@@ -221,6 +234,7 @@ int db_store(results_db *d, const run_record *r, char *err, size_t errlen) {
         sqlite3_bind_double(run, 12, r->cpu_s);
         sqlite3_bind_text(run, 13, r->version, -1, SQLITE_STATIC);
         sqlite3_bind_text(run, 14, when, -1, SQLITE_TRANSIENT);
+        if (r->point[0]) sqlite3_bind_text(run, 15, r->point, -1, SQLITE_STATIC);
         ok = sqlite3_step(run) == SQLITE_DONE;
     }
     sqlite3_int64 id = sqlite3_last_insert_rowid(d->db);
@@ -270,8 +284,9 @@ int db_merge(results_db *d, const char *other, int *copied, char *err, size_t er
         "CREATE TEMP TABLE new_runs AS SELECT id AS old FROM shard.runs WHERE key NOT IN (SELECT key FROM main.runs)",
         "INSERT OR IGNORE INTO main.stat_names(name) SELECT name FROM shard.stat_names",
         "INSERT INTO main.runs(key, spec, workload, size, seed, config, variant, command, status, message, wall_s,"
-        " cpu_s, version, finished_utc) SELECT key, spec, workload, size, seed, config, variant, command, status,"
-        " message, wall_s, cpu_s, version, finished_utc FROM shard.runs WHERE id IN (SELECT old FROM new_runs)",
+        " cpu_s, version, finished_utc, point) SELECT key, spec, workload, size, seed, config, variant, command,"
+        " status, message, wall_s, cpu_s, version, finished_utc, point FROM shard.runs WHERE id IN"
+        " (SELECT old FROM new_runs)",
         "INSERT INTO main.kernels SELECT m.id, k.kernel, k.name FROM shard.kernels k JOIN shard.runs r ON r.id = k.run"
         " JOIN main.runs m ON m.key = r.key WHERE r.id IN (SELECT old FROM new_runs)",
         "INSERT INTO main.stats SELECT m.id, s.kernel, mn.id, s.value FROM shard.stats s"

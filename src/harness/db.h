@@ -1,7 +1,7 @@
 /* The results database (SQLite, WAL mode, one writer: the sweep process).
  *
  *   runs(id, key UNIQUE, spec, workload, size, seed, config, variant, command,
- *        status, message, wall_s, cpu_s, version, finished_utc)
+ *        status, message, wall_s, cpu_s, version, finished_utc, point)
  *   kernels(run, kernel, name)            kernel = launch index
  *   stat_names(id, name)
  *   stats(run, kernel, stat, value)       kernel = -1: the whole run ("total")
@@ -36,6 +36,7 @@ typedef struct {
 
 typedef struct {
     char key[65];
+    char point[65];      /* the key without the model ("" if unknown): finds an earlier model's run */
     const char *spec, *workload, *config, *variant, *command, *version;
     uint32_t size;
     uint64_t seed;

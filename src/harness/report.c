@@ -10,6 +10,7 @@
  * The values a report shows are those of the runs this spec and this locsim
  * binary would make (their keys), so a report never mixes in stale runs. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 
 #include "harness/db.h"
 #include "harness/report.h"
+#include "harness/results_file.h"
 #include "harness/spec.h"
 #include "harness/sweep.h"
 #include "workload.h"
@@ -29,6 +31,8 @@
 typedef struct {
     char key[65];
     int found, ok, capped;   /* capped: ok, but a -gpgpu_max_* cap ended its timing part */
+    int stale;               /* not this model's run: the latest of the same point by an earlier one */
+    char version[128];
     char status[32];
     char **names;      /* sorted */
     double *values;
@@ -82,6 +86,8 @@ struct report {
     block *blocks;
     int nblocks, capblocks;
     int missing, failed, errors;
+    int stale;               /* values shown from an earlier model's runs */
+    char stale_versions[512];/* their versions, for the note */
     int has_regime;          /* the recipe placed the regime table (else it goes at the end) */
     char err[1024];
 };
@@ -114,7 +120,36 @@ static char *xprintf(const char *fmt, ...) {
     return p;
 }
 
-static run_data *load_run(report *R, const char *key) {
+/* A run of this model, or else the latest complete run of the same point by an
+ * earlier model (stale: shown with a dagger until the sweep reruns it). */
+static sqlite3_int64 find_run(report *R, run_data *r, const char *sql, const char *arg) {
+    sqlite3_stmt *st;
+    sqlite3_int64 id = -1;
+    if (sqlite3_prepare_v2(R->db.db, sql, -1, &st, NULL) != SQLITE_OK) return -1;   /* an old file: no point column */
+    sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        r->found = 1;
+        snprintf(r->status, sizeof r->status, "%s", (const char *)sqlite3_column_text(st, 0));
+        r->ok = db_status_complete(r->status);
+        r->capped = !strcmp(r->status, "capped");
+        r->cpu_s = sqlite3_column_double(st, 1);
+        r->wall_s = sqlite3_column_double(st, 2);
+        id = sqlite3_column_int64(st, 3);
+        const char *v = (const char *)sqlite3_column_text(st, 4);
+        snprintf(r->version, sizeof r->version, "%s", v ? v : "?");
+    }
+    sqlite3_finalize(st);
+    return id;
+}
+
+static void note_stale_version(report *R, const char *version) {
+    if (strstr(R->stale_versions, version)) return;
+    size_t k = strlen(R->stale_versions);
+    snprintf(R->stale_versions + k, sizeof R->stale_versions - k, "%s`%s`", k ? ", " : "", version);
+}
+
+static run_data *load_run(report *R, const planned_run *pr) {
+    const char *key = pr->key;
     for (int i = 0; i < R->nruns; i++)
         if (!strcmp(R->runs[i].key, key)) return &R->runs[i];
     if (R->nruns == R->capruns) {
@@ -125,23 +160,17 @@ static run_data *load_run(report *R, const char *key) {
     run_data *r = &R->runs[R->nruns++];
     memset(r, 0, sizeof *r);
     snprintf(r->key, sizeof r->key, "%s", key);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(R->db.db, "SELECT status, cpu_s, wall_s, id FROM runs WHERE key = ?", -1, &st, NULL) !=
-        SQLITE_OK)
-        return r;
-    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-    sqlite3_int64 id = -1;
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        r->found = 1;
-        snprintf(r->status, sizeof r->status, "%s", (const char *)sqlite3_column_text(st, 0));
-        r->ok = db_status_complete(r->status);
-        r->capped = !strcmp(r->status, "capped");
-        r->cpu_s = sqlite3_column_double(st, 1);
-        r->wall_s = sqlite3_column_double(st, 2);
-        id = sqlite3_column_int64(st, 3);
+    sqlite3_int64 id = find_run(R, r, "SELECT status, cpu_s, wall_s, id, version FROM runs WHERE key = ?", key);
+    if (!r->found) {
+        id = find_run(R, r,
+                      "SELECT status, cpu_s, wall_s, id, version FROM runs WHERE point = ? AND status IN ('ok', "
+                      "'capped') ORDER BY finished_utc DESC, id DESC LIMIT 1",
+                      pr->point);
+        r->stale = r->found;
+        if (r->stale) note_stale_version(R, r->version);
     }
-    sqlite3_finalize(st);
     if (!r->found) return r;
+    sqlite3_stmt *st;
     if (sqlite3_prepare_v2(R->db.db,
                            "SELECT n.name, s.value FROM stats s JOIN stat_names n ON n.id = s.stat"
                            " WHERE s.run = ? AND s.kernel = -1 ORDER BY n.name",
@@ -186,6 +215,7 @@ typedef struct {
     double v;
     const char *s;     /* a string value (labels, if(...) results), or NULL */
     int state;
+    int stale;         /* comes (partly) from runs of an earlier model: shown with a dagger */
 } value;
 
 typedef struct {
@@ -204,8 +234,10 @@ typedef struct {
 
 static value eval_expr(ectx *c);
 
-static value make(double v) { return (value){v, NULL, V_OK}; }
-static value worst(value a, value b, double v) { return (value){v, NULL, a.state > b.state ? a.state : b.state}; }
+static value make(double v) { return (value){v, NULL, V_OK, 0}; }
+static value worst(value a, value b, double v) {
+    return (value){v, NULL, a.state > b.state ? a.state : b.state, a.stale | b.stale};
+}
 
 static void eerror(ectx *c, const char *fmt, ...) {
     if (c->error) return;
@@ -263,7 +295,7 @@ static const spec_variant *resolve_derived(ectx *c, const row *rw, const derived
         for (int k = 0; k < rw->w->nseeds; k++) {
             /* a grid not run whole has no best yet */
             const planned_run *pr = sweep_find(&c->R->plan, rw->w, rw->size, rw->w->seeds[k], c->cfg, v);
-            if (pr && !load_run(c->R, pr->key)->found) {
+            if (pr && !load_run(c->R, pr)->found) {
                 *incomplete = 1;
                 return NULL;
             }
@@ -292,19 +324,19 @@ static value variant_stat(ectx *c, const row *rw, const spec_variant *v, const c
         const char *t = stat[1] == 'v' && v->grid_value ? v->grid_value : v->label;
         char *end;
         double x = strtod(t, &end);
-        value r = {*end || !*t ? NAN : x, t, V_OK};
+        value r = {*end || !*t ? NAN : x, t, V_OK, 0};
         if (!*end && *t) r.s = NULL;
         if (stat[1] == 'l') r.s = t;
         return r;
     }
     double sum = 0;
-    int state = V_OK;
+    int state = V_OK, stale = 0;
     for (int i = 0; i < rw->w->nseeds; i++) {
         const planned_run *pr = sweep_find(&c->R->plan, rw->w, rw->size, rw->w->seeds[i], c->cfg, v);
         /* Not in the plan: the workload's variants: list or an exclusion leaves the
          * variant out there.  Shown as '-', and aggregates skip it (docs/harness.md). */
-        if (!pr) return (value){NAN, NULL, V_NA};
-        run_data *r = load_run(c->R, pr->key);
+        if (!pr) return (value){NAN, NULL, V_NA, 0};
+        run_data *r = load_run(c->R, pr);
         if (!r->found) {
             state = V_MISSING;
             continue;
@@ -316,12 +348,13 @@ static value variant_stat(ectx *c, const row *rw, const spec_variant *v, const c
                 continue;
             }
             eerror(c, "no statistic '%s' in the runs (see locsim run --stats, or the stat_values view)", stat);
-            return (value){NAN, NULL, V_MISSING};
+            return (value){NAN, NULL, V_MISSING, 0};
         }
         if (!r->ok && state < V_FAIL) state = V_FAIL;
+        stale |= r->stale;
         sum += x;
     }
-    return (value){sum / rw->w->nseeds, NULL, state};
+    return (value){sum / rw->w->nseeds, NULL, state, stale};
 }
 
 static value eval_ref(ectx *c) {
@@ -365,7 +398,7 @@ static value eval_ref(ectx *c) {
         int incomplete;
         v = resolve_derived(c, c->row, d, &incomplete);
         if (c->error) return make(NAN);
-        if (!v && incomplete) return (value){NAN, NULL, V_MISSING};
+        if (!v && incomplete) return (value){NAN, NULL, V_MISSING, 0};
         if (!v) {
             int any = 0;
             for (int i = 0; i < d->grid->nvalues && !any; i++) {
@@ -374,7 +407,7 @@ static value eval_ref(ectx *c) {
                 const spec_variant *g = spec_find_variant(c->R->s, name);
                 any = g && row_runs(c, c->row, g);
             }
-            return (value){NAN, NULL, any ? V_MISSING : V_NA};
+            return (value){NAN, NULL, any ? V_MISSING : V_NA, 0};
         }
     }
     return variant_stat(c, c->row, v, stat);
@@ -454,7 +487,7 @@ static value eval_aggregate(ectx *c, const char *fn) {
     const char *start = c->p;
     const row *saved = c->row;
     double acc = !strcmp(fn, "min") ? INFINITY : !strcmp(fn, "max") ? -INFINITY : !strcmp(fn, "gmean") ? 0 : 0;
-    int k = 0, state = V_OK;
+    int k = 0, state = V_OK, stale = 0;
     for (int i = 0; i < n || (n == 0 && i == 0); i++) {
         c->p = start;
         c->row = n ? &rows[i] : NULL;
@@ -465,6 +498,7 @@ static value eval_aggregate(ectx *c, const char *fn) {
         }
         value x = eval_expr(c);
         if (c->error) break;
+        stale |= x.stale;
         if (!strcmp(fn, "count")) {
             if (x.state == V_OK && x.v != 0) acc += 1;
             continue;
@@ -500,7 +534,7 @@ static value eval_aggregate(ectx *c, const char *fn) {
     else if (!strcmp(fn, "amean")) v = k ? acc / k : NAN;
     else if ((!strcmp(fn, "min") || !strcmp(fn, "max")) && !k) v = NAN;
     if (!strcmp(fn, "count")) state = V_OK;
-    return (value){v, NULL, state};
+    return (value){v, NULL, state, stale};
 }
 
 static value eval_string(ectx *c) {
@@ -517,7 +551,7 @@ static value eval_string(ectx *c) {
     char *s = pool[next++ % 64];
     snprintf(s, sizeof pool[0], "%.*s", (int)(c->p - start), start);
     c->p++;
-    return (value){NAN, s, V_OK};
+    return (value){NAN, s, V_OK, 0};
 }
 
 static value eval_primary(ectx *c) {
@@ -556,7 +590,7 @@ static value eval_primary(ectx *c) {
                 value b = eval_expr(c);
                 skip_ws(c);
                 if (*c->p++ != ')') eerror(c, "if(...): expected ')'");
-                if (cond.state != V_OK) return (value){NAN, NULL, cond.state};
+                if (cond.state != V_OK) return (value){NAN, NULL, cond.state, 0};
                 return cond.v != 0 ? a : b;
             }
             eerror(c, "unknown function '%s' (hmean, gmean, amean, sum, min, max, count, if)", name);
@@ -564,9 +598,9 @@ static value eval_primary(ectx *c) {
         }
         /* the row's words as strings, for per-workload cells: if(workload == 'kmeans', ...) */
         if (*c->p != '.' && c->row) {
-            if (!strcmp(name, "workload")) return (value){NAN, c->row->w->id, V_OK};
-            if (!strcmp(name, "label")) return (value){NAN, c->row->w->label, V_OK};
-            if (!strcmp(name, "class")) return (value){NAN, c->row->w->cls ? c->row->w->cls : "", V_OK};
+            if (!strcmp(name, "workload")) return (value){NAN, c->row->w->id, V_OK, 0};
+            if (!strcmp(name, "label")) return (value){NAN, c->row->w->label, V_OK, 0};
+            if (!strcmp(name, "class")) return (value){NAN, c->row->w->cls ? c->row->w->cls : "", V_OK, 0};
         }
         c->p = save;
     }
@@ -661,6 +695,10 @@ static void format_value(char *out, size_t n, value v, const char *fmt) {
     else if (!strcmp(fmt, "percent")) snprintf(out, n, "%.0f%%", v.v * 100.0);
     else snprintf(out, n, fmt, v.v);
     if (v.state == V_OK && !v.s && isnan(v.v)) snprintf(out, n, "n/a");
+    if (v.state == V_OK && v.stale) {
+        size_t k = strlen(out);
+        snprintf(out + k, n > k ? n - k : 0, "\u2020");   /* dagger: an earlier model's run */
+    }
 }
 
 /* A format after the last top-level ':' of "${...}": %..f/g/e/d or pct, x, percent. */
@@ -767,6 +805,7 @@ static char *expand(ectx *base, const char *tmpl) {
             if (c.error) base->error = 1;
             if (v.state == V_MISSING) base->R->missing++;
             if (v.state == V_FAIL) base->R->failed++;
+            if (v.stale && v.state == V_OK) base->R->stale++;
             format_value(buf, sizeof buf, v, fmt);
         }
         free(inner);
@@ -1201,6 +1240,7 @@ static value regime_stat(report *R, const spec_config *cfg, const row *rw, const
     value x = variant_stat(&c, rw, v, stat);
     if (x.state == V_MISSING) R->missing++;
     if (x.state == V_FAIL) R->failed++;
+    if (x.state == V_OK && x.stale) R->stale++;
     return x;
 }
 
@@ -1215,14 +1255,15 @@ static char *regime_limiter(report *R, const spec_config *cfg, const row *rw, co
     static const char *const stat[4] = {"gpu_occ_limited_by_threads", "gpu_occ_limited_by_ctas",
                                         "gpu_occ_limited_by_registers", "gpu_occ_limited_by_smem"};
     static const char *const name[4] = {"threads", "CTA slots", "registers", "shared memory"};
-    int best = -1;
+    int best = -1, stale = 0;
     double most = 0;
     for (int i = 0; i < 4; i++) {
         value x = regime_stat(R, cfg, rw, b, stat[i]);
         if (x.state != V_OK) return regime_fmt(x, NULL);
         if (x.v > most) most = x.v, best = i;
+        stale |= x.stale;
     }
-    return xstrdup(best < 0 ? "-" : name[best]);
+    return xprintf("%s%s", best < 0 ? "-" : name[best], stale ? "\u2020" : "");
 }
 
 /* The probe's IPC over the baseline's, as +N%. */
@@ -1231,7 +1272,9 @@ static char *regime_gain(report *R, const spec_config *cfg, const row *rw, const
     if (!p) return xstrdup("-");
     value x = regime_stat(R, cfg, rw, p, "gpu_tot_ipc"), y = regime_stat(R, cfg, rw, b, "gpu_tot_ipc");
     if (x.state != V_OK || y.state != V_OK) return regime_fmt(x.state > y.state ? x : y, NULL);
-    return regime_fmt(make(y.v > 0 ? x.v / y.v : NAN), "pct");
+    value r = make(y.v > 0 ? x.v / y.v : NAN);
+    r.stale = x.stale | y.stale;
+    return regime_fmt(r, "pct");
 }
 
 /* Bytes as B, KB, MB or GB (powers of 1024), three significant digits. */
@@ -1241,13 +1284,13 @@ static char *regime_bytes(value v) {
     int u = 0;
     double x = v.v;
     while (x >= 1024 && u < 4) x /= 1024, u++;
-    return xprintf("%.3g %s", x, unit[u]);
+    return xprintf("%.3g %s%s", x, unit[u], v.stale ? "\u2020" : "");
 }
 
 /* A fraction as a percentage with one decimal (small shares stay visible). */
 static char *regime_percent(value v) {
     if (v.state != V_OK || v.s) return regime_fmt(v, NULL);
-    return xprintf("%.1f%%", v.v * 100.0);
+    return xprintf("%.1f%%%s", v.v * 100.0, v.stale ? "\u2020" : "");
 }
 
 static char *regime_pair(value a, const char *fa, value b, const char *fb) {
@@ -1422,6 +1465,11 @@ static int build(report *R) {
     }
     /* every results document shows its regime: at the end unless the recipe placed it */
     if (!R->has_regime && regime_section(R, NULL)) return -1;
+    if (R->stale)
+        new_block(R, B_TEXT)->text =
+            xprintf("\u2020 %d values come from runs of an earlier model (%s): the simulator has changed since, so "
+                    "they are stale until `locsim sweep` reruns them.",
+                    R->stale, R->stale_versions);
     return R->errors ? -1 : 0;
 }
 
@@ -1742,6 +1790,18 @@ int report_main(int argc, char **argv) {
         fprintf(stderr, "locsim report: %s\n", err);
         goto out;
     }
+    /* the committed results (results_file.h) first: a fresh clone has no database */
+    char results_path[PATH_MAX];
+    results_file_path(specpath, R.s->name, results_path, sizeof results_path);
+    if (access(results_path, F_OK) == 0) {
+        results_db w;
+        int copied = 0;
+        if (db_open(&w, dbpath, 1, 0, err, sizeof err) || results_import(&w, results_path, &copied, err, sizeof err))
+            fprintf(stderr, "locsim report: cannot merge %s into %s: %s\n", results_path, dbpath, err);
+        else if (copied)
+            fprintf(stderr, "locsim report: %d runs merged from %s\n", copied, results_path);
+        db_close(&w);
+    }
     if (db_open(&R.db, dbpath, 0, 1, err, sizeof err)) {
         fprintf(stderr, "locsim report: %s\n", err);
         goto out;
@@ -1758,7 +1818,10 @@ int report_main(int argc, char **argv) {
         fprintf(stderr, "locsim report: %d values refer to runs that are not in %s (shown as 'missing'): run "
                         "locsim sweep %s\n", R.missing, dbpath, specpath);
     if (R.failed) fprintf(stderr, "locsim report: %d values come from failed runs (shown as FAIL)\n", R.failed);
-    rc = R.missing || R.failed ? 1 : 0;
+    if (R.stale)
+        fprintf(stderr, "locsim report: %d values come from runs of an earlier model (%s; shown with \u2020): run "
+                        "locsim sweep %s\n", R.stale, R.stale_versions, specpath);
+    rc = R.missing || R.failed || R.stale ? 1 : 0;
 out:
     db_close(&R.db);
     sweep_free_plan(&R.plan);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "harness/results_file.h"
 #include "harness/sha256.h"
 #include "harness/sweep.h"
 #include "sim/config.h"
@@ -131,15 +132,23 @@ static int key_of(const spec *s, sweep_plan *p, planned_run *r, char *err, size_
     if (!f) return -1;
     config_dump(&cfg, f);
     fclose(f);
-    sha256_ctx c;
+    /* The key hashes the model, then the point; the point hashes the same
+     * without the model (a stale run of an earlier simulator is found by it). */
+    sha256_ctx c, pc;
     sha256_init(&c);
+    sha256_init(&pc);
     char head[512];
-    int n = snprintf(head, sizeof head, "locsim-run-v1\nmodel %s\nsize %u\nseed %llu\n", p->binary_hash, r->size,
-                     (unsigned long long)r->seed);
+    int n = snprintf(head, sizeof head, "locsim-run-v1\nmodel %s\n", p->binary_hash);
     sha256_update(&c, head, (size_t)n);
+    n = snprintf(head, sizeof head, "size %u\nseed %llu\n", r->size, (unsigned long long)r->seed);
+    sha256_update(&c, head, (size_t)n);
+    sha256_update(&pc, "locsim-point-v1\n", 16);
+    sha256_update(&pc, head, (size_t)n);
     if (r->w->name) {
         sha256_update(&c, "workload ", 9);
         sha256_update(&c, r->w->name, strlen(r->w->name) + 1);
+        sha256_update(&pc, "workload ", 9);
+        sha256_update(&pc, r->w->name, strlen(r->w->name) + 1);
     } else {
         char prog[PATH_MAX], h[65];
         if (find_program(r->w->argv[0], prog, sizeof prog) || sha256_file(prog, h)) {
@@ -150,12 +159,20 @@ static int key_of(const spec *s, sweep_plan *p, planned_run *r, char *err, size_
         }
         sha256_update(&c, "program ", 8);
         sha256_update(&c, h, 64);
-        for (int i = 0; i < r->w->argc; i++) sha256_update(&c, r->w->argv[i], strlen(r->w->argv[i]) + 1);
+        sha256_update(&pc, "program ", 8);
+        sha256_update(&pc, h, 64);
+        for (int i = 0; i < r->w->argc; i++) {
+            sha256_update(&c, r->w->argv[i], strlen(r->w->argv[i]) + 1);
+            sha256_update(&pc, r->w->argv[i], strlen(r->w->argv[i]) + 1);
+        }
     }
     sha256_update(&c, "config\n", 7);
     sha256_update(&c, dump, dumplen);
+    sha256_update(&pc, "config\n", 7);
+    sha256_update(&pc, dump, dumplen);
     free(dump);
     sha256_hex(&c, r->key);
+    sha256_hex(&pc, r->point);
     return 0;
 }
 
@@ -465,6 +482,7 @@ static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, in
     const planned_run *r = sl->run;
     memset(rec, 0, sizeof *rec);
     memcpy(rec->key, r->key, sizeof rec->key);
+    memcpy(rec->point, r->point, sizeof rec->point);
     rec->spec = s->name;
     rec->workload = r->w->id;
     rec->size = r->size;
@@ -545,8 +563,19 @@ static void progress_show(progress *pg, int force) {
 
 /* ---- the local sweep ---- */
 
+/* Write the committed results file (results_file.h); a failure is reported, and
+ * the runs stay in the database. */
+static void export_results(results_db *db, const char *results_path, double *last) {
+    char err[1024];
+    if (results_export(db, results_path, err, sizeof err)) fprintf(stderr, "locsim sweep: %s\n", err);
+    *last = now_s();
+}
+
+#define EXPORT_INTERVAL_S 120.0   /* rewrite the results file at most this often while runs finish */
+
 static int run_local(const spec *s, const sweep_plan *p, results_db *db, const planned_run **todo, int ntodo,
-                     int jobs) {
+                     int jobs, const char *results_path) {
+    double last_export = now_s();
     char tmpdir[] = "/tmp/locsim-sweep-XXXXXX";
     if (!mkdtemp(tmpdir)) {
         fprintf(stderr, "locsim sweep: cannot make a temporary directory: %s\n", strerror(errno));
@@ -614,6 +643,7 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
             unlink(slots[j].json);
             unlink(slots[j].log);
             slots[j].pid = 0;
+            if (now_s() - last_export >= EXPORT_INTERVAL_S) export_results(db, results_path, &last_export);
         }
         progress_show(&pg, 0);
     }
@@ -642,7 +672,7 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
 /* ---- Slurm ---- */
 
 /* The runs of a Slurm batch: DIR/runs.tsv, one run per line:
- * key, workload id, size, seed, config name, variant name, then the argv words. */
+ * key,point, workload id, size, seed, config name, variant name, then the argv words. */
 static int write_batch(const spec *s, const char *dir, const planned_run **todo, int ntodo) {
     char path[PATH_MAX + 256];
     snprintf(path, sizeof path, "%s/spec.tsv", dir);   /* what a task needs of the spec */
@@ -655,8 +685,8 @@ static int write_batch(const spec *s, const char *dir, const planned_run **todo,
     if (!f) return -1;
     for (int i = 0; i < ntodo; i++) {
         const planned_run *r = todo[i];
-        fprintf(f, "%s\t%s\t%u\t%llu\t%s\t%s", r->key, r->w->id, r->size, (unsigned long long)r->seed, r->cfg->name,
-                r->v->name);
+        fprintf(f, "%s,%s\t%s\t%u\t%llu\t%s\t%s", r->key, r->point, r->w->id, r->size, (unsigned long long)r->seed,
+                r->cfg->name, r->v->name);
         for (int k = 0; k < r->argc; k++) fprintf(f, "\t%s", r->argv[k]);
         fputc('\n', f);
     }
@@ -772,6 +802,8 @@ static int run_task(const char *dir, const char *index_text) {
     c.name = fld[4];
     planned_run r = {.w = &w, .size = (uint32_t)strtoul(fld[2], NULL, 10), .seed = strtoull(fld[3], NULL, 10),
                      .cfg = &c, .v = &v, .argv = fld + 6, .argc = n - 6};
+    char *comma = strchr(fld[0], ',');   /* key,point */
+    if (comma) *comma = 0, snprintf(r.point, sizeof r.point, "%s", comma + 1);
     snprintf(r.key, sizeof r.key, "%s", fld[0]);
     spec s = {0};
     char specname[512] = "", sline[512];
@@ -952,8 +984,21 @@ int sweep_main(int argc, char **argv) {
         db.db = NULL; /* dry run without a database: everything is missing */
     }
     int rc = 0;
+    char results_path[PATH_MAX];
+    results_file_path(s->path, s->name, results_path, sizeof results_path);
+    if (db.db && !dry) {
+        int copied;
+        if (results_import(&db, results_path, &copied, err, sizeof err)) {
+            fprintf(stderr, "locsim sweep: %s\n", err);
+            rc = 2;
+            goto out;
+        }
+        if (copied) fprintf(stderr, "locsim sweep: %d runs merged from %s\n", copied, results_path);
+    }
     if (do_collect) {
         rc = collect(dbpath, &db);
+        double t;
+        if (rc != 2) export_results(&db, results_path, &t);
         goto out;
     }
     /* the missing runs, each key once (two variants with the same settings are one run) */
@@ -999,7 +1044,9 @@ int sweep_main(int argc, char **argv) {
     } else if (slurm) {
         rc = ntodo ? run_slurm(s, &p, dbpath, todo, ntodo, partition, timelimit, array_max) : 0;
     } else if (ntodo) {
-        rc = run_local(s, &p, &db, todo, ntodo, jobs < ntodo ? jobs : ntodo);
+        rc = run_local(s, &p, &db, todo, ntodo, jobs < ntodo ? jobs : ntodo, results_path);
+        double t;
+        export_results(&db, results_path, &t);
     }
     free(todo);
 out:

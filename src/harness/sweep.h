@@ -22,6 +22,7 @@ typedef struct {
     const spec_config *cfg;
     const spec_variant *v;
     char key[65];
+    char point[65];    /* the same without the model: what the run measures, whichever simulator made it */
     char **argv;       /* the child's command line (NULL-terminated); the --json file is the last two */
     int argc;
 } planned_run;
