@@ -102,6 +102,35 @@ static void test_kernel_deltas_and_totals(void **state) {
  *   kernel 1: 0.1*3 + 0.25*1 + 4*0.5 = 0.3 + 0.25 + 2 = 2.55, p = 5.1
  *   kernel 2: 0.1*7 + 0.25*4 + 4*1.5 = 0.7 + 1 + 6 = 7.7, p = 7.7/1.5
  *   total:    0.1*10 + 0.25*5 + 4*2 = 1 + 1.25 + 8 = 10.25, p = 5.125 */
+/* A level (stats_define_max): each kernel's value is the largest any instance
+ * gave in its pass, not a difference; the total is the largest kernel's.
+ * Kernels 5 (instances 3 and 5), 2 (2 and 1), 7 (7): total 7, kernel 2 is 2
+ * (a cumulative counter would say 2 - 5 or 0). */
+static void test_max_levels(void **state) {
+    (void)state;
+    stats *s = stats_create();
+    int m = stats_define_max(s, "live_max", NULL, 0, "a level");
+    int c = stats_define_counter(s, "count", NULL, 0, "a count");
+    assert_true(m >= 0 && c >= 0);
+    const uint64_t inst[3][2] = {{3, 5}, {2, 1}, {7, 0}};
+    for (int k = 0; k < 3; k++) {
+        stats_collect_begin(s);
+        for (int i = 0; i < 2; i++) stats_add_max(s, m, inst[k][i]);
+        stats_add(s, c, 10u * (uint64_t)(k + 1));
+        assert_int_equal(stats_kernel_end(s, "k"), 0);
+    }
+    assert_int_equal(stats_counter_value(s, 0, m), 5);
+    assert_int_equal(stats_counter_value(s, 1, m), 2);
+    assert_int_equal(stats_counter_value(s, 2, m), 7);
+    assert_int_equal(stats_counter_value(s, STATS_TOTAL, m), 7);
+    assert_true(stats_value(s, STATS_TOTAL, m) == 7.0);
+    assert_int_equal(stats_counter_value(s, 1, c), 10);   /* counters stay differences */
+    char *json = capture_json(s, 0);
+    assert_non_null(strstr(json, "\"live_max\": 2"));       /* an integer in JSON, per kernel */
+    free(json);
+    stats_destroy(s);
+}
+
 static void test_scaled_and_sum(void **state) {
     (void)state;
     stats *s = stats_create();
@@ -359,6 +388,7 @@ static void test_json_byte_identical_across_runs(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_deltas_and_totals),
+        cmocka_unit_test(test_max_levels),
         cmocka_unit_test(test_scaled_and_sum),
         cmocka_unit_test(test_text_output),
         cmocka_unit_test(test_json_output),

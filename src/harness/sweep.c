@@ -984,9 +984,25 @@ int sweep_main(int argc, char **argv) {
         db.db = NULL; /* dry run without a database: everything is missing */
     }
     int rc = 0;
-    char results_path[PATH_MAX];
+    char results_path[PATH_MAX], dry_db[PATH_MAX] = "";
     results_file_path(s->path, s->name, results_path, sizeof results_path);
-    if (db.db && !dry) {
+    if (dry && access(results_path, F_OK) == 0) {
+        /* a dry run writes nothing: it counts against a scratch copy of the
+         * database and the committed results */
+        const char *t = getenv("TMPDIR");
+        snprintf(dry_db, sizeof dry_db, "%s/locsim-dry-%d.db", t && *t ? t : "/tmp", (int)getpid());
+        int copied;
+        results_db scratch;
+        if (db_open(&scratch, dry_db, 1, 0, err, sizeof err) ||
+            (db.db && db_merge(&scratch, dbpath, &copied, err, sizeof err))) {
+            fprintf(stderr, "locsim sweep: %s\n", err);
+            rc = 2;
+            goto out;
+        }
+        db_close(&db);
+        db = scratch;
+    }
+    if (db.db && (!dry || dry_db[0])) {
         int copied;
         if (results_import(&db, results_path, &copied, err, sizeof err)) {
             fprintf(stderr, "locsim sweep: %s\n", err);
@@ -1051,6 +1067,14 @@ int sweep_main(int argc, char **argv) {
     free(todo);
 out:
     db_close(&db);
+    if (dry_db[0]) {
+        char side[PATH_MAX + 8];
+        unlink(dry_db);
+        snprintf(side, sizeof side, "%s-wal", dry_db);
+        unlink(side);
+        snprintf(side, sizeof side, "%s-shm", dry_db);
+        unlink(side);
+    }
     sweep_free_plan(&p);
     spec_free(s);
     return rc;

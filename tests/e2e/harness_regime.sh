@@ -92,6 +92,16 @@ PY
 mkdir -p "$dir/b/results"
 cp "$dir/a/g.yaml" "$dir/b/"
 cp "$dir/a/results/reg.db.zst" "$dir/b/results/"
+out=$("$locsim" sweep "$dir/b/g.yaml" --dry-run 2>&1)
+grep -q "9 in .* already, 0 to run (dry run)" <<<"$out" || { echo "FAIL: a dry run ignores the committed results: $out"; fail=1; }
+[ -e "$dir/b/g.db" ] && { echo "FAIL: the dry run created the database"; fail=1; }
+# spec errors name file:line
+printf 'configs: [fermi_gtx480]\nworkloads: [{name: vectoradd, size: 1}]\nvariants: {a: {}}\nregime: {variant: b}\n' >"$dir/bad.yaml"
+out=$("$locsim" sweep "$dir/bad.yaml" --dry-run 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "bad.yaml:4: regime: variant: no variant 'b'" <<<"$out" || { echo "FAIL: unknown regime variant: $out"; fail=1; }
+printf 'configs: [fermi_gtx480]\nworkloads: [{name: vectoradd, size: 1}]\nregime: {sensitivity: maybe}\n' >"$dir/bad.yaml"
+out=$("$locsim" sweep "$dir/bad.yaml" --dry-run 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "bad.yaml:3: regime: sensitivity: expected true or false" <<<"$out" || { echo "FAIL: bad sensitivity: $out"; fail=1; }
 out=$("$locsim" sweep "$dir/b/g.yaml" --jobs 2 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q "9 runs merged from" <<<"$out" && grep -q "9 in .* already, 0 to run" <<<"$out" ||
   { echo "FAIL: the committed results did not carry the runs to a new database: $out"; fail=1; }
