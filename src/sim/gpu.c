@@ -65,9 +65,8 @@ struct gpu {
     gpu_cap_info cap;               /* .option set once a cap stopped the timing simulation */
     uint64_t launches;              /* kernels launched on this GPU (launch index of the next) */
     uint64_t ctas_limit;            /* CTAs of the running kernel that may run in timing mode */
-    uint64_t insn_watch;            /* timed thread instructions (all SMs, cumulative) at which a
-                                       cap or the window may stop the kernel; 0 = none */
-    uint64_t window_end;            /* ... at which the kernel's window closes; 0 = none */
+    uint64_t insn_watch;            /* timed thread instructions (all SMs, cumulative) at which
+                                       -gpgpu_max_insn or the kernel's window stops it; 0 = none */
     int draining;                   /* the window closed: issue stopped, memory drains */
     uint64_t warmup_left;           /* warm-up thread instructions still to run in this kernel */
     uint8_t *dispatched;            /* a bit per CTA: handed out (timed or warm-up); kept only
@@ -734,7 +733,7 @@ static void end_kernel(gpu *g) {
     free(g->dispatched);
     g->dispatched = NULL;
     g->draining = 0;
-    g->insn_watch = g->window_end = g->warmup_left = 0;
+    g->insn_watch = g->warmup_left = 0;
     if (g->L) map_stats(g);
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         sm_flush_stats(g->sms[s], g->ticks[CLK_CORE] ? g->ticks[CLK_CORE] - 1 : 0);
@@ -779,9 +778,7 @@ static int begin_limits(gpu *g) {
     const gpu_params *p = &g->p;
     g->ctas_limit = g->ctas_total;
     if (p->max_cta && p->max_cta - g->st.ctas_launched < g->ctas_limit) g->ctas_limit = p->max_cta - g->st.ctas_launched;
-    uint64_t insns = kernel_insns(g);
-    g->window_end = p->window_insn ? insns + p->window_insn : 0;
-    g->insn_watch = g->window_end;
+    g->insn_watch = p->window_insn ? kernel_insns(g) + p->window_insn : 0;   /* the window's end */
     if (p->max_insn && (!g->insn_watch || p->max_insn < g->insn_watch)) g->insn_watch = p->max_insn;
     g->warmup_left = p->warmup_insn;
     g->draining = 0;
