@@ -137,8 +137,8 @@ static const option_def options[] = {
         "issue at most this many CTAs in timing mode, over all kernels (0: no limit): the issued ones run to their "
         "end, then the timing simulation stops as with -gpgpu_max_insn (GPGPU-Sim 4's hit_max_cta_count)"),
     U64("timing_window_insn", window_insn, "0", 0, UINT64_MAX,
-        "per-kernel timing window (0: off): each kernel's first N thread instructions (after the warm-up) are "
-        "simulated in timing mode; then issue stops, the memory requests in flight complete (still timed), and the "
+        "per-kernel timing window (0: off): each kernel's first N thread instructions (after the warm-up; at most "
+        "N, within one cycle's issue of it) are simulated in timing mode; then issue stops, the memory requests in flight complete (still timed), and the "
         "kernel's remaining instructions run functionally (fast-forward, untimed; docs/timing-core.md)"),
     U64("timing_warmup_insn", warmup_insn, "0", 0, UINT64_MAX,
         "per-kernel functional warm-up (0: off): the kernel's first CTAs in the CTA scheduler's order, at least "

@@ -778,7 +778,14 @@ static int begin_limits(gpu *g) {
     const gpu_params *p = &g->p;
     g->ctas_limit = g->ctas_total;
     if (p->max_cta && p->max_cta - g->st.ctas_launched < g->ctas_limit) g->ctas_limit = p->max_cta - g->st.ctas_launched;
-    g->insn_watch = p->window_insn ? kernel_insns(g) + p->window_insn : 0;   /* the window's end */
+    g->insn_watch = 0;
+    if (p->window_insn) {
+        /* The window closes while one more cycle's issue (every scheduler a full
+         * warp) still fits in it, so the timed part is at most N and more than
+         * N - that (a window below one cycle's issue closes after the first). */
+        uint64_t per_cycle = (uint64_t)p->num_sms * p->sm.num_sched * p->sm.warp_size;
+        g->insn_watch = kernel_insns(g) + (p->window_insn > per_cycle ? p->window_insn - per_cycle + 1 : 1);
+    }
     if (p->max_insn && (!g->insn_watch || p->max_insn < g->insn_watch)) g->insn_watch = p->max_insn;
     g->warmup_left = p->warmup_insn;
     g->draining = 0;

@@ -29,6 +29,24 @@ check "help-options lists the scheduler" 0 "gpgpu_scheduler" "$locsim" --help-op
 check "compare table" 0 "^vectoradd +\\| +[0-9.]+ +[0-9.]+ +\\| +[0-9.]+" "$locsim" compare vectoradd --size 1 --sched lrr,gto
 check "compare needs workloads" 2 "needs workload names" "$locsim" compare --sched lrr
 
+# the per-kernel timing window: the program still checks; each kernel times at most N
+"$locsim" run kmeans --size 2 -timing_window_insn 100000 -timing_warmup_insn 20000 --json "$tmp/w.json" >"$tmp/w.out" 2>&1 &&
+  grep -q "^PASS$" "$tmp/w.out" || { echo "FAIL: windowed run"; cat "$tmp/w.out"; fail=1; }
+python3 - "$tmp/w.json" <<'PY' && echo "ok: window: timed <= N per kernel, the whole kernel executed" || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ks = d["kernels"]
+ok = len(ks) == 3 and d["stop"] is None
+for k in ks:
+    s = k["stats"]
+    ok &= 100000 - 15 * 2 * 32 < s["gpu_sim_insn"] <= 100000 and s["gpu_ff_insn"] > 0
+    ok &= s["gpu_exec_insn"] == s["gpu_sim_insn"] + s["gpu_ff_insn"] == ks[0]["stats"]["gpu_exec_insn"]
+    ok &= s["gpu_timing_windows_closed"] == 1 and s["gpu_warmup_ctas"] >= 1
+if not ok:
+    print("FAIL: window statistics", [(k["stats"]["gpu_sim_insn"], k["stats"]["gpu_ff_insn"]) for k in ks])
+sys.exit(0 if ok else 1)
+PY
+
 # determinism: the same run twice writes byte-identical JSON
 "$locsim" run bfs --size 1 --json "$tmp/a.json" >/dev/null 2>&1 || { echo "FAIL: json run a"; fail=1; }
 "$locsim" run bfs --size 1 --json "$tmp/b.json" >/dev/null 2>&1 || { echo "FAIL: json run b"; fail=1; }
