@@ -74,7 +74,22 @@ static void test_commit_abort(void **state) {
     assert_string_equal(buf, "new\n");   /* checking does not touch it */
     only_target();
 
-    unlink(path);
+    /* a symbolic link: the file it names is replaced, the link stays a link */
+    char link[160], target[160];
+    snprintf(target, sizeof target, "%s/real.json", dir);
+    snprintf(link, sizeof link, "%s/link.json", dir);
+    rename(path, target);
+    assert_int_equal(symlink("real.json", link), 0);
+    assert_int_equal(outfile_open(&o, link), 0);
+    fputs("through the link\n", o.f);
+    assert_int_equal(outfile_commit(&o), 0);
+    struct stat lst;
+    assert_int_equal(lstat(link, &lst), 0);
+    assert_true(S_ISLNK(lst.st_mode));
+    slurp(target, buf, sizeof buf);
+    assert_string_equal(buf, "through the link\n");
+    unlink(link);
+    unlink(target);
     rmdir(dir);
 }
 

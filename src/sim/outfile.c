@@ -19,17 +19,22 @@ int outfile_open(outfile *o, const char *path) {
         errno = EISDIR;
         return -1;
     }
-    o->path = strdup(path);
+    /* A symbolic link to a file: the file it names is replaced, the link stays. */
+    struct stat lst;
+    if (exists && S_ISREG(st.st_mode) && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        o->path = realpath(path, NULL);
+    else
+        o->path = strdup(path);
     if (!o->path) return -1;
     if (exists && !S_ISREG(st.st_mode)) {   /* a device or a FIFO: in place */
         o->f = fopen(path, "w");
         if (!o->f) goto fail;
         return 0;
     }
-    size_t n = strlen(path) + 32;
+    size_t n = strlen(o->path) + 32;
     o->tmp = malloc(n);
     if (!o->tmp) goto fail;
-    snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
+    snprintf(o->tmp, n, "%s.tmp.XXXXXX", o->path);
     int fd = mkstemp(o->tmp);
     if (fd < 0) goto fail;
     /* mkstemp makes the file 0600; a result file gets the usual 0666 & ~umask */
