@@ -50,6 +50,17 @@ static int pitch_mode(void) {
     p.srcPtr = make_cudaPitchedPtr(host, 64, 16, SIZE_MAX / 2);   /* rows x depth wraps */
     p.extent = make_cudaExtent(16, 2, 4);
     EXPECT(cudaMemcpy3D(&p) == cudaErrorInvalidValue);
+    /* array positions near SIZE_MAX: their sum with the extent used to wrap into a
+     * small number and pass the bounds check (a write somewhere else) */
+    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
+    cudaArray_t arr;
+    CHECK(cudaMallocArray(&arr, &fd, 64, 64));
+    EXPECT(cudaMemcpy2DToArray(arr, 0, SIZE_MAX - 1, host, 64, 64, 2, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy2DToArray(arr, SIZE_MAX - 8, 0, host, 64, 64, 2, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy2DFromArray(host, 64, arr, 0, SIZE_MAX, 64, 2, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
+    CHECK(cudaFreeArray(arr));
+    /* a host range that wraps past the end of the address space */
+    EXPECT(cudaMemcpy(host, host + 8, SIZE_MAX - 4, cudaMemcpyHostToHost) == cudaErrorInvalidValue);
     cudaGetLastError();
     void *ptr = (void *)1;
     size_t pitch = 0;
