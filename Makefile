@@ -6,7 +6,7 @@ TEST_BUILD ?= build-test
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build run test fuzz fuzz-config fuzz-fatbin bench clean ptx
+.PHONY: all deps build run test fuzz fuzz-config fuzz-fatbin fuzz-ci bench clean ptx
 
 all: build
 
@@ -52,6 +52,22 @@ fuzz-fatbin:
 	mkdir -p $(FUZZ_BUILD)/corpus-fatbin
 	./$(FUZZ_BUILD)/fuzz/fuzz_fatbin -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    $(FUZZ_BUILD)/corpus-fatbin fuzz/corpus-fatbin
+
+# CI (.ci/run): build the three fuzz targets and run each FUZZ_CI_SECONDS on its
+# corpus (new inputs go to $(FUZZ_BUILD)/ci-*, never into the source tree), so a
+# change that breaks a target's build, or an input it already knows, is caught.
+FUZZ_CI_SECONDS ?= 10
+fuzz-ci:
+	@bash tools/install-deps.sh --fuzz
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCSIM_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_ptx fuzz_config fuzz_fatbin
+	mkdir -p $(FUZZ_BUILD)/ci-ptx $(FUZZ_BUILD)/ci-config $(FUZZ_BUILD)/ci-fatbin
+	./$(FUZZ_BUILD)/fuzz/fuzz_ptx -max_total_time=$(FUZZ_CI_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    $(FUZZ_BUILD)/ci-ptx fuzz/corpus
+	./$(FUZZ_BUILD)/fuzz/fuzz_config -max_total_time=$(FUZZ_CI_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    $(FUZZ_BUILD)/ci-config configs
+	./$(FUZZ_BUILD)/fuzz/fuzz_fatbin -max_total_time=$(FUZZ_CI_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    $(FUZZ_BUILD)/ci-fatbin fuzz/corpus-fatbin
 
 bench: build
 	./$(BUILD)/bench/bench_functional

@@ -99,6 +99,14 @@ int cr_config_from_env(locsim_config **cfg, locsim_mode *mode, char *name, size_
         cr_free_words(words);
         return fail(err, errlen, "LOCSIM_OPTIONS: expected \"-option value\" pairs, got %d words", nwords);
     }
+    for (int i = 0; *mode == LOCSIM_MODE_FUNCTIONAL && i < nwords; i += 2) {
+        if (!strcmp(words[i], "-gpgpu_max_insn") || !strcmp(words[i], "-gpgpu_max_cycle")) {
+            fail(err, errlen, "LOCSIM_OPTIONS: %s caps the timing model: functional mode (LOCSIM_MODE=functional) "
+                 "does not honour it", words[i]);
+            cr_free_words(words);
+            return -1;
+        }
+    }
     snprintf(name, namelen, "%s", *config ? config : DEFAULT_CONFIG);
     char why[1024];
     locsim_status st = locsim_config_load(name, nwords, words, cfg, why, sizeof why);

@@ -501,6 +501,18 @@ const char *cr_program_name(void);
  * (*dev set) or host memory (*host set; managed regions resolve to their host
  * copy).  device_side: the copy's kind says p is device memory. */
 cudaError_t cr_copy_endpoint(const void *p, size_t n, int device_side, locsim_dptr *dev, uint8_t **host);
+/* Give the device the limits the program set (cudaDeviceSetLimit) that it honours. */
+void cr_apply_limits(locsim_device *dev);
+/* The largest pitch a copy takes (cudaDevAttrMaxPitch, cudaDeviceProp.memPitch). */
+#define CR_MAX_PITCH ((size_t)0x7fffffff)
+/* *span = the bytes from the start of the first of `rows` rows of `width` bytes,
+ * `pitch` apart, to the end of the last.  cudaErrorInvalidPitchValue when rows
+ * overlap (width > pitch) or the pitch is above CR_MAX_PITCH, cudaErrorInvalidValue
+ * when the span does not fit in a size_t.  (One row: the pitch is not used.) */
+cudaError_t cr_pitched_span(size_t pitch, size_t width, size_t rows, size_t *span);
+/* cudaSuccess if s is the default stream or a live stream the program created,
+ * else cudaErrorInvalidResourceHandle (a destroyed stream is never dereferenced). */
+cudaError_t cr_check_stream(struct CUstream_st *s);
 /* Map a simulator status to the CUDA error a real GPU would give. */
 cudaError_t cr_from_status(locsim_status s);
 

@@ -271,15 +271,34 @@ cudaError_t cudaDeviceGetSharedMemConfig(int *config) {
     return cudaSuccess;
 }
 
+/* cudaLimit*: StackSize, PrintfFifoSize, MallocHeapSize, DevRuntimeSyncDepth,
+ * DevRuntimePendingLaunchCount, MaxL2FetchGranularity, PersistingL2CacheSize.
+ * The first two are honoured (the device's locsim_set_stack_size and
+ * locsim_set_printf_fifo_size, docs/limits.md); the others are only stored.
+ * The stack default is what recursive kernels get (16 KB), not CUDA's 1 KB. */
 #define LIMIT_COUNT 7
-static size_t limits[LIMIT_COUNT] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
+enum { LIMIT_STACK = 0, LIMIT_PRINTF_FIFO = 1 };
+static size_t limits[LIMIT_COUNT] = {16 << 10, 1 << 20, 8 << 20, 2, 2048, 32, 0};
+
+void cr_apply_limits(locsim_device *dev) {
+    locsim_set_stack_size(dev, limits[LIMIT_STACK]);
+    locsim_set_printf_fifo_size(dev, limits[LIMIT_PRINTF_FIFO]);
+}
 
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     if (limit < 0 || limit >= LIMIT_COUNT) return cr_record(cudaErrorUnsupportedLimit);
-    cr_lock();
-    limits[limit] = value;
-    cr_unlock();
-    return cudaSuccess;
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    if (limit == LIMIT_STACK && locsim_set_stack_size(cr.dev, value) != LOCSIM_OK) {
+        cr_warn("cudaDeviceSetLimit(cudaLimitStackSize, %zu): %s", value, locsim_last_error(cr.dev));
+        return cr_leave(cudaErrorInvalidValue);
+    }
+    if (limit == LIMIT_PRINTF_FIFO) {
+        if (value == 0) return cr_leave(cudaErrorInvalidValue);
+        locsim_set_printf_fifo_size(cr.dev, value);
+    }
+    limits[limit] = limit == LIMIT_STACK ? (size_t)locsim_stack_size(cr.dev) : value;
+    return cr_leave(cudaSuccess);
 }
 
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
@@ -309,15 +328,37 @@ cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 
 /* ---- streams: tokens; work runs at call time, in program order ---- */
 
-#define STREAM_MAGIC 0x5354524du  /* "STRM" */
+/* Streams and events are handles the program passes back; a destroyed one (or a
+ * pointer we never made) must be refused without being dereferenced, since its
+ * memory is gone.  Each kind keeps the list of its live handles, and a handle is
+ * valid only while it is on that list (programs create a handful). */
 struct CUstream_st {
-    unsigned magic;
+    struct CUstream_st *next;
     unsigned flags;
     int priority;
 };
+static struct CUstream_st *live_streams;
+
+/* Whether s is one of the live streams we created (s is not dereferenced). */
+static int live_stream(cudaStream_t s) {
+    for (struct CUstream_st *t = live_streams; t; t = t->next)
+        if (t == s) return 1;
+    return 0;
+}
+
+static int valid_stream_locked(cudaStream_t s) {
+    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || live_stream(s);
+}
 
 static int valid_stream(cudaStream_t s) {
-    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || s->magic == STREAM_MAGIC;
+    cr_lock();
+    int ok = valid_stream_locked(s);
+    cr_unlock();
+    return ok;
+}
+
+cudaError_t cr_check_stream(cudaStream_t s) {
+    return valid_stream(s) ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority) {
@@ -326,7 +367,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flag
     if (e != cudaSuccess) return cr_leave(e);
     struct CUstream_st *s = calloc(1, sizeof *s);
     if (!s) return cr_leave(cudaErrorMemoryAllocation);
-    *s = (struct CUstream_st){STREAM_MAGIC, flags, priority};
+    *s = (struct CUstream_st){live_streams, flags, priority};
+    live_streams = s;
     *stream = s;
     return cr_leave(cudaSuccess);
 }
@@ -340,25 +382,34 @@ cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWith
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
-    if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread || stream->magic != STREAM_MAGIC)
-        return cr_leave(cudaErrorInvalidResourceHandle);
-    stream->magic = 0;
-    free(stream);
-    return cr_leave(cudaSuccess);
+    for (struct CUstream_st **pp = &live_streams; *pp; pp = &(*pp)->next) {
+        if (*pp == stream) {
+            *pp = stream->next;
+            free(stream);
+            return cr_leave(cudaSuccess);
+        }
+    }
+    return cr_leave(cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
-    return cr_leave(valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return cr_leave(valid_stream_locked(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
 
+static int valid_event_locked(cudaEvent_t e);
+
+/* Work runs at call time, so an event is always complete when waited on; the
+ * handles must still be live ones (a NULL or destroyed event is refused). */
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-    (void)event;
-    (void)flags;
-    return cudaStreamSynchronize(stream);
+    if (flags > 1) return cr_record(cudaErrorInvalidValue);  /* cudaEventWaitDefault / External */
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    if (!valid_stream_locked(stream) || !valid_event_locked(event)) return cr_leave(cudaErrorInvalidResourceHandle);
+    return cr_leave(cudaSuccess);
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
@@ -398,15 +449,20 @@ cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t s, host_fn fn, void *u) { retur
 
 /* ---- events: timestamps in simulated time ---- */
 
-#define EVENT_MAGIC 0x45564e54u  /* "EVNT" */
 struct CUevent_st {
-    unsigned magic;
+    struct CUevent_st *next;
     unsigned flags;
     int recorded;
     double time_ms;  /* simulated time when recorded */
 };
+static struct CUevent_st *live_events;
 
-static int valid_event(cudaEvent_t e) { return e && e->magic == EVENT_MAGIC; }
+/* Whether e is one of the live events we created (e is not dereferenced). */
+static int valid_event_locked(cudaEvent_t e) {
+    for (struct CUevent_st *t = live_events; t; t = t->next)
+        if (t == e) return 1;
+    return 0;
+}
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
     if (!event || flags > 0xf) return cr_record(cudaErrorInvalidValue);
@@ -414,8 +470,9 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
     if (e != cudaSuccess) return cr_leave(e);
     struct CUevent_st *ev = calloc(1, sizeof *ev);
     if (!ev) return cr_leave(cudaErrorMemoryAllocation);
-    ev->magic = EVENT_MAGIC;
     ev->flags = flags;
+    ev->next = live_events;
+    live_events = ev;
     *event = ev;
     return cr_leave(cudaSuccess);
 }
@@ -425,16 +482,20 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlag
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
-    if (!valid_event(event)) return cr_leave(cudaErrorInvalidResourceHandle);
-    event->magic = 0;
-    free(event);
-    return cr_leave(cudaSuccess);
+    for (struct CUevent_st **pp = &live_events; *pp; pp = &(*pp)->next) {
+        if (*pp == event) {
+            *pp = event->next;
+            free(event);
+            return cr_leave(cudaSuccess);
+        }
+    }
+    return cr_leave(cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
-    if (!valid_event(event) || !valid_stream(stream)) return cr_leave(cudaErrorInvalidResourceHandle);
+    if (!valid_event_locked(event) || !valid_stream_locked(stream)) return cr_leave(cudaErrorInvalidResourceHandle);
     event->recorded = 1;
     event->time_ms = cr_sim_time_ms();
     return cr_leave(cudaSuccess);
@@ -453,7 +514,7 @@ cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
-    return cr_leave(valid_event(event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return cr_leave(valid_event_locked(event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
@@ -462,7 +523,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     if (!ms) return cr_leave(cudaErrorInvalidValue);
-    if (!valid_event(start) || !valid_event(end) || !start->recorded || !end->recorded ||
+    if (!valid_event_locked(start) || !valid_event_locked(end) || !start->recorded || !end->recorded ||
         (start->flags & cudaEventDisableTiming) || (end->flags & cudaEventDisableTiming))
         return cr_leave(cudaErrorInvalidResourceHandle);
     if (cr.mode != LOCSIM_MODE_TIMING && !cr.noted_functional_events) {

@@ -150,25 +150,25 @@ static cudaError_t launch(const void *host_fun, dim3 grid, dim3 block, void **ar
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t smem,
                                cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return launch(kernel, grid, block, args, smem);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t smem,
                                     cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return launch(kernel, grid, block, args, smem);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                              cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return launch(func, grid, block, args, smem);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                                   cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return launch(func, grid, block, args, smem);
 }
 
@@ -220,6 +220,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
     if (!config) return cr_record(cudaErrorInvalidValue);
     cr_lock();
     cudaError_t e = check_launch_attributes(config);
+    if (e == cudaSuccess) e = cr_check_stream(config->stream);
     if (e != cudaSuccess) return cr_leave(e);
     e = launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes);
     cr_unlock();

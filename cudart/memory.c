@@ -35,6 +35,9 @@ static uint8_t *region_host_ptr(const cr_region *r, const void *p) {
     return r->host + (a - r->dev);
 }
 
+/* Whether [p, p + n) lies inside the address space (no wrap past its end). */
+static int range_fits(const void *p, size_t n) { return n <= UINTPTR_MAX - (uintptr_t)p; }
+
 static size_t page_round(size_t n) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     return (n + page - 1) / page * page;
@@ -293,7 +296,7 @@ static cudaError_t classify(const void *p, size_t n, int device_side, endpoint *
         e->dev = (uintptr_t)p;
         return is_device_range(e->dev, n) ? cudaSuccess : cudaErrorInvalidValue;
     }
-    if (device_side || !p) return cudaErrorInvalidValue;
+    if (device_side || !p || !range_fits(p, n)) return cudaErrorInvalidValue;
     /* In the device range but no live allocation: a freed device pointer, not host
      * memory (reading it would fault). */
     if (device_range_holds_no_host_memory() && (uintptr_t)p >= DEVMEM_GLOBAL_BASE &&
@@ -444,7 +447,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -453,11 +456,26 @@ cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev,
     return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
+cudaError_t cr_pitched_span(size_t pitch, size_t width, size_t rows, size_t *span) {
+    *span = 0;
+    if (rows == 0 || width == 0) return cudaSuccess;
+    if (rows > 1 && (width > pitch || pitch > CR_MAX_PITCH)) return cudaErrorInvalidPitchValue;
+    size_t before_last;
+    if (__builtin_mul_overflow(pitch, rows - 1, &before_last) || __builtin_add_overflow(before_last, width, span))
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
 static cudaError_t do_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                size_t height, cudaMemcpyKind kind) {
-    if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+    if (height > 1 && (width > dpitch || width > spitch)) return cudaErrorInvalidPitchValue;
+    size_t dspan, sspan;
+    cudaError_t e = cr_pitched_span(dpitch, width, height, &dspan);
+    if (e == cudaSuccess) e = cr_pitched_span(spitch, width, height, &sspan);
+    if (e != cudaSuccess) return e;
+    if (!range_fits(dst, dspan) || !range_fits(src, sspan)) return cudaErrorInvalidValue;
     for (size_t row = 0; row < height; row++) {
-        cudaError_t e = do_memcpy((uint8_t *)dst + row * dpitch, (const uint8_t *)src + row * spitch, width, kind);
+        e = do_memcpy((uint8_t *)dst + row * dpitch, (const uint8_t *)src + row * spitch, width, kind);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -472,17 +490,22 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                               cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
-/* Rows padded to 256 bytes, the alignment the runtime gives pitched allocations. */
+/* Rows padded to 256 bytes, the alignment the runtime gives pitched allocations.
+ * A row wider than the largest pitch (cudaDevAttrMaxPitch), or rows whose total
+ * does not fit in a size_t, cannot be allocated. */
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
-    if (!pitch) return cr_record(cudaErrorInvalidValue);
-    size_t p = (width + 255) / 256 * 256;
+    if (!pitch || !ptr) return cr_record(cudaErrorInvalidValue);
+    *ptr = NULL;
+    if (width > CR_MAX_PITCH) return cr_record(cudaErrorInvalidValue);
+    size_t p = (width + 255) / 256 * 256, bytes;
     if (p == 0) p = 256;
+    if (__builtin_mul_overflow(p, height, &bytes)) return cr_record(cudaErrorMemoryAllocation);
     *pitch = p;
-    return cudaMalloc(ptr, p * height);
+    return cudaMalloc(ptr, bytes);
 }
 
 static cudaError_t do_memset(void *ptr, int value, size_t count) {
@@ -505,14 +528,17 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count) {
 }
 
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemset(ptr, value, count);
 }
 
 cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
-    if (width > pitch) return cr_leave(cudaErrorInvalidPitchValue);
+    size_t span;
+    if (height > 1 && width > pitch) return cr_leave(cudaErrorInvalidPitchValue);
+    if ((e = cr_pitched_span(pitch, width, height, &span)) != cudaSuccess) return cr_leave(e);
+    if (!range_fits(ptr, span)) return cr_leave(cudaErrorInvalidValue);
     for (size_t row = 0; row < height && e == cudaSuccess; row++)
         e = do_memset((uint8_t *)ptr + row * pitch, value, width);
     return cr_leave(e);
@@ -564,13 +590,13 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 

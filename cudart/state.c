@@ -65,6 +65,7 @@ locsim_device *cr_device(void) {
         cr_die("cannot create the simulated GPU (config %s, %s mode): %s", cr.config_name,
                cr.mode == LOCSIM_MODE_TIMING ? "timing" : "functional", locsim_last_error(NULL));
     if (locsim_config_memcheck(cr.cfg)) locsim_set_memcheck(cr.dev, 1); /* -memcheck 1 / --memcheck */
+    cr_apply_limits(cr.dev);   /* cudaLimitStackSize, cudaLimitPrintfFifoSize */
     cr_devinfo_init(&cr.info, cr.dev);
     cr_install_signal_handlers();
     cr_load_modules();

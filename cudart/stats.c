@@ -9,6 +9,7 @@
 
 #include "cudart.h"
 #include "config.h"
+#include "sim/outfile.h"
 #include "sim/run_inputs.h"
 #include "sim/timing.h"
 
@@ -169,18 +170,14 @@ static void report_json(FILE *f) {
 void cr_stats_report(void) {
     const char *json = getenv("LOCSIM_JSON");
     if (json && *json) {
-        FILE *f = fopen(json, "w");
-        if (!f) {
+        /* whole or not at all: an earlier file survives a failed write */
+        outfile o;
+        if (outfile_open(&o, json) != 0) {
             cr_warn("cannot write statistics to %s (LOCSIM_JSON): %s; printing them here", json, strerror(errno));
         } else {
-            report_json(f);
-            errno = 0;
-            int bad = fflush(f) != 0 || ferror(f);
-            int why = errno;
-            if (fclose(f) != 0 && !bad) bad = 1, why = errno;
-            if (!bad) return;
-            cr_warn("error writing statistics to %s (LOCSIM_JSON): %s; printing them here", json,
-                    why ? strerror(why) : "write error");
+            report_json(o.f);
+            if (outfile_commit(&o) == 0) return;
+            cr_warn("error writing statistics to %s (LOCSIM_JSON): %s; printing them here", json, strerror(errno));
         }
     }
     fflush(stdout);

@@ -125,9 +125,11 @@ static cudaError_t to_array(cudaArray_t dst, size_t wOffset, size_t hOffset, con
                             size_t width, size_t height, enum cudaMemcpyKind kind) {
     if (!dst) return cudaErrorInvalidValue;
     if (!width || !height) return cudaSuccess;
-    if (width > spitch && height > 1) return cudaErrorInvalidPitchValue;
+    size_t span;
+    cudaError_t e = cr_pitched_span(spitch, width, height, &span);
+    if (e != cudaSuccess) return e;
     locsim_copy_side a = {arr_of(dst), 0, NULL, 0, 0, wOffset, hOffset, 0}, s;
-    cudaError_t e = linear_side(src, spitch, height, spitch * (height - 1) + width, kind, 1, &s);
+    e = linear_side(src, spitch, height, span, kind, 1, &s);
     return e != cudaSuccess ? e : copy3d(&a, &s, width, height, 1);
 }
 
@@ -135,9 +137,11 @@ static cudaError_t from_array(void *dst, size_t dpitch, cudaArray_const_t src, s
                               size_t width, size_t height, enum cudaMemcpyKind kind) {
     if (!src) return cudaErrorInvalidValue;
     if (!width || !height) return cudaSuccess;
-    if (width > dpitch && height > 1) return cudaErrorInvalidPitchValue;
+    size_t span;
+    cudaError_t e = cr_pitched_span(dpitch, width, height, &span);
+    if (e != cudaSuccess) return e;
     locsim_copy_side a = {arr_of(src), 0, NULL, 0, 0, wOffset, hOffset, 0}, d;
-    cudaError_t e = linear_side(dst, dpitch, height, dpitch * (height - 1) + width, kind, 0, &d);
+    e = linear_side(dst, dpitch, height, span, kind, 0, &d);
     return e != cudaSuccess ? e : copy3d(&d, &a, width, height, 1);
 }
 
@@ -206,8 +210,9 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
         return cr_leave(cudaErrorInvalidValue);
     const locsim_array *any = p->srcArray ? arr_of(p->srcArray) : p->dstArray ? arr_of(p->dstArray) : NULL;
     size_t tb = any ? texel_bytes(any) : 1;
-    size_t w = p->extent.width * tb, h = p->extent.height ? p->extent.height : 1, d = p->extent.depth ? p->extent.depth : 1;
+    size_t w, h = p->extent.height ? p->extent.height : 1, d = p->extent.depth ? p->extent.depth : 1;
     if (!p->extent.width) return cr_leave(cudaSuccess);
+    if (__builtin_mul_overflow(p->extent.width, tb, &w)) return cr_leave(cudaErrorInvalidValue);
     locsim_copy_side sides[2];
     const struct cudaPitchedPtr *ptrs[2] = {&p->srcPtr, &p->dstPtr};
     const struct cudaPos *pos[2] = {&p->srcPos, &p->dstPos};
@@ -221,8 +226,17 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
         } else {
             const struct cudaPitchedPtr *q = ptrs[i];
             size_t rows = q->ysize ? q->ysize : h;
-            size_t span = q->pitch * (rows * (pos[i]->z + d - 1) + pos[i]->y + h - 1) + pos[i]->x + w;
-            if (q->pitch < pos[i]->x + w) return cr_leave(cudaErrorInvalidPitchValue);
+            /* span = pitch x (rows x (z + d - 1) + y + h - 1) + x + w, every step checked:
+             * a pitch or position near SIZE_MAX must not wrap into a small span */
+            size_t xw, last_row, span;
+            if (q->pitch > CR_MAX_PITCH) return cr_leave(cudaErrorInvalidPitchValue);
+            if (__builtin_add_overflow(pos[i]->x, w, &xw) || __builtin_add_overflow(pos[i]->z, d - 1, &last_row) ||
+                __builtin_mul_overflow(last_row, rows, &last_row) ||
+                __builtin_add_overflow(last_row, pos[i]->y, &last_row) ||
+                __builtin_add_overflow(last_row, h - 1, &last_row) || __builtin_mul_overflow(last_row, q->pitch, &span) ||
+                __builtin_add_overflow(span, xw, &span))
+                return cr_leave(cudaErrorInvalidValue);
+            if (q->pitch < xw) return cr_leave(cudaErrorInvalidPitchValue);
             if (p->kind == cudaMemcpyHostToHost) return cr_leave(cudaErrorInvalidMemcpyDirection);
             int dev_side = i == 0 ? (p->kind == cudaMemcpyDeviceToDevice || p->kind == cudaMemcpyDeviceToHost)
                                   : (p->kind == cudaMemcpyDeviceToDevice || p->kind == cudaMemcpyHostToDevice);
@@ -254,31 +268,31 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
 
 cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
                                      size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
 cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
                                        size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind,
                                        cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpy3D(p);
 }
 
 cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
                                    enum cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
 }
 
 cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
                                      enum cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
+    if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
     return cudaMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
 }
 

@@ -113,6 +113,9 @@ static void test_parse_errors(void **state) {
     expect_parse_error("N:32:128:4,L:L:m:N:H,A:0:8,8", "MSHR entries '0'");
     expect_parse_error("N:30:128:4,L:L:m:N:H,A:32:8,8", "power-of-two number of sets");
     expect_parse_error("N:32:128:4,L:L:m:N:H,A:32:8,x", "miss queue size 'x'");
+    /* write-back (B; L: local write-back) with one miss-queue entry: a dirty eviction could never be accepted */
+    expect_parse_error("S:1:128:1,L:B:m:L:L,A:1:1,1:0,32", "a write-back cache needs a miss queue of at least 2");
+    expect_parse_error("N:32:128:4,L:L:m:N:H,A:32:8,1", "a write-back cache needs a miss queue of at least 2");
     expect_parse_error("X:32:128:4,L:L:m:N:H,A:32:8,8", "N (normal) or S (sectored)");
     expect_parse_error("", "empty");
 }
@@ -260,7 +263,7 @@ static void test_mshr_full_then_retry(void **state) {
  * count or mark lines in find_victim, or read the time, so theirs may not. */
 static void test_fail_replay_counts_as_retry(void **state) {
     (void)state;
-    cache *a = make("N:32:128:4,L:L:m:N:L,A:8:8,1"), *b = make("N:32:128:4,L:L:m:N:L,A:8:8,1");
+    cache *a = make("N:32:128:4,L:T:m:N:L,A:8:8,1"), *b = make("N:32:128:4,L:T:m:N:L,A:8:8,1");
     assert_true(cache_fail_repeats(a));
     mem_req y = req(0x1000, MEM_GLOBAL_ACC_R, 0xF, 1), w = req(0x2040, MEM_GLOBAL_ACC_W, 0x2, 2);
     cache_fail_reason why_y, why_w;
@@ -300,7 +303,7 @@ static void test_miss_queue_and_line_reservation_fails(void **state) {
     (void)state;
     cache_fail_reason why;
     /* Miss queue of 1: the second miss waits until the first fetch is sent. */
-    cache *c = make("N:32:128:4,L:L:m:N:L,A:8:8,1");
+    cache *c = make("N:32:128:4,L:T:m:N:L,A:8:8,1");
     assert_int_equal(read_line(c, 0x0000, 0), CACHE_MISS);
     mem_req y = req(0x1000, MEM_GLOBAL_ACC_R, 0xF, 1);
     assert_int_equal(cache_access(c, &y, 0, &why), CACHE_RESERVATION_FAIL);

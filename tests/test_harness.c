@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -149,6 +150,47 @@ static void test_spec_bad(void **state) {
                  "      same: {3: g_1}}\n", 5, "grid g: same: '3' is not one of its values");
     expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-gpgpu_scheduler: \"warp_limiting:gto:0\"}}\n",
                  4, "scheduler warp_limiting expects");
+    /* a key given twice is refused, wherever the mapping is (libyaml keeps both) */
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nconfigs: [fermi_gtx480]\n", 3,
+                 "duplicate key 'configs' (first given on line 1)");
+    expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-gpgpu_scheduler: gto,\n"
+                 "     -gpgpu_scheduler: lrr}}\n", 5, "duplicate key '-gpgpu_scheduler'");
+}
+
+/* A spec nested far deeper than any real one is refused after a linear pass
+ * (libyaml's scanner alone takes time quadratic in the depth: a 200 KB spec
+ * nested 100 000 deep took over a minute). */
+static void test_spec_deep(void **state) {
+    (void)state;
+    enum { DEPTH = 100000 };
+    char *text = malloc(2 * DEPTH + 64);
+    assert_non_null(text);
+    size_t n = (size_t)sprintf(text, "configs: ");
+    for (int i = 0; i < DEPTH; i++) text[n++] = '[';
+    for (int i = 0; i < DEPTH; i++) text[n++] = ']';
+    text[n++] = '\n';
+    text[n] = 0;
+    char err[1024] = "";
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    spec *s = load_text(text, err, sizeof err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    free(text);
+    assert_null(s);
+    if (!strstr(err, "more than 64 levels deep")) print_error("error '%s'\n", err);
+    assert_non_null(strstr(err, ":1: the spec nests lists and mappings more than 64 levels deep"));
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (secs > 5) print_error("took %.1f s\n", secs);
+    assert_true(secs <= 5);
+    /* 64 levels are fine as YAML (the spec's own checks then say what is wrong) */
+    char ok[256];
+    n = (size_t)sprintf(ok, "configs: ");
+    for (int i = 0; i < 63; i++) ok[n++] = '[';
+    for (int i = 0; i < 63; i++) ok[n++] = ']';
+    ok[n] = 0;
+    s = load_text(ok, err, sizeof err);
+    assert_null(s);
+    assert_null(strstr(err, "levels deep"));
 }
 
 /* A database that is not ours, from another schema version, or corrupt is refused and left as it was. */
@@ -180,6 +222,13 @@ static void test_db_refuses(void **state) {
     assert_int_equal(db_open(&d, path, 0, 1, err, sizeof err), -1);
     assert_non_null(strstr(err, "no such results database"));
     assert_int_not_equal(access(path, F_OK), 0);
+    /* a 0-byte file is not "an empty database": it was never one */
+    f = fopen(path, "w");
+    fclose(f);
+    assert_int_equal(db_open(&d, path, 0, 1, err, sizeof err), -1);
+    if (!strstr(err, "an empty file (0 bytes), not a results database")) print_error("%s\n", err);
+    assert_non_null(strstr(err, "an empty file (0 bytes), not a results database"));
+    unlink(path);
     char wal[80];
     snprintf(wal, sizeof wal, "%s-wal", path);
     unlink(wal);
@@ -192,6 +241,7 @@ int main(void) {
         cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_spec_good),
         cmocka_unit_test(test_spec_bad),
+        cmocka_unit_test(test_spec_deep),
         cmocka_unit_test(test_db_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

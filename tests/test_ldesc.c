@@ -80,6 +80,10 @@ static void test_attach_validation(void **state) {
     expect_invalid(dev, &bad, "pattern 9");
     bad = d, bad.elem_size = 0;
     expect_invalid(dev, &bad, "elem_size");
+    bad = d, bad.stride = INT64_MIN;   /* |stride| is not an int64_t; in bytes it is past 64 bits */
+    expect_invalid(dev, &bad, "stride -9223372036854775808 elements of 4 B");
+    bad = d, bad.stride = INT64_MAX;
+    expect_invalid(dev, &bad, "does not fit in 64 bits");
     bad = d, bad.data_tile = (locsim_dim3){2048, 1, 1};   /* 2048 x 4 B > 4096 B */
     expect_invalid(dev, &bad, "larger than the data structure");
     assert_int_equal(locsim_ldesc_count(dev), 1);   /* nothing bad was attached */

@@ -133,6 +133,9 @@ static void test_declaration_errors(void **state)
     body_fails(".foo;", 9, 1, "unexpected directive '.foo' in function body");
     body_fails("prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);", 9, 15,
                "unsupported: indirect calls (.callprototype)");
+    /* a brx.idx's table comes before the brx.idx itself: named as what it is */
+    body_fails("tbl: .branchtargets L1, L2;", 9, 6, "unsupported: brx.idx (indirect branch; its .branchtargets table)");
+    body_fails("ctbl: .calltargets f1, f2;", 9, 7, "unsupported: indirect calls (.calltargets)");
     body_fails("{ .reg .b32 %q; ", 11, 1, "unexpected end of file in function 'k'");
 
     char deep[400] = "";

@@ -289,6 +289,17 @@ uint64_t locsim_dtoh_digest(const locsim_device *dev);
 
 /* Where device printf output goes (default stdout). */
 void locsim_set_printf_stream(locsim_device *dev, void *FILE_ptr);
+/* The printf FIFO: the bytes of device printf output one launch may produce
+ * (0, the default: no limit; cudart sets CUDA's 1 MB, cudaLimitPrintfFifoSize).
+ * A printf whose output would not fit is dropped whole, and the launch ends
+ * with a warning that counts them. */
+void locsim_set_printf_fifo_size(locsim_device *dev, uint64_t bytes);
+uint64_t locsim_printf_fifo_size(const locsim_device *dev);
+/* The per-thread stack of kernels whose call graph is recursive (default 16 KB;
+ * cudaLimitStackSize).  Non-recursive kernels get exactly what their deepest
+ * call chain needs.  LOCSIM_ERR_INVALID above 16 MB. */
+locsim_status locsim_set_stack_size(locsim_device *dev, uint64_t bytes);
+uint64_t locsim_stack_size(const locsim_device *dev);
 
 #ifdef __cplusplus
 }

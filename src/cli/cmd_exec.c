@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "sim/outfile.h"
 
 #define CUDART_SONAME "libcudart.so.13"
 
@@ -104,6 +105,16 @@ static int parse_exec_options(int argc, char **argv, exec_options *o) {
             return -1;
         } else {
             if (append_option_word(&o->options, a) || append_option_word(&o->options, argv[++i])) return -1;
+        }
+    }
+    /* The instruction and cycle caps stop the timing model; functional mode has
+     * no cycles and does not count against them, so it refuses them rather than
+     * ignore them. */
+    for (int k = 1; o->functional && k < i; k++) {
+        if (!strcmp(argv[k], "-gpgpu_max_insn") || !strcmp(argv[k], "-gpgpu_max_cycle")) {
+            fprintf(stderr, "locsim exec: %s caps the timing model: functional mode (--functional) does not honour "
+                            "it (drop one or the other)\n", argv[k]);
+            return -1;
         }
     }
     if (i >= argc) {
@@ -396,19 +407,18 @@ static int run_and_wait(char **argv) {
 }
 
 /* The --json file can be written: checked before the program runs (a directory, a
- * missing folder, no permission), with the system's reason. */
+ * missing folder, no permission), with the system's reason, without touching an
+ * existing FILE (the program's libcudart writes it whole at exit, outfile.h). */
 static int check_json_path(const char *path) {
     if (!path) return 0;
     if (!path[0]) {
         fprintf(stderr, "locsim exec: --json needs a file name, got an empty string\n");
         return -1;
     }
-    FILE *f = fopen(path, "w");
-    if (!f) {
+    if (outfile_check(path) != 0) {
         fprintf(stderr, "locsim exec: cannot write the statistics to %s: %s\n", path, strerror(errno));
         return -1;
     }
-    fclose(f);
     return 0;
 }
 

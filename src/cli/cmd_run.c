@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "locsim/locsim.h"
+#include "sim/outfile.h"
 #include "sim/progress.h"
 #include "sim/run_inputs.h"
 #include "sim/timing.h"
@@ -22,7 +23,8 @@ typedef struct {
     int memcheck;         /* --memcheck: stop at the first out-of-bounds access */
     const char *config;   /* --config name or file (timing mode) */
     const char *json;     /* --json FILE */
-    FILE *json_file;      /* opened before simulating, so a bad path is reported at once */
+    outfile json_out;     /* opened before simulating, so a bad path is reported at once; written
+                             under a temporary name, renamed over FILE only when whole */
     int all_stats;        /* --stats: print every statistic */
     int noverrides;       /* "-option value" pairs, argv style */
     char *overrides[MAX_OVERRIDES];
@@ -214,15 +216,15 @@ static void report_timing(locsim_device *dev, run_outcome *r, void *ctx) {
         }
     }
     fclose(out);
-    if (o->json_file) {
+    if (o->json_out.f && r->result == WL_BAD_SIZE) outfile_abort(&o->json_out);   /* nothing ran: FILE is kept */
+    if (o->json_out.f) {
         run_inputs in = {.workload = o->workload, .size = o->size, .seed = o->seed, .has_seed = 1,
                          .config = o->config, .noptions = o->noverrides, .options = o->overrides};
-        FILE *f = o->json_file;
-        o->json_file = NULL;
         errno = 0;
-        int bad = timing_report_json_inputs(t, f, &in) != 0 || fflush(f) != 0 || ferror(f);
+        int bad = timing_report_json_inputs(t, o->json_out.f, &in) != 0;
         int why = errno;
-        if (fclose(f) != 0 && !bad) bad = 1, why = errno;
+        if (bad) outfile_abort(&o->json_out);
+        else if (outfile_commit(&o->json_out) != 0) bad = 1, why = errno;
         if (bad) {
             r->result = WL_ERROR;
             snprintf(r->detail, sizeof r->detail, "cannot write the statistics to %s: %s", o->json,
@@ -239,8 +241,7 @@ static int open_json(run_options *o) {
         fprintf(stderr, "locsim: --json needs a file name, got an empty string\n");
         return -1;
     }
-    o->json_file = fopen(o->json, "w");
-    if (!o->json_file) {
+    if (outfile_open(&o->json_out, o->json) != 0) {
         fprintf(stderr, "locsim: cannot write the statistics to %s: %s\n", o->json, strerror(errno));
         return -1;
     }
@@ -265,7 +266,7 @@ int cmd_run(int argc, char **argv) {
     if (open_json(&o)) return 2;
     run_outcome r;
     int rc = run_with(e, &o, &r, o.functional ? NULL : report_timing, &o);
-    if (o.json_file) fclose(o.json_file);  /* the run ended before the report */
+    if (o.json_out.f) outfile_abort(&o.json_out);  /* the run ended before the report: FILE keeps its old content */
     if (rc) return 2;
     if (r.result == WL_BAD_SIZE) {  /* nothing ran: no statistics to show */
         fprintf(stderr, "locsim: %s: %s\n", e->wl->name, r.detail);

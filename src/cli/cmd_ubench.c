@@ -47,6 +47,11 @@ typedef struct {
     locsim_dptr out, sink, buf;
     size_t buf_bytes;
     const char *only;
+    /* The listing pass (check_only): every row only names itself to wanted(),
+     * which records the --only prefixes it matches and every name. */
+    int listing;
+    uint64_t matched;      /* bit i: --only's prefix i matches a row */
+    char names[1024];
     int failed, passed, noopt, errors;
     uint32_t lanes;        /* warp_size / simd_width: cycles a warp holds a pipeline per issue */
 } ub_ctx;
@@ -103,16 +108,25 @@ static double clock_mhz(const ub_ctx *c, int d) {
 
 /* ---- running kernels ---- */
 
-/* --only: a comma-separated list of name prefixes. */
-static int wanted(const ub_ctx *c, const char *name) {
-    if (!c->only) return 1;
-    for (const char *p = c->only; *p;) {
+/* --only: a comma-separated list of name prefixes.  In the listing pass,
+ * record the name and which prefixes match it, and run nothing. */
+static int wanted(ub_ctx *c, const char *name) {
+    if (c->listing) {
+        size_t len = strlen(c->names);
+        snprintf(c->names + len, sizeof c->names - len, "%s%s", len ? ", " : "", name);
+    }
+    if (!c->only) return !c->listing;
+    int i = 0, hit = 0;
+    for (const char *p = c->only; *p; i++) {
         size_t n = strcspn(p, ",");
-        if (n && strncmp(name, p, n) == 0) return 1;
+        if (n && strncmp(name, p, n) == 0) {
+            hit = 1;
+            if (i < 64) c->matched |= 1ull << i;
+        }
         p += n;
         if (*p == ',') p++;
     }
-    return 0;
+    return hit && !c->listing;
 }
 
 /* Launch `kernel` (one CTA of `threads`) and return its (t_long - t_short): each
@@ -151,6 +165,30 @@ static int measure(ub_ctx *c, const char *kernel, uint32_t threads, void **args,
     if (run_once(c, kernel, threads, args, nargs, &d1)) return -1;
     *out = (double)(d2 - d1) / ((double)(r2 - r1) * SPAN * per);
     return 0;
+}
+
+static void all_rows(ub_ctx *c);
+
+/* Every --only prefix must name at least one measurement: a misspelt one would
+ * otherwise run nothing and report "0 passed, 0 failed".  0, or -1 after a
+ * message listing the names. */
+static int check_only(ub_ctx *c) {
+    if (!c->only) return 0;
+    c->listing = 1;
+    all_rows(c);
+    c->listing = 0;
+    int i = 0, bad = 0;
+    for (const char *p = c->only; *p; i++) {
+        size_t n = strcspn(p, ",");
+        if (!n || (i < 64 && !(c->matched & (1ull << i)))) {
+            fprintf(stderr, "locsim ubench: --only '%.*s' matches no measurement\n", (int)n, p);
+            bad = 1;
+        }
+        p += n;
+        if (*p == ',') p++;
+    }
+    if (bad) fprintf(stderr, "locsim ubench: the measurements are: %s\n", c->names);
+    return bad ? -1 : 0;
 }
 
 static void print_header(void) {
@@ -694,6 +732,16 @@ static void dram_rows(ub_ctx *c) {
     }
 }
 
+static void all_rows(ub_ctx *c) {
+    for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_latency(c, &alu_ops[i]);
+    for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_throughput(c, &alu_ops[i]);
+    smem_rows(c);
+    l1_hit_row(c);
+    const_hit_row(c);
+    l2_hit_row(c);
+    dram_rows(c);
+}
+
 int cmd_ubench(int argc, char **argv) {
     const char *config = "fermi_gtx480";
     ub_ctx c = {0};
@@ -730,6 +778,10 @@ int cmd_ubench(int argc, char **argv) {
         if (cli_load_config(config, noverrides, overrides, &cfg)) return 2;
         c.cfg = cfg;
     }
+    if (check_only(&c)) {
+        locsim_config_free(cfg);
+        return 2;
+    }
     uint32_t simd = (uint32_t)opt_num(&c, "gpgpu_simd_width");
     c.lanes = simd && simd < 32 ? 32 / simd : 1;
     /* The DRAM rows need 2 x DRAM_LINES lines of channel 0, bank 0 in the second
@@ -758,13 +810,7 @@ int cmd_ubench(int argc, char **argv) {
                modules);
     printf("\n");
     print_header();
-    for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_latency(&c, &alu_ops[i]);
-    for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_throughput(&c, &alu_ops[i]);
-    smem_rows(&c);
-    l1_hit_row(&c);
-    const_hit_row(&c);
-    l2_hit_row(&c);
-    dram_rows(&c);
+    all_rows(&c);
     printf("\n%d passed, %d failed, %d not set by any option%s\n", c.passed, c.failed, c.noopt,
            c.errors ? ", kernel errors" : "");
     locsim_module_unload(c.mod);

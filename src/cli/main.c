@@ -1,10 +1,12 @@
 /* locsim: command-line entry point. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
 #include "sim/config.h"
+#include "sim/outfile.h"
 
 typedef struct {
     const char *name;
@@ -54,7 +56,12 @@ double cli_now_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int main(int argc, char **argv) {
+/* A write to a closed pipe fails with EPIPE instead of killing locsim silently,
+ * so that it is reported (outfile_finish_stdout).  A handler, not SIG_IGN: the
+ * programs locsim starts (exec, sweeps) get the default disposition back. */
+static void on_sigpipe(int sig) { (void)sig; }
+
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -72,4 +79,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "locsim: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
+}
+
+int main(int argc, char **argv) {
+    struct sigaction sa = {.sa_handler = on_sigpipe};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPIPE, &sa, NULL);
+    int rc = dispatch(argc, argv);
+    /* what was printed must have reached its destination (a full disk, a closed pipe) */
+    if (outfile_finish_stdout("locsim") != 0 && rc == 0) rc = 1;
+    return rc;
 }

@@ -89,19 +89,19 @@ static uint32_t compare_f32(uint32_t active, ptx_cmp cmp, const uint64_t *a, con
 #define FB f32_lane(b[l], ftz)
     switch (cmp) {
     case PTX_CMP_EQ: MASK_LOOP(FA == FB); break;
-    case PTX_CMP_NE: MASK_LOOP((FA < FB) | (FA > FB)); break;
+    case PTX_CMP_NE: MASK_LOOP((int)(FA < FB) | (int)(FA > FB)); break;
     case PTX_CMP_LT: MASK_LOOP(FA < FB); break;
     case PTX_CMP_LE: MASK_LOOP(FA <= FB); break;
     case PTX_CMP_GT: MASK_LOOP(FA > FB); break;
     case PTX_CMP_GE: MASK_LOOP(FA >= FB); break;
-    case PTX_CMP_EQU: MASK_LOOP(!((FA < FB) | (FA > FB))); break;
+    case PTX_CMP_EQU: MASK_LOOP(!((int)(FA < FB) | (int)(FA > FB))); break;
     case PTX_CMP_NEU: MASK_LOOP(FA != FB); break;
     case PTX_CMP_LTU: MASK_LOOP(!(FA >= FB)); break;
     case PTX_CMP_LEU: MASK_LOOP(!(FA > FB)); break;
     case PTX_CMP_GTU: MASK_LOOP(!(FA <= FB)); break;
     case PTX_CMP_GEU: MASK_LOOP(!(FA < FB)); break;
-    case PTX_CMP_NUM: MASK_LOOP((FA == FA) & (FB == FB)); break;
-    case PTX_CMP_NAN: MASK_LOOP((FA != FA) | (FB != FB)); break;
+    case PTX_CMP_NUM: MASK_LOOP((int)(FA == FA) & (int)(FB == FB)); break;
+    case PTX_CMP_NAN: MASK_LOOP((int)(FA != FA) | (int)(FB != FB)); break;
     default: break;
     }
 #undef FA

@@ -64,6 +64,9 @@ typedef struct {
     uint32_t local_stack_bytes;   /* per-thread local memory (frames of all calls) */
     uint32_t smid_count;          /* %nsmid */
     FILE *printf_out;             /* device printf destination */
+    uint64_t printf_limit;        /* bytes of printf output the launch may produce (0: no limit) */
+    uint64_t *printf_used;        /* ... produced so far; with printf_limit, never NULL */
+    uint64_t *printf_dropped;     /* printf calls that did not fit */
     uint64_t watchdog_insns;      /* per-CTA warp-instruction limit (0 = none): hang guard */
     const exec_texobj *texobjs;   /* the device's texture and surface objects */
     uint32_t ntexobjs;

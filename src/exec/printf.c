@@ -8,6 +8,7 @@
  * launch->printf_out (stdout if NULL).  As CUDA's printf, the call returns the
  * number of arguments parsed (0 when there are none, -1 for a NULL format). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "exec/exec_internal.h"
 
@@ -162,6 +163,34 @@ static int print_lane(printf_state *s, const char *fmt) {
     return 0;
 }
 
+/* One lane's printf through the launch's FIFO: the text is formatted aside and
+ * written only if it fits in what is left of printf_limit; else the call is
+ * dropped whole and counted (the launch warns). */
+static int print_limited(exec_ctx *x, uint32_t lane, uint64_t args, const char *fmt, FILE *out, int32_t *ret) {
+    const exec_launch *L = x->cta->L;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for device printf");
+    printf_state s = {x, lane, args, 0, mem, 0};
+    int bad = print_lane(&s, fmt);
+    if (fclose(mem) != 0 && !bad) {
+        free(text);
+        return exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for device printf");
+    }
+    if (!bad) {
+        if (len <= L->printf_limit - *L->printf_used) {
+            fwrite(text, 1, len, out);
+            *L->printf_used += len;
+        } else {
+            (*L->printf_dropped)++;
+        }
+        *ret = s.nargs;
+    }
+    free(text);
+    return bad ? -1 : 0;
+}
+
 int exec_vprintf(exec_ctx *x, const ptx_call *site, uint32_t lanes) {
     FILE *out = x->cta->L->printf_out ? x->cta->L->printf_out : stdout;
     FOR_EACH_LANE(l, lanes) {
@@ -172,9 +201,14 @@ int exec_vprintf(exec_ctx *x, const ptx_call *site, uint32_t lanes) {
         if (fmt_addr) {
             char fmt[FMT_MAX];
             if (exec_read_string(x, fmt_addr, l, fmt, sizeof fmt) < 0) return -1;
-            printf_state s = {x, l, args, 0, out, 0};
-            if (print_lane(&s, fmt)) return -1;
-            ret = s.nargs;
+            const exec_launch *L = x->cta->L;
+            if (!L->printf_limit) {
+                printf_state s = {x, l, args, 0, out, 0};
+                if (print_lane(&s, fmt)) return -1;
+                ret = s.nargs;
+            } else if (print_limited(x, l, args, fmt, out, &ret)) {
+                return -1;
+            }
         }
         if (exec_call_ret(x, site, 0, l, &ret, 4)) return exec_unsupported(x);
     }

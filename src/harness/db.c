@@ -158,7 +158,13 @@ int db_open(results_db *d, const char *path, int create, int readonly, char *err
             return -1;
         }
     } else if (ntables == 0) {
-        snprintf(err, errlen, "%s: an empty database (no runs yet)", path);
+        /* A sweep creates its tables when it opens the file, so a file without
+         * them was not written by one: say what it is. */
+        if (sb.st_size == 0)
+            snprintf(err, errlen, "%s: an empty file (0 bytes), not a results database (locsim sweep creates one)",
+                     path);
+        else
+            snprintf(err, errlen, "%s: an SQLite database without locsim's tables, not a results database", path);
         db_close(d);
         return -1;
     }

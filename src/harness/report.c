@@ -24,6 +24,7 @@
 #include "harness/results_file.h"
 #include "harness/spec.h"
 #include "harness/sweep.h"
+#include "sim/outfile.h"
 #include "workload.h"
 
 /* ---- runs, loaded from the database on first use ---- */
@@ -1707,19 +1708,16 @@ static void write_html(report *R, FILE *f) {
 
 /* ---- the command ---- */
 
+/* Whole or not at all (sim/outfile.h): an earlier report survives a failed write. */
 static int write_file(report *R, const char *path, void (*fn)(report *, FILE *)) {
-    char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "locsim report: cannot write %s: %s\n", tmp, strerror(errno));
+    outfile o;
+    if (outfile_open(&o, path) != 0) {
+        fprintf(stderr, "locsim report: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
-    fn(R, f);
-    int bad = ferror(f);
-    if (fclose(f) || bad || rename(tmp, path)) {
-        fprintf(stderr, "locsim report: cannot write %s\n", path);
-        unlink(tmp);
+    fn(R, o.f);
+    if (outfile_commit(&o) != 0) {
+        fprintf(stderr, "locsim report: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
     return 0;

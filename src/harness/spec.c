@@ -171,7 +171,7 @@ static int parse_configs(ctx *c, yaml_node_t *n) {
     if (strings(c, n, "configs", &names, &c->s->nconfigs)) return -1;
     c->s->configs = spec_alloc(c->s, (size_t)c->s->nconfigs * sizeof *c->s->configs);
     for (int i = 0; i < c->s->nconfigs; i++) {
-        char path[1024], e[1024];
+        char path[CONFIG_PATH_MAX], e[1024];
         if (config_resolve(names[i], NULL, path, sizeof path, e, sizeof e))
             return fail(c, n, "configs: unknown config '%s' (%s)", names[i], e);
         c->s->configs[i].name = names[i];
@@ -632,30 +632,156 @@ static int parse_root(ctx *c, yaml_node_t *root) {
     return check_options(c);
 }
 
-spec *spec_load(const char *path, char *err, size_t errlen) {
-    spec *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
+/* The deepest nesting of sequences and mappings a spec may have (the deepest
+ * real one, a report table's column, is 6 levels).  libyaml's scanner does work
+ * proportional to the depth for every token, so a file nested thousands deep
+ * would take quadratic time: it is refused after one linear pass. */
+#define SPEC_MAX_DEPTH 64
+
+/* A YAML syntax error as "path:line: YAML: problem context". */
+static void yaml_error(const yaml_parser_t *parser, const char *path, char *err, size_t errlen) {
+    snprintf(err, errlen, "%s:%zu: YAML: %s%s%s", path, parser->problem_mark.line + 1,
+             parser->problem ? parser->problem : "syntax error", parser->context ? " " : "",
+             parser->context ? parser->context : "");
+}
+
+/* One pass over the events of text: 0, or -1 with a message when it nests deeper
+ * than SPEC_MAX_DEPTH (stopping there) or is not YAML. */
+static int check_depth(const char *path, const unsigned char *text, size_t len, char *err, size_t errlen) {
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, text, len);
+    int depth = 0, rc = 0;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            yaml_error(&parser, path, err, errlen);
+            rc = -1;
+            break;
+        }
+        yaml_event_type_t t = ev.type;
+        size_t line = ev.start_mark.line + 1;
+        yaml_event_delete(&ev);
+        if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
+            if (++depth > SPEC_MAX_DEPTH) {
+                snprintf(err, errlen, "%s:%zu: the spec nests lists and mappings more than %d levels deep", path,
+                         line, SPEC_MAX_DEPTH);
+                rc = -1;
+                break;
+            }
+        } else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
+            depth--;
+        } else if (t == YAML_STREAM_END_EVENT) {
+            break;
+        }
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+static int key_order(const void *a, const void *b) {
+    const yaml_node_t *x = *(yaml_node_t *const *)a, *y = *(yaml_node_t *const *)b;
+    int d = strcmp((const char *)x->data.scalar.value, (const char *)y->data.scalar.value);
+    if (d) return d;
+    return x->start_mark.index < y->start_mark.index ? -1 : x->start_mark.index > y->start_mark.index;
+}
+
+/* No mapping of the document may give a key twice (YAML forbids it; libyaml
+ * keeps both, and a lookup would silently take the first). */
+static int check_duplicate_keys(spec *s, char *err, size_t errlen) {
+    yaml_node_t **keys = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (yaml_node_t *m = s->doc.nodes.start; m < s->doc.nodes.top && !rc; m++) {
+        if (m->type != YAML_MAPPING_NODE) continue;
+        size_t n = 0, npairs = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
+        if (npairs > cap) {
+            yaml_node_t **k = realloc(keys, npairs * sizeof *k);
+            if (!k) {
+                snprintf(err, errlen, "%s: out of memory", s->path);
+                rc = -1;
+                break;
+            }
+            keys = k;
+            cap = npairs;
+        }
+        for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+            yaml_node_t *kn = spec_node(s, p->key);
+            if (spec_scalar(kn)) keys[n++] = kn;
+        }
+        qsort(keys, n, sizeof *keys, key_order);
+        for (size_t i = 1; i < n; i++) {
+            if (strcmp((const char *)keys[i - 1]->data.scalar.value, (const char *)keys[i]->data.scalar.value))
+                continue;
+            snprintf(err, errlen, "%s:%d: duplicate key '%s' (first given on line %d)", s->path, spec_line(keys[i]),
+                     (const char *)keys[i]->data.scalar.value, spec_line(keys[i - 1]));
+            rc = -1;
+            break;
+        }
+    }
+    free(keys);
+    return rc;
+}
+
+/* The whole file, or NULL with a message. */
+static unsigned char *read_spec_file(const char *path, size_t *len, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        free(s);
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        unsigned char *b = realloc(buf, cap * 2);
+        if (!b) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = b;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, buf ? "read error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+spec *spec_load(const char *path, char *err, size_t errlen) {
+    size_t len;
+    unsigned char *text = read_spec_file(path, &len, err, errlen);
+    if (!text) return NULL;
+    if (check_depth(path, text, len, err, errlen)) {
+        free(text);
+        return NULL;
+    }
+    spec *s = calloc(1, sizeof *s);
+    if (!s) {
+        free(text);
+        snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     yaml_parser_t parser;
     yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, text, len);
     int ok = yaml_parser_load(&parser, &s->doc);
     if (!ok) {
-        snprintf(err, errlen, "%s:%zu: YAML: %s%s%s", path, parser.problem_mark.line + 1,
-                 parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
-                 parser.context ? parser.context : "");
+        yaml_error(&parser, path, err, errlen);
         yaml_parser_delete(&parser);
-        fclose(f);
+        free(text);
         free(s);
         return NULL;
     }
     yaml_parser_delete(&parser);
-    fclose(f);
+    free(text);
     s->path = spec_strdup(s, path);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     s->name = spec_strdup(s, base);
@@ -668,7 +794,7 @@ spec *spec_load(const char *path, char *err, size_t errlen) {
         spec_free(s);
         return NULL;
     }
-    if (parse_root(&c, root)) {
+    if (check_duplicate_keys(s, err, errlen) || parse_root(&c, root)) {
         spec_free(s);
         return NULL;
     }

@@ -7,6 +7,9 @@
 
 #define KNOWN_TYPES (LOCSIM_LDESC_INTRA_THREAD | LOCSIM_LDESC_INTER_THREAD | LOCSIM_LDESC_NO_REUSE)
 
+/* |stride| in elements, without negating INT64_MIN (undefined as an int64_t). */
+static uint64_t stride_magnitude(int64_t stride) { return stride < 0 ? 0 - (uint64_t)stride : (uint64_t)stride; }
+
 static int dims_zero(locsim_dim3 t) { return !t.x || !t.y || !t.z; }
 
 /* map: the non-zero ranks must be 1..k, each once (k = how many are non-zero). */
@@ -44,6 +47,9 @@ int ldesc_validate(const locsim_ldesc *d, char *err, size_t errlen) {
         return snprintf(err, errlen, "data_tile (%u,%u,%u) x %u B = %llu B is larger than the data structure (%llu B)",
                         d->data_tile.x, d->data_tile.y, d->data_tile.z, d->elem_size, (unsigned long long)tile,
                         (unsigned long long)d->size), -1;
+    if (stride_magnitude(d->stride) > UINT64_MAX / d->elem_size)
+        return snprintf(err, errlen, "stride %lld elements of %u B: the distance in bytes does not fit in 64 bits",
+                        (long long)d->stride, d->elem_size), -1;
     if (!map_ok(d->map))
         return snprintf(err, errlen, "map (%u,%u,%u): the non-zero entries must rank the traversed dimensions 1..k",
                         d->map.x, d->map.y, d->map.z), -1;
@@ -82,7 +88,7 @@ void ldesc_set_build(ldesc_set *s, const locsim_ldesc *slots, const uint8_t *use
         if (!used[i]) continue;
         ldesc_entry e = {.d = slots[i], .id = (int)i, .lo = slots[i].base, .hi = slots[i].base + slots[i].size};
         e.tile_bytes = (uint64_t)e.d.data_tile.x * e.d.elem_size;
-        e.stride_bytes = (uint64_t)(e.d.stride < 0 ? -e.d.stride : e.d.stride) * e.d.elem_size;
+        e.stride_bytes = stride_magnitude(e.d.stride) * e.d.elem_size;
         if (e.d.space == LOCSIM_LDESC_LOCAL) insert_sorted(s->local, &s->nlocal, &e);
         else insert_sorted(s->e, &s->n, &e);
     }

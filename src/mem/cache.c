@@ -383,6 +383,12 @@ static cache_outcome miss_fetch(cache *c, const mem_req *r, uint64_t la, uint32_
     if (l) l->pending |= to_fetch;
     if (e < 0) e = mshr_alloc(c, la);
     c->mshr[e].requested |= to_fetch;
+    /* A sector that arrived for this entry but is not in the line (an
+     * allocate-on-fill line that could not be placed) is fetched again: it has
+     * not arrived for this waiter, who must wait for the new fill (else the
+     * next fill of any sector would wake it, and wake more requests than
+     * cache_fill_max_woken promises the level above room for). */
+    if (c->g.sectored) c->mshr[e].arrived &= (uint8_t)~to_fetch;
     c->mshr[e].bypass = bypass;
     c->ctr.bypassed += bypass;
     if (c->g.sectored) c->mshr_sectors_used += mem_sector_count(to_fetch);

@@ -194,6 +194,14 @@ int cache_geometry_parse(const char *text, cache_geometry *g, char *err, size_t 
     if (parse_shape(&s, text, &parsed, err, errlen) || parse_policies(&s, text, &parsed, err, errlen) ||
         parse_mshr(&s, text, &parsed, err, errlen) || parse_queues(&s, text, &parsed, err, errlen))
         return -1;
+    /* A miss that evicts a dirty line queues its write-back and its fetch
+     * together (cache.c, miss_fetch): with room for one request only, such a
+     * miss is refused forever and the cache stalls everything behind it. */
+    if ((parsed.write_global == CACHE_WRITE_BACK || parsed.write_local == CACHE_WRITE_BACK) &&
+        parsed.miss_queue_size < 2)
+        return fail(err, errlen, text,
+                    "a write-back cache needs a miss queue of at least 2 entries (a miss that evicts a dirty line "
+                    "queues the write-back and the fetch together; with 1 entry it could never be accepted)");
     snprintf(parsed.text, sizeof parsed.text, "%s", text);
     *g = parsed;
     return 0;

@@ -100,7 +100,13 @@ static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap 
 /* The free slot at the tail of a port's ring, filled in place by the caller
  * (a packet is 72 bytes: building it on the stack and copying it in doubled the
  * copying on every push), then counted with port_commit. */
-static packet *port_tail(port *p) { return &p->ring[ring_wrap(p->head + p->len, p->cap)]; }
+static packet *port_tail(port *p) {
+    if (p->len >= p->cap) {   /* callers test the room first (icnt_can_push, the output check): a bug */
+        fprintf(stderr, "locsim: internal error: an interconnect port of %u packets was pushed one more\n", p->cap);
+        abort();
+    }
+    return &p->ring[ring_wrap(p->head + p->len, p->cap)];
+}
 
 static void port_commit(port *p, uint32_t flits) {
     p->len++;

@@ -105,10 +105,21 @@ static uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap 
 static bool tq_full(const timed_queue *q) { return q->used == q->cap; }
 static uint32_t tq_room(const timed_queue *q) { return q->cap - q->used; }
 
+/* Every push checks its queue's room: the callers test it first (tq_full,
+ * tq_room, partition_can_accept), so a full queue here is a simulator bug, and
+ * it stops the run with a message rather than writing past the ring. */
+static void tq_check_room(const timed_queue *q, uint32_t k) {
+    if (q->used + k <= q->cap) return;
+    fprintf(stderr, "locsim: internal error: a memory partition queue of %u slots (%u used) was pushed %u more\n",
+            q->cap, q->used, k);
+    abort();
+}
+
 /* Queue r as the k accesses of sectors `left` (see timed_queue; left = 0: an
  * ordinary entry, k = 1).  Every push to the icnt->L2 queue comes here, so that
  * its `left` is set; tq_push serves the other queues. */
 static void tq_push_split(timed_queue *q, const mem_req *r, uint64_t ready, uint8_t left, uint32_t k) {
+    tq_check_room(q, k);
     uint32_t i = ring_wrap(q->head + q->len, q->cap);
     q->e[i].req = *r;
     q->e[i].ready = ready;
@@ -119,6 +130,7 @@ static void tq_push_split(timed_queue *q, const mem_req *r, uint64_t ready, uint
 }
 
 static inline void tq_push(timed_queue *q, const mem_req *r, uint64_t ready) {
+    tq_check_room(q, 1);
     uint32_t i = ring_wrap(q->head + q->len, q->cap);
     q->e[i].req = *r;
     q->e[i].ready = ready;

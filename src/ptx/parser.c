@@ -1567,6 +1567,10 @@ static void parse_body(parser *P)
                 expect_punct(P, ';', "';' after .pragma");
             } else if (tok_is(&t, ".callprototype"))
                 parse_fail_tok(P, &t, "unsupported: indirect calls (.callprototype)");
+            else if (tok_is(&t, ".calltargets"))
+                parse_fail_tok(P, &t, "unsupported: indirect calls (.calltargets)");
+            else if (tok_is(&t, ".branchtargets"))   /* the table of a brx.idx */
+                parse_fail_tok(P, &t, "unsupported: brx.idx (indirect branch; its .branchtargets table)");
             else
                 parse_fail_tok(P, &t, "unexpected directive %s in function body", tok_text(&t, buf, sizeof buf));
             continue;

@@ -65,6 +65,7 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
     dev->num_sms = DEFAULT_NUM_SMS;
     dev->max_smem_per_cta = DEFAULT_MAX_SMEM;
     dev->printf_out = stdout;
+    dev->stack_bytes = RUNTIME_RECURSIVE_STACK_BYTES;
     dev->mem_capacity = (cfg ? cfg->device_memory_mb : 4096) << 20;
     dev->dtoh_digest = 0xcbf29ce484222325ull; /* FNV-1a offset basis */
     dev->run_quantum = cfg ? cfg->functional_run_quantum : 0; /* -functional_run_quantum */
@@ -95,6 +96,23 @@ void locsim_device_destroy(locsim_device *dev) {
 void locsim_set_printf_stream(locsim_device *dev, void *stream) {
     if (dev) dev->printf_out = stream ? (FILE *)stream : stdout;
 }
+
+void locsim_set_printf_fifo_size(locsim_device *dev, uint64_t bytes) {
+    if (dev) dev->printf_fifo_bytes = bytes;
+}
+
+uint64_t locsim_printf_fifo_size(const locsim_device *dev) { return dev ? dev->printf_fifo_bytes : 0; }
+
+locsim_status locsim_set_stack_size(locsim_device *dev, uint64_t bytes) {
+    if (!dev) return LOCSIM_ERR_INVALID;
+    if (bytes > RUNTIME_MAX_STACK_BYTES)
+        return runtime_error(dev, LOCSIM_ERR_INVALID, "a per-thread stack of %llu bytes: locsim allows at most %u",
+                             (unsigned long long)bytes, RUNTIME_MAX_STACK_BYTES);
+    dev->stack_bytes = (uint32_t)(bytes + 15) & ~15u;
+    return LOCSIM_OK;
+}
+
+uint64_t locsim_stack_size(const locsim_device *dev) { return dev ? dev->stack_bytes : 0; }
 
 void locsim_set_memcheck(locsim_device *dev, int on) {
     if (dev) dev->memcheck = on != 0;

@@ -82,9 +82,13 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
     L->mem = dev->mem;
     L->smem_static = smem_static;
     L->smem_dynamic = dyn_smem;
-    L->local_stack_bytes = k->local_stack_bytes;
+    L->local_stack_bytes = k->recursive && dev->stack_bytes > k->local_stack_bytes ? dev->stack_bytes
+                                                                                   : k->local_stack_bytes;
     L->smid_count = dev->num_sms;
     L->printf_out = dev->printf_out;
+    L->printf_limit = dev->printf_fifo_bytes;
+    L->printf_used = &dev->printf_used;
+    L->printf_dropped = &dev->printf_dropped;
     L->watchdog_insns = RUNTIME_DEFAULT_WATCHDOG;
     L->texobjs = dev->texobjs;
     L->ntexobjs = dev->ntexobjs;
@@ -128,6 +132,7 @@ locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 bloc
     locsim_status st = runtime_prepare_launch(k, grid, block, dyn_smem_bytes, args, nargs, params, &L);
     if (st == LOCSIM_OK) {
         uint64_t oob0 = dev->counters.oob_accesses;
+        dev->printf_used = dev->printf_dropped = 0;   /* the FIFO is empty at a launch */
         dev->counters.kernels++;
         if (dev->timing_ops) st = dev->timing_ops->launch(dev->timing, &L, dev);
         else st = run_functional(dev, &L);
@@ -138,6 +143,11 @@ locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 bloc
                     "memory (they ran, as on a GPU; -memcheck 1 stops at the first with a report)\n",
                     k->fn->name, (unsigned long long)(dev->counters.oob_accesses - oob0));
         }
+        if (dev->printf_dropped)
+            fprintf(stderr,
+                    "locsim: warning: kernel '%s': %llu device printf call(s) dropped: their output would not fit in "
+                    "the %llu-byte printf FIFO (cudaLimitPrintfFifoSize)\n",
+                    k->fn->name, (unsigned long long)dev->printf_dropped, (unsigned long long)dev->printf_fifo_bytes);
     }
     free(params);
     return st;

@@ -222,13 +222,14 @@ static locsim_status describe_kernels(locsim_module *mod) {
         k->mod = mod;
         k->fn = fn;
         k->index = f;
-        uint64_t stack = w.recursive ? RUNTIME_RECURSIVE_STACK_BYTES : w.stack_bytes[f];
-        if (stack > (1u << 24)) {
+        uint64_t stack = w.recursive ? 0 : w.stack_bytes[f];
+        if (stack > RUNTIME_MAX_STACK_BYTES) {
             st = runtime_error(mod->dev, LOCSIM_ERR_UNSUPPORTED, "%s:%u: kernel '%s' needs %llu bytes of local memory per thread",
                                m->source_name, fn->line, fn->name, (unsigned long long)stack);
             goto out;
         }
         k->local_stack_bytes = (uint32_t)stack;
+        k->recursive = w.recursive;
         k->nregs = fn->nregs + fn->npreds;
         k->param_bytes = fn->kparam_size;
     }

@@ -12,10 +12,12 @@
 #include "ptx/ir.h"
 #include "runtime/devmem.h"
 
-/* Per-thread local memory given to kernels whose call graph is recursive (the
- * depth is unknown statically).  Non-recursive kernels get exactly the deepest
- * chain of frames. */
+/* Per-thread local memory given by default to kernels whose call graph is
+ * recursive (the depth is unknown statically; locsim_set_stack_size changes it).
+ * Non-recursive kernels get exactly the deepest chain of frames. */
 #define RUNTIME_RECURSIVE_STACK_BYTES (16u * 1024u)
+/* The largest per-thread local memory a kernel may have. */
+#define RUNTIME_MAX_STACK_BYTES (1u << 24)
 /* Hang guard: warp instructions one CTA may execute before it is declared stuck. */
 #define RUNTIME_DEFAULT_WATCHDOG (1ull << 30)  /* ~10 s of functional simulation */
 
@@ -26,7 +28,9 @@ struct locsim_kernel {
     uint32_t param_bytes;
     uint32_t smem_static;        /* bytes of static shared memory it uses */
     uint32_t dyn_smem_base;      /* offset where its dynamic (.extern) shared memory starts */
-    uint32_t local_stack_bytes;  /* per-thread local memory for its call frames */
+    uint32_t local_stack_bytes;  /* per-thread local memory for its call frames (recursive:
+                                    the static frames only; the device's stack size applies) */
+    int recursive;               /* its call graph has a cycle */
     uint32_t nregs;              /* value + predicate registers (for occupancy) */
 };
 
@@ -81,6 +85,10 @@ struct locsim_device {
     uint32_t num_sms;            /* %nsmid; from the config in timing mode */
     uint32_t max_smem_per_cta;   /* launch limit */
     FILE *printf_out;
+    uint64_t printf_fifo_bytes;  /* device printf output one launch may produce (0: no limit) */
+    uint64_t printf_used;        /* of the current launch */
+    uint64_t printf_dropped;     /* printf calls of the current launch that did not fit */
+    uint32_t stack_bytes;        /* per-thread stack of recursive kernels (locsim_set_stack_size) */
     exec_texobj *texobjs;        /* texture and surface objects (handle = index + 1) */
     runtime_texobj_info *texinfo;
     uint32_t ntexobjs, texobj_cap;

@@ -113,6 +113,9 @@ void runtime_textures_free(locsim_device *dev) {
 
 /* Device address of byte x of row y of slice z of one side (0 for host memory),
  * after checking that a width x height x depth box fits an array. */
+/* Whether [pos, pos + len) fits in [0, limit), without wrapping for a pos or len near SIZE_MAX. */
+static int fits(size_t pos, size_t len, uint64_t limit) { return pos <= limit && len <= limit - pos; }
+
 static int side_check(locsim_device *dev, const locsim_copy_side *s, size_t width, size_t height, size_t depth,
                       const char *which) {
     int n = (s->array != NULL) + (s->dptr != 0) + (s->host != NULL);
@@ -123,8 +126,8 @@ static int side_check(locsim_device *dev, const locsim_copy_side *s, size_t widt
     }
     if (s->array) {
         const locsim_array *a = s->array;
-        if (s->x + width > a->pitch || s->y + height > a->height || s->z + depth > a->depth || s->x % a->elem_bytes ||
-            width % a->elem_bytes) {
+        if (!fits(s->x, width, a->pitch) || !fits(s->y, height, a->height) || !fits(s->z, depth, a->depth) ||
+            s->x % a->elem_bytes || width % a->elem_bytes) {
             runtime_error(dev, LOCSIM_ERR_INVALID,
                           "3-D copy: %zu bytes x %zu rows x %zu slices at (%zu bytes, %zu, %zu) do not fit the %s "
                           "array (%llu bytes x %u rows x %u slices, %u-byte texels)",
@@ -133,7 +136,7 @@ static int side_check(locsim_device *dev, const locsim_copy_side *s, size_t widt
             return -1;
         }
     } else if (height > 1 || depth > 1) {
-        if (s->pitch < s->x + width || (depth > 1 && s->height < s->y + height)) {
+        if (!fits(s->x, width, s->pitch) || (depth > 1 && !fits(s->y, height, s->height))) {
             runtime_error(dev, LOCSIM_ERR_INVALID, "3-D copy: the %s's pitch %zu / height %zu is smaller than the copy",
                           which, s->pitch, s->height);
             return -1;

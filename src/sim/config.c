@@ -11,7 +11,12 @@
 
 #include "sim/config.h"
 #include "sim/config_options.h"
+#include "cta/cta_sched.h"
+#include "mem/cache.h"
+#include "mem/dram.h"
+#include "mem/prefetch/prefetch.h"
 #include "numa/numa.h"
+#include "sched/sched.h"
 
 #define MAX_CONFIG_BYTES (1u << 20)
 #define MAX_TOKEN 1024
@@ -365,10 +370,21 @@ int config_load_string(sim_config *c, const char *text, const char *origin, char
     return rc;
 }
 
+/* A path as messages show it: whole up to 200 characters, else its start and
+ * end, so that the reason after it is never cut off. */
+static const char *short_path(const char *path, char *buf, size_t n) {
+    size_t len = strlen(path);
+    if (len <= 200) return path;
+    snprintf(buf, n, "%.80s...%s", path, path + len - 100);
+    return buf;
+}
+
 int config_load_file(sim_config *c, const char *path, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open config file: %s", path, strerror(errno));
+        char sp[200];
+        int why = errno;
+        snprintf(err, errlen, "%s: cannot open config file: %s", short_path(path, sp, sizeof sp), strerror(why));
         return -1;
     }
     char *text = malloc(MAX_CONFIG_BYTES + 1);
@@ -395,9 +411,16 @@ static bool readable(const char *path) { return access(path, R_OK) == 0; }
 
 int config_resolve(const char *name, const char *extra_dir, char *out, size_t outlen, char *err, size_t errlen) {
     size_t len = strlen(name);
+    if (len >= outlen) {   /* said so, rather than failing later on a truncated path */
+        snprintf(err, errlen, "config path too long: %zu characters, locsim takes at most %zu (%.60s...)", len,
+                 outlen - 1, name);
+        return -1;
+    }
     if (strchr(name, '/') || (len > 4 && strcmp(name + len - 4, ".cfg") == 0)) {
         if (!readable(name)) {
-            snprintf(err, errlen, "%s: cannot read config file", name);
+            char sp[200];
+            int why = errno;
+            snprintf(err, errlen, "%s: cannot read config file: %s", short_path(name, sp, sizeof sp), strerror(why));
             return -1;
         }
         snprintf(out, outlen, "%s", name);
@@ -408,8 +431,9 @@ int config_resolve(const char *name, const char *extra_dir, char *out, size_t ou
     size_t k = 0;
     for (int i = 0; i < 3; i++) {
         if (!dirs[i] || !dirs[i][0]) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s.cfg", dirs[i], name);
+        char path[CONFIG_PATH_MAX];
+        int n = snprintf(path, sizeof path, "%s/%s.cfg", dirs[i], name);
+        if (n < 0 || (size_t)n >= outlen || (size_t)n >= sizeof path) continue;   /* cannot name a file we could open */
         if (readable(path)) {
             snprintf(out, outlen, "%s", path);
             return 0;
@@ -421,7 +445,7 @@ int config_resolve(const char *name, const char *extra_dir, char *out, size_t ou
 }
 
 int config_load(sim_config *c, const char *name_or_path, char *err, size_t errlen) {
-    char path[1024];
+    char path[CONFIG_PATH_MAX];
     config_defaults(c);
     if (config_resolve(name_or_path, NULL, path, sizeof path, err, errlen)) return -1;
     return config_load_file(c, path, err, errlen);
@@ -676,6 +700,27 @@ static void syntax_of(const option_def *o, char *buf, size_t n) {
     }
 }
 
+/* The policies registered for an option that names one (from the registries
+ * themselves, so the list cannot go stale), comma-separated; 0 for other options. */
+static int registered_names(const char *option, char *buf, size_t n) {
+    size_t k = 0;
+    buf[0] = 0;
+#define LIST(AT)                                                                                  \
+    do {                                                                                          \
+        for (uint32_t i = 0; AT(i) && k < n; i++)                                                 \
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", AT(i)->name);            \
+    } while (0)
+    if (!strcmp(option, "gpgpu_scheduler")) LIST(sched_at);
+    else if (!strcmp(option, "cta_scheduler")) LIST(cta_sched_at);
+    else if (!strcmp(option, "l1d_policy") || !strcmp(option, "l2_policy")) LIST(cache_policy_at);
+    else if (!strcmp(option, "l1d_prefetcher") || !strcmp(option, "l2_prefetcher")) LIST(prefetch_at);
+    else if (!strcmp(option, "gpgpu_dram_scheduler")) LIST(dram_sched_at);
+    else if (!strcmp(option, "numa_placement")) LIST(numa_place_at);
+    else return 0;
+#undef LIST
+    return 1;
+}
+
 void config_help(FILE *out) {
     size_t n;
     const option_def *t = config_option_table(&n);
@@ -692,6 +737,8 @@ void config_help(FILE *out) {
         syntax_of(o, syn, sizeof syn);
         fprintf(out, "  -%s %s\n      %s%s\n", o->name, syn, o->help,
                 o->compat ? " [accepted for compatibility only: no effect]" : "");
+        char names[1024];
+        if (registered_names(o->name, names, sizeof names)) fprintf(out, "      registered: %s\n", names);
         fprintf(out, "      default: %s", o->def[0] ? o->def : "(empty)");
         if (o->type == OPT_UINT || o->type == OPT_U64 || o->type == OPT_DOUBLE || o->type == OPT_U32LIST) {
             range_text(o, range, sizeof range);

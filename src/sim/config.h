@@ -152,9 +152,13 @@ struct locsim_config {
 /* Fill every option with its default (the GTX480 values of GPGPU-Sim 3.x). */
 void config_defaults(sim_config *c);
 
+/* The longest path to a config file locsim takes, plus one (PATH_MAX). */
+#define CONFIG_PATH_MAX 4096
+
 /* Find a config by name (configs/<name>.cfg under $LOCSIM_CONFIG_DIR, ./configs,
  * or extra_dir when not NULL) or by path (anything with a '/' or ending in .cfg).
- * Writes the path to out.  -1 with err listing where it looked. */
+ * Writes the path to out.  -1 with err listing where it looked, or saying that
+ * the path is longer than out can hold. */
 int config_resolve(const char *name_or_path, const char *extra_dir, char *out, size_t outlen,
                    char *err, size_t errlen);
 

@@ -216,7 +216,7 @@ static const option_def options[] = {
     CACHE("gpgpu_tex_cache:l1", l1t, "N:4:128:24,L:R:m:N:L,F:128:4,128:2", "texture cache per SM (tex / tld4 reads; F-type MSHRs: <fragment fifo>:<request fifo>,<rob>)"),
     CACHE("gpgpu_cache:dl2", l2, "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32",
           "one L2 slice (there are n_mem x n_sub_partition_per_mchannel)"),
-    STR("l1d_policy", l1d_policy, "", "(locsim) L1D replacement policy by name (lru, fifo, sharing, ...); empty: the cache string's letter"),
+    STR("l1d_policy", l1d_policy, "", "(locsim) L1D replacement policy by name (the registered ones below); empty: the cache string's letter"),
     STR("l2_policy", l2_policy, "", "(locsim) L2 replacement policy by name; empty: the cache string's letter"),
     UINT("sharing_dead_block", sharing_dead_block, "0", 0, 1,
          "(locsim) policy 'sharing' in the L1D: a private LRU line passed over once is marked dead and evicted the "

@@ -13,6 +13,7 @@
  * <repo>/build/bench/bench_x both find <repo>/configs. */
 static int resolve(const char *name, char *path, size_t n, char *err, size_t errlen) {
     if (config_resolve(name, NULL, path, n, err, errlen) == 0) return 0;
+    if (strlen(name) >= n) return -1;   /* too long: err says so */
     char exe[1024];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0) return -1;
@@ -29,7 +30,7 @@ static int resolve(const char *name, char *path, size_t n, char *err, size_t err
 
 locsim_status locsim_config_load(const char *name_or_path, int noverrides, char **overrides, locsim_config **out,
                                  char *err, size_t errsz) {
-    char path[1024];
+    char path[CONFIG_PATH_MAX];
     if (!out) return LOCSIM_ERR_INVALID;
     *out = NULL;
     if (!name_or_path || noverrides < 0 || (noverrides && !overrides)) {
