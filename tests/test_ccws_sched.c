@@ -39,6 +39,8 @@ static void make_cfg(fixture *f, uint32_t nwarps, const sim_config *cfg) {
     assert_non_null(f->st);
     f->nwarps = nwarps;
     for (uint32_t w = 0; w < nwarps; w++) sched_ccws.warp_start(f->st, w, 0); /* warp 0 is the oldest */
+    /* each warp's first L1D access: the authors' code scores a new warp 0 until it */
+    for (uint32_t w = 0; w < nwarps; w++) sched_ccws.l1_access(f->st, w, false, 0);
 }
 
 static void make(fixture *f, uint32_t nwarps) { make_cfg(f, nwarps, NULL); }
@@ -52,6 +54,9 @@ static sim_config old_rules(void) {
     c.ccws_admit_before = false;
     c.ccws_vta_fifo = false;
     c.ccws_vta_keep_on_hit = false;
+    c.ccws_ties_by_slot = false;
+    c.ccws_score_from_first_access = false;
+    c.ccws_recap = false;
     return c;
 }
 
@@ -258,6 +263,7 @@ static void test_authors_hit_may_lower_score(void **state) {
         sim_config c;
         config_defaults(&c);
         c.ccws_llds_add_base = add_base;
+        c.ccws_recap = !add_base;   /* a re-cap would take 740 back to X = 640 */
         fixture f;
         make_cfg(&f, 8, &c);
         issue_n(&f, 10);
@@ -301,22 +307,95 @@ static void test_authors_counts_of_resident_warps(void **state) {
  * oldest); slot 0 issues 10 instructions and has a VTA hit: X = 1/10 x 8 x 400
  * = 320.  Authors': ties to the lower slot, order 0 (320), 1, 2, 3; sums ahead
  * 320 (slot 1 may load), 420, 520: slots 2 and 3 denied (0xc).
- * -ccws_admit_before 0: ties to the older warp, order 0, 3, 2, 1; sums with the
- * warp's own score 420, 520, 620, all above 400: slots 1, 2, 3 denied (0xe). */
+ * -ccws_admit_before 0 -ccws_ties_by_slot 0: ties to the older warp, order 0, 3,
+ * 2, 1; sums with the warp's own score 420, 520, 620, all above 400: slots 1,
+ * 2, 3 denied (0xe).  The two rules apart: sum ahead with ties to the older warp
+ * (order 0, 3, 2, 1; sums ahead 320, 420, 520): slots 2 and 1 denied (0x6); the
+ * sum with its own with ties to the lower slot (order 0, 1, 2, 3; 420, 520,
+ * 620): 0xe. */
+static uint64_t admission(int before, int by_slot) {
+    sim_config c;
+    config_defaults(&c);
+    c.ccws_admit_before = before;
+    c.ccws_ties_by_slot = by_slot;
+    char err[256] = "";
+    sched_params p = {.sm_id = 0, .num_sched = 1, .max_warps = 32, .args = "", .cfg = &c};
+    fixture f = {sched_ccws.create(&p, err, sizeof err), 4};
+    assert_non_null(f.st);
+    for (int w = 3; w >= 0; w--) sched_ccws.warp_start(f.st, (uint32_t)w, 0);
+    for (int w = 3; w >= 0; w--) sched_ccws.l1_access(f.st, (uint32_t)w, false, 0);
+    issue_by(&f, 0, 10);
+    vta_hit(&f, 0, 0x30, 10);
+    uint64_t d = denied(&f, 10);
+    sched_ccws.destroy(f.st);
+    return d;
+}
+
 static void test_authors_admission_sum_ahead_ties_to_lower_slot(void **state) {
     (void)state;
-    for (int before = 0; before <= 1; before++) {
+    assert_true(admission(1, 1) == 0xc);
+    assert_true(admission(0, 0) == 0xe);
+    assert_true(admission(1, 0) == 0x6);
+    assert_true(admission(0, 1) == 0xe);
+}
+
+/* A new warp's score (authors' code: 0 when a warp exits, the base at the new
+ * warp's first L1D hit or miss).  4 warps (cutoff 400) before any access; warp
+ * 0 issues 10 and has a VTA hit: X = 1/10 x 8 x 400 = 320.  Scores 320, 0, 0,
+ * 0: every sum ahead is 320, nobody denied.  Warps 1-3 access the L1D: 100
+ * each, sums ahead 320, 420, 520: slots 2 and 3 denied (0xc).  Warp 1 exits and
+ * a new warp starts in its slot: 0 again, so it sorts last: order 0, 2, 3, 1,
+ * sums ahead 320, 420, 520: slots 3 and 1 denied (0xa).
+ * -ccws_score_from_first_access 0: the base from the start: 0xc at once, and
+ * after the new warp (100, ties to the lower slot: order 0, 1, 2, 3) 0xc. */
+static void test_authors_new_warp_scores_from_first_access(void **state) {
+    (void)state;
+    for (int first = 0; first <= 1; first++) {
         sim_config c;
         config_defaults(&c);
-        c.ccws_admit_before = before;
+        c.ccws_score_from_first_access = first;
         char err[256] = "";
         sched_params p = {.sm_id = 0, .num_sched = 1, .max_warps = 32, .args = "", .cfg = &c};
         fixture f = {sched_ccws.create(&p, err, sizeof err), 4};
         assert_non_null(f.st);
-        for (int w = 3; w >= 0; w--) sched_ccws.warp_start(f.st, (uint32_t)w, 0);
+        for (uint32_t w = 0; w < 4; w++) sched_ccws.warp_start(f.st, w, 0);
         issue_by(&f, 0, 10);
-        vta_hit(&f, 0, 0x30, 10);
-        assert_true(denied(&f, 10) == (before ? 0xc : 0xe));
+        vta_hit(&f, 0, 0x40, 10);
+        assert_true(denied(&f, 10) == (first ? 0 : 0xc));
+        for (uint32_t w = 1; w < 4; w++) sched_ccws.l1_access(f.st, w, w == 2, 11);
+        assert_true(denied(&f, 11) == 0xc);
+        sched_ccws.warp_exit(f.st, 1, 12);
+        sched_ccws.warp_start(f.st, 1, 12);
+        assert_true(denied(&f, 12) == (first ? 0xa : 0xc));
+        sched_ccws.destroy(f.st);
+    }
+}
+
+/* Re-capping (authors' code: every cycle and at each L1D hit or miss, a score
+ * above the base is capped to the current X).  4 warps at the base (cutoff
+ * 400); warp 0 issues 10, VTA hit at cycle 10: X = 320, score 320, slots 2 and
+ * 3 denied (0xc).  Warp 0 issues 30 more: X = 1/40 x 8 x 400 = 80, so at cycle
+ * 11 its score is capped to 80, below the base, and held there: order 100, 100,
+ * 100, 80, sums ahead 100, 200, 300: nobody denied.  Its next L1D access makes
+ * it 100.  A second VTA hit then (2 hits, 40 insns: X = 160) gives 160; sums
+ * ahead 160, 260, 360: nobody denied.  -ccws_recap 0: the score stays 320
+ * (decaying 1 per 4 cycles: 320 at cycle 11): 0xc, and the second hit sets 160. */
+static void test_authors_recap_to_current_llds(void **state) {
+    (void)state;
+    for (int re = 0; re <= 1; re++) {
+        sim_config c;
+        config_defaults(&c);
+        c.ccws_recap = re;
+        fixture f;
+        make_cfg(&f, 4, &c);
+        issue_by(&f, 0, 10);
+        vta_hit(&f, 0, 0x50, 10);
+        assert_true(denied(&f, 10) == 0xc);
+        issue_by(&f, 0, 30);
+        assert_true(denied(&f, 11) == (re ? 0 : 0xc));
+        sched_ccws.l1_access(f.st, 0, true, 12);
+        vta_hit(&f, 0, 0x60, 13);
+        assert_true(denied(&f, 13) == 0);
         sched_ccws.destroy(f.st);
     }
 }
@@ -578,6 +657,8 @@ int main(void) {
         cmocka_unit_test(test_authors_hit_may_lower_score),
         cmocka_unit_test(test_authors_counts_of_resident_warps),
         cmocka_unit_test(test_authors_admission_sum_ahead_ties_to_lower_slot),
+        cmocka_unit_test(test_authors_new_warp_scores_from_first_access),
+        cmocka_unit_test(test_authors_recap_to_current_llds),
         cmocka_unit_test(test_authors_vta_fifo_keeps_entries),
         cmocka_unit_test(test_authors_global_write_invalidates_every_vta),
         cmocka_unit_test(test_authors_pending_hits_probe_the_vta),

@@ -725,6 +725,8 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
          * misses and pending hits, which the policy may ignore */
         if ((o == CACHE_MISS || o == CACHE_HIT_RESERVED) && !mem_access_is_write(r.type) && s->c.sched->l1_miss)
             s->c.sched->l1_miss(s->sched_state, u->warp, line, o == CACHE_HIT_RESERVED, now);
+        if ((o == CACHE_HIT || o == CACHE_MISS) && s->c.sched->l1_access)
+            s->c.sched->l1_access(s->sched_state, u->warp, o == CACHE_HIT, now);
     }
     return 1;
 }

@@ -8,6 +8,7 @@
  * follows the code and an option gives locsim's earlier rule (docs/ccws.md
  * lists which line of the code each follows): -ccws_decay_cycles,
  * -ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before,
+ * -ccws_ties_by_slot, -ccws_score_from_first_access, -ccws_recap,
  * -ccws_vta_fifo, -ccws_vta_keep_on_hit, -ccws_throttle_atomics,
  * -ccws_vta_write_invalidate, -ccws_vta_probe_pending.
  *
@@ -22,9 +23,15 @@
  * itself brought in and lost to other warps' accesses.  A global write removes
  * its line from every warp's partition (l1_global_write; authors' code).
  *
- * Lost-locality scores.  Every live warp has a score, base (-ccws_base_score)
- * when it starts.  A score above the base decays by 1 every
- * -ccws_decay_cycles core cycles down to the base.  On a VTA hit of warp w
+ * Lost-locality scores.  Every live warp has a score.  Authors' code: a new
+ * warp scores 0 until its first L1D hit or miss (reads or writes; not a pending
+ * hit), which makes it the base (-ccws_base_score); other rule: the base from
+ * warp start.  A score above the base decays by 1 every -ccws_decay_cycles core
+ * cycles down to the base.  Authors' code (-ccws_recap 1): a score above the
+ * base is also capped to the current X (below) whenever it is looked at (every
+ * cycle the SM is awake, and at each L1D hit or miss of its warp); a cap below
+ * the base holds the score there, without decay, until the warp's next L1D hit
+ * or miss raises it to the base.  On a VTA hit of warp w
  *     X = (VTA hits / warp instructions issued) x K_throttle x cutoff
  * (hits and instructions of the warps resident now, or of the SM since the
  * device was created; the hit just seen included), cutoff = live warps x base.
@@ -32,11 +39,12 @@
  * score); the other rule raises it to base + X and never lowers it.
  *
  * Issue rule.  The live warps are sorted by score, largest first, and their
- * scores summed in that order.  Authors' rule: a warp may issue loads
- * (global/local reads: the pipeline asks load_permitted) while the sum of the
- * scores AHEAD of it is below the cutoff; ties go to the lower warp slot.  Other
- * rule: while the sum including its own score is at most the cutoff, ties to the
- * older warp.  The first warp of the order is always allowed.  While no score is
+ * scores summed in that order; equal scores go to the lower warp slot (authors'
+ * code; -ccws_ties_by_slot 0: to the older warp).  Authors' rule: a warp may
+ * issue loads (global/local reads: the pipeline asks load_permitted) while the
+ * sum of the scores AHEAD of it is below the cutoff; other rule
+ * (-ccws_admit_before 0): while the sum including its own score is at most the
+ * cutoff.  The first warp of the order is always allowed.  While no score is
  * above the base every warp may load.  Global/local atom is throttled like a
  * load (authors' code; -ccws_throttle_atomics 0: never).  Stores, red,
  * shared-memory and ALU instructions are never throttled.  Among the warps that may issue, priority is
@@ -74,6 +82,7 @@ typedef struct {
     uint32_t k_throttle, entries, assoc, base, decay;
     bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
     bool throttle_atomics, write_invalidate, probe_pending;
+    bool ties_by_slot, first_access, recap;
 } ccws_options;
 
 typedef struct {
@@ -81,6 +90,7 @@ typedef struct {
     uint32_t k_throttle, entries, assoc, sets, base, decay;
     bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
     bool throttle_atomics, write_invalidate, probe_pending;
+    bool ties_by_slot, first_access, recap;
 
     vta_entry *vta;        /* [max_warps][entries], set-major within a warp */
     uint64_t vta_clock;
@@ -88,6 +98,8 @@ typedef struct {
     /* per warp slot */
     uint64_t peak[SCHED_MAX_WARPS];     /* score at peak_at */
     uint64_t peak_at[SCHED_MAX_WARPS];
+    warp_mask held;        /* score is peak, at or below the base, not decaying, until the warp's next
+                              L1D hit or miss makes it the base (0 of a new warp, a cap below the base) */
     uint64_t start_seq[SCHED_MAX_WARPS];/* arrival order: ties in the sort go to the older */
     uint64_t seq;
     warp_mask live;
@@ -111,7 +123,7 @@ typedef struct {
 static ccws_options read_options(const sched_params *p) {
     /* unit tests may build the plug-in without a configuration: the defaults */
     ccws_options o = {CCWS_DEFAULT_K, CCWS_DEFAULT_ENTRIES, CCWS_DEFAULT_ASSOC, CCWS_DEFAULT_BASE, CCWS_DEFAULT_DECAY,
-                      false, true, true, true, true, true, true, true};
+                      false, true, true, true, true, true, true, true, true, true, true};
     const sim_config *c = p->cfg;
     if (!c) return o;
     o.k_throttle = c->ccws_k_throttle;
@@ -127,6 +139,9 @@ static ccws_options read_options(const sched_params *p) {
     o.throttle_atomics = c->ccws_throttle_atomics;
     o.write_invalidate = c->ccws_vta_write_invalidate;
     o.probe_pending = c->ccws_vta_probe_pending;
+    o.ties_by_slot = c->ccws_ties_by_slot;
+    o.first_access = c->ccws_score_from_first_access;
+    o.recap = c->ccws_recap;
     return o;
 }
 
@@ -177,6 +192,9 @@ static void *ccws_create(const sched_params *p, char *err, size_t errlen) {
     s->throttle_atomics = o.throttle_atomics;
     s->write_invalidate = o.write_invalidate;
     s->probe_pending = o.probe_pending;
+    s->ties_by_slot = o.ties_by_slot;
+    s->first_access = o.first_access;
+    s->recap = o.recap;
     for (uint32_t i = 0; i < CCWS_MAX_SCHED; i++) s->last[i] = -1;
     return s;
 }
@@ -243,6 +261,7 @@ static void vta_invalidate_all(ccws_state *s, uint64_t line_addr) {
 /* ---- scores ---- */
 
 static uint64_t score_at(const ccws_state *s, uint32_t w, uint64_t now) {
+    if (sched_mask_has(s->held, w)) return s->peak[w];
     uint64_t elapsed = (now > s->peak_at[w] ? now - s->peak_at[w] : 0) / s->decay;
     uint64_t p = s->peak[w];
     return p > s->base + elapsed ? p - elapsed : s->base;
@@ -256,6 +275,17 @@ static uint64_t lost_locality(const ccws_state *s) {
     uint64_t hits = s->resident_counts ? s->res_hits : s->vta_hits;
     uint64_t insns = s->resident_counts ? s->res_insns : s->insns;
     return hits * s->k_throttle * cutoff(s) / (insns ? insns : 1);
+}
+
+/* Authors' code: a score above the base is capped to the current X whenever it
+ * is looked at; a cap at or below the base holds it there.  x: lost_locality(). */
+static void recap(ccws_state *s, uint32_t w, uint64_t x, uint64_t now) {
+    if (sched_mask_has(s->held, w)) return;
+    uint64_t sc = score_at(s, w, now);
+    if (sc <= s->base || sc <= x) return;
+    s->peak[w] = x;
+    s->peak_at[w] = now;
+    if (x <= s->base) s->held |= (warp_mask)1 << w;
 }
 
 static void on_vta_hit(ccws_state *s, uint32_t w, uint64_t now) {
@@ -272,6 +302,7 @@ static void on_vta_hit(ccws_state *s, uint32_t w, uint64_t now) {
          * and a score at or below the base is the base */
         target = x > s->base ? x : s->base;
     }
+    s->held &= ~((warp_mask)1 << w);
     s->peak[w] = target;
     s->peak_at[w] = now;
     uint64_t back_at = now + (target - s->base) * s->decay;
@@ -285,8 +316,10 @@ static void ccws_warp_start(void *st, uint32_t w, uint64_t now) {
     if (w >= s->max_warps) return;
     /* a new warp in the slot: no lost locality yet, no victim tags */
     memset(&s->vta[(size_t)w * s->entries], 0, s->entries * sizeof *s->vta);
-    s->peak[w] = s->base;
+    s->peak[w] = s->first_access ? 0 : s->base;   /* authors' code: 0 until its first L1D hit or miss */
     s->peak_at[w] = now;
+    if (s->first_access) s->held |= (warp_mask)1 << w;
+    else s->held &= ~((warp_mask)1 << w);
     s->start_seq[w] = ++s->seq;
     if (!sched_mask_has(s->live, w)) s->nlive++;
     s->live |= (warp_mask)1 << w;
@@ -329,6 +362,22 @@ static void ccws_l1_global_write(void *st, uint32_t w, uint64_t line_addr, uint6
     if (s->write_invalidate) vta_invalidate_all(s, line_addr);
 }
 
+/* Authors' code (cache_access -> increment_score): a hit or miss raises a held
+ * score (0 of a new warp, a cap below the base) to the base, and re-caps a
+ * score above it. */
+static void ccws_l1_access(void *st, uint32_t w, bool hit, uint64_t now) {
+    (void)hit;
+    ccws_state *s = st;
+    if (w >= s->max_warps || !sched_mask_has(s->live, w)) return;
+    if (sched_mask_has(s->held, w)) {
+        s->held &= ~((warp_mask)1 << w);
+        s->peak[w] = s->base;
+        s->peak_at[w] = now;
+    } else if (s->recap) {
+        recap(s, w, lost_locality(s), now);
+    }
+}
+
 static bool ccws_throttles_atomics(void *st) { return ((const ccws_state *)st)->throttle_atomics; }
 
 static void ccws_l1_evict(void *st, uint32_t owner, uint64_t line_addr, uint64_t now) {
@@ -340,7 +389,7 @@ static void ccws_l1_evict(void *st, uint32_t owner, uint64_t line_addr, uint64_t
 /* Ties in the score order: the lower slot (authors' code) or the older warp.
  * Slots are visited in increasing order, so a lower slot never moves behind. */
 static int goes_before(const ccws_state *s, uint32_t w, uint32_t other) {
-    return s->admit_before ? 0 : s->start_seq[other] > s->start_seq[w];
+    return s->ties_by_slot ? 0 : s->start_seq[other] > s->start_seq[w];
 }
 
 /* Live warps sorted by score (largest first; ties: goes_before).  n <= 64. */
@@ -371,6 +420,10 @@ static warp_mask ccws_load_permitted(void *st, uint64_t now) {
     if (now >= s->all_base_at) { /* every score at the base: the sum equals the cutoff */
         s->load_warps_sum += s->nlive;
         return ~(warp_mask)0;
+    }
+    if (s->recap) {   /* the authors' cycle(): every score above the base re-capped */
+        uint64_t x = lost_locality(s);
+        for (warp_mask m = s->live; m; m &= m - 1) recap(s, (uint32_t)__builtin_ctzll(m), x, now);
     }
     uint8_t order[SCHED_MAX_WARPS];
     uint64_t score[SCHED_MAX_WARPS], sum = 0, limit = cutoff(s);
@@ -430,7 +483,8 @@ const warp_sched_ops sched_ccws = {
     .name = "ccws",
     .help = "cache-conscious wavefront scheduling: VTA lost-locality scores throttle loads, GTO priority "
             "(-ccws_k_throttle, -ccws_vta_entries, -ccws_vta_assoc, -ccws_base_score, -ccws_decay_cycles, "
-            "-ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before, -ccws_vta_fifo, -ccws_vta_keep_on_hit, "
+            "-ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before, -ccws_ties_by_slot, "
+            "-ccws_score_from_first_access, -ccws_recap, -ccws_vta_fifo, -ccws_vta_keep_on_hit, "
             "-ccws_throttle_atomics, -ccws_vta_write_invalidate, -ccws_vta_probe_pending)",
     .create = ccws_create,
     .destroy = ccws_destroy,
@@ -443,6 +497,7 @@ const warp_sched_ops sched_ccws = {
     .l1_miss = ccws_l1_miss,
     .l1_evict = ccws_l1_evict,
     .l1_global_write = ccws_l1_global_write,
+    .l1_access = ccws_l1_access,
     .report = ccws_report,
     .stats = ccws_stats,
 };

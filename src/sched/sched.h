@@ -115,6 +115,9 @@ typedef struct warp_sched_ops {
     void (*l1_miss)(void *st, uint32_t w, uint64_t line_addr, bool merged, uint64_t now);
     void (*l1_evict)(void *st, uint32_t owner, uint64_t line_addr, uint64_t now);
     void (*l1_global_write)(void *st, uint32_t w, uint64_t line_addr, uint64_t now);
+    /* Every L1D access by warp w the cache answered with a hit or a miss (reads
+     * and writes; not pending hits, not refused attempts).  NULL: not wanted. */
+    void (*l1_access)(void *st, uint32_t w, bool hit, uint64_t now);
     /* Write the policy's own statistics as "name value" pairs through emit. */
     void (*report)(void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx);
     /* The statistics report() emits (and ratios of them), ending with name == NULL;

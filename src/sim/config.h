@@ -139,6 +139,9 @@ struct locsim_config {
     bool ccws_throttle_atomics;              /* throttled warps may not issue atom either */
     bool ccws_vta_write_invalidate;          /* a global write clears its line from every warp's VTA */
     bool ccws_vta_probe_pending;             /* pending hits (MSHR merges) probe the VTA too */
+    bool ccws_ties_by_slot;                  /* equal scores: lower slot first (else the older warp) */
+    bool ccws_score_from_first_access;       /* a new warp scores 0 until its first L1D hit or miss */
+    bool ccws_recap;                         /* re-cap scores to the current LLDS every cycle and access */
     bool l1d_unbounded;                      /* give every SM an effectively infinite L1D */
     bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
     bool memcheck;                           /* stop at the first out-of-bounds access (docs/memcheck.md) */

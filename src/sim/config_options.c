@@ -358,9 +358,18 @@ static const option_def options[] = {
          "(locsim) CCWS: 1 (authors' code): the LLDS's VTA hits and instructions are those of the warps resident "
          "now (a warp's leave with it); 0: the SM's since the device was created"),
     BOOL("ccws_admit_before", ccws_admit_before, "1",
-         "(locsim) CCWS: 1 (authors' code): a warp may load while the scores ahead of it sum below the cutoff, "
-         "ties to the lower warp slot; 0: while the sum with its own score is at most the cutoff, ties to the "
-         "older warp"),
+         "(locsim) CCWS: 1 (authors' code): a warp may load while the scores ahead of it sum below the cutoff; "
+         "0: while the sum with its own score is at most the cutoff (ties: -ccws_ties_by_slot)"),
+    BOOL("ccws_ties_by_slot", ccws_ties_by_slot, "1",
+         "(locsim) CCWS: 1 (authors' code, sort by score, ties to the lower warp id): equal scores are ordered by "
+         "warp slot; 0: the older warp first"),
+    BOOL("ccws_score_from_first_access", ccws_score_from_first_access, "1",
+         "(locsim) CCWS: 1 (authors' code: a slot's score is 0 once its warp exits, and becomes the base at the "
+         "new warp's first L1D hit or miss): a new warp scores 0 until then; 0: the base from warp start"),
+    BOOL("ccws_recap", ccws_recap, "1",
+         "(locsim) CCWS: 1 (authors' code): a score above the base is re-capped to the current hits/insns x K x "
+         "cutoff every cycle and at each of its warp's L1D hits and misses, and may so fall below the base until "
+         "that warp's next L1D hit or miss raises it to the base; 0: scores change only at VTA hits and decay"),
     BOOL("ccws_vta_fifo", ccws_vta_fifo, "1",
          "(locsim) CCWS: 1 (authors' code): VTA ways replaced first-in first-out, a tag already present is not "
          "refreshed; 0: LRU, a re-inserted tag is refreshed"),
