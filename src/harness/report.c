@@ -1325,7 +1325,7 @@ static int regime_section(report *R, yaml_node_t *n) {
         b->label,
         s->regime_probes ? "The last three columns are the IPC gained by a 4x L1D, 2x DRAM bandwidth and an unbounded "
                            "L1D (the papers' sensitivity rules; variants `regime_*`)."
-                         : "(No sensitivity runs: `regime: {sensitivity: false}`.)");
+                         : "(No sensitivity columns: the spec's `regime: {sensitivity: true}` adds their runs.)");
     for (int ci = 0; ci < s->nconfigs; ci++) {
         const spec_config *cfg = &s->configs[ci];
         const char *want = n && n->type == YAML_MAPPING_NODE ? get_str(R, n, "config") : NULL;
@@ -1788,10 +1788,11 @@ int report_main(int argc, char **argv) {
         fprintf(stderr, "locsim report: %s\n", err);
         goto out;
     }
-    /* the committed results (results_file.h) first: a fresh clone has no database */
+    /* the committed results (results_file.h) first: a fresh clone has no
+     * database (only into the spec's own database, not a --db of one's own) */
     char results_path[PATH_MAX];
     results_file_path(specpath, R.s->name, results_path, sizeof results_path);
-    if (access(results_path, F_OK) == 0) {
+    if (dbpath == dbbuf && access(results_path, F_OK) == 0) {
         results_db w;
         int copied = 0;
         if (db_open(&w, dbpath, 1, 0, err, sizeof err) || results_import(&w, results_path, &copied, err, sizeof err))

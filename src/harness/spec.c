@@ -549,13 +549,13 @@ static const struct {
 static int parse_regime(ctx *c, yaml_node_t *n, int *cap) {
     spec *s = c->s;
     const char *base = NULL;
-    int sensitivity = 1;
+    int sensitivity = 0;   /* the probes triple a spec's baseline runs: only when asked for */
     if (n) {
         static const char *const keys[] = {"variant", "sensitivity", NULL};
         if (check_keys(c, n, "regime", keys)) return -1;
         base = spec_scalar(spec_map_get(s, n, "variant"));
         yaml_node_t *sn = spec_map_get(s, n, "sensitivity");
-        const char *t = sn ? spec_scalar(sn) : "true";
+        const char *t = sn ? spec_scalar(sn) : "false";
         if (t && (!strcmp(t, "true") || !strcmp(t, "yes"))) sensitivity = 1;
         else if (t && (!strcmp(t, "false") || !strcmp(t, "no"))) sensitivity = 0;
         else return fail(c, sn, "regime: sensitivity: expected true or false");

@@ -17,8 +17,9 @@
  *   exclude:                        # runs to leave out (every given key must match; globs)
  *     - {class: [MCS, CI], variant: ["k_*"]}
  *   regime: {variant: gto, sensitivity: true}   # the regime table's baseline (default: the
- *                                   # first variant) and its probes (4x L1D, 2x DRAM bandwidth,
- *                                   # unbounded L1D: variants regime_*, run where the baseline runs)
+ *                                   # first variant) and its probes (default false; 4x L1D, 2x DRAM
+ *                                   # bandwidth, unbounded L1D: variants regime_*, run where the
+ *                                   # baseline runs)
  *   report: ...                     # read by report.c
  *
  * Every error names file:line and what was expected; spec_load checks the

@@ -643,7 +643,8 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
             unlink(slots[j].json);
             unlink(slots[j].log);
             slots[j].pid = 0;
-            if (now_s() - last_export >= EXPORT_INTERVAL_S) export_results(db, results_path, &last_export);
+            if (results_path[0] && now_s() - last_export >= EXPORT_INTERVAL_S)
+                export_results(db, results_path, &last_export);
         }
         progress_show(&pg, 0);
     }
@@ -904,6 +905,7 @@ static void usage(FILE *f) {
 int sweep_main(int argc, char **argv) {
     const char *specpath = NULL, *dbpath = NULL, *partition = NULL, *timelimit = NULL;
     int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), retry = 0, dry = 0, slurm = 0, do_collect = 0, array_max = 0;
+    int own_db = 0;   /* the spec's default database: the committed results file goes with it */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -966,6 +968,7 @@ int sweep_main(int argc, char **argv) {
     if (!dbpath) {
         sweep_default_db(specpath, dbbuf, sizeof dbbuf);
         dbpath = dbbuf;
+        own_db = 1;
     }
     sweep_plan p;
     if (sweep_make_plan(s, &p, err, sizeof err)) {
@@ -984,9 +987,11 @@ int sweep_main(int argc, char **argv) {
         db.db = NULL; /* dry run without a database: everything is missing */
     }
     int rc = 0;
-    char results_path[PATH_MAX], dry_db[PATH_MAX] = "";
-    results_file_path(s->path, s->name, results_path, sizeof results_path);
-    if (dry && access(results_path, F_OK) == 0) {
+    /* The committed results file goes with the spec's own database; a --db of
+     * one's own neither reads nor writes it. */
+    char results_path[PATH_MAX] = "", dry_db[PATH_MAX] = "";
+    if (own_db) results_file_path(s->path, s->name, results_path, sizeof results_path);
+    if (dry && results_path[0] && access(results_path, F_OK) == 0) {
         /* a dry run writes nothing: it counts against a scratch copy of the
          * database and the committed results */
         const char *t = getenv("TMPDIR");
@@ -1002,7 +1007,7 @@ int sweep_main(int argc, char **argv) {
         db_close(&db);
         db = scratch;
     }
-    if (db.db && (!dry || dry_db[0])) {
+    if (db.db && results_path[0] && (!dry || dry_db[0])) {
         int copied;
         if (results_import(&db, results_path, &copied, err, sizeof err)) {
             fprintf(stderr, "locsim sweep: %s\n", err);
@@ -1014,7 +1019,7 @@ int sweep_main(int argc, char **argv) {
     if (do_collect) {
         rc = collect(dbpath, &db);
         double t;
-        if (rc != 2) export_results(&db, results_path, &t);
+        if (rc != 2 && results_path[0]) export_results(&db, results_path, &t);
         goto out;
     }
     /* the missing runs, each key once (two variants with the same settings are one run) */
@@ -1062,7 +1067,7 @@ int sweep_main(int argc, char **argv) {
     } else if (ntodo) {
         rc = run_local(s, &p, &db, todo, ntodo, jobs < ntodo ? jobs : ntodo, results_path);
         double t;
-        export_results(&db, results_path, &t);
+        if (results_path[0]) export_results(&db, results_path, &t);
     }
     free(todo);
 out:

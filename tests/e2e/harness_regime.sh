@@ -27,7 +27,7 @@ workloads:
 variants:
   lrr: {label: LRR, options: {-gpgpu_scheduler: lrr}}
   gto: {label: GTO, options: {-gpgpu_scheduler: gto}}
-regime: {variant: gto}
+regime: {variant: gto, sensitivity: true}
 report:
   title: regime test
   sections:
