@@ -201,8 +201,12 @@ locsim_status sm_finish_functionally(sm *s, uint64_t *thread_insns, uint64_t *wa
         (*ctas)++;
         if (st != LOCSIM_OK) {
             const exec_fault *f = exec_cta_fault(cta);
-            if (f) *fault = *f;
-            else fault->status = st, snprintf(fault->msg, sizeof fault->msg, "kernel fault on SM %u", s->id);
+            if (f) {
+                *fault = *f;
+            } else {
+                fault->status = st;
+                snprintf(fault->msg, sizeof fault->msg, "kernel fault on SM %u", s->id);
+            }
             return st;
         }
     }
