@@ -1758,6 +1758,10 @@ int report_main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if ((!strcmp(a, "--db") || !strcmp(a, "--out")) && i + 1 < argc) {
+            if (!*argv[i + 1]) {
+                fprintf(stderr, "locsim report: %s needs a name, got an empty string\n", a);
+                return 2;
+            }
             if (a[2] == 'd') dbpath = argv[++i];
             else outdir = argv[++i];
         } else if (a[0] != '-' && !specpath) {

@@ -585,8 +585,9 @@ static int parse_regime(ctx *c, yaml_node_t *n, int *cap) {
 }
 
 static int parse_root(ctx *c, yaml_node_t *root) {
-    static const char *const keys[] = {"name", "configs", "seeds", "timeout", "kernel_stats", "classes",
-                                       "workloads", "variants", "grids", "exclude", "regime", "report", NULL};
+    static const char *const keys[] = {"name", "configs", "seeds", "timeout", "wall_timeout", "kernel_stats",
+                                       "classes", "workloads", "variants", "grids", "exclude", "regime", "report",
+                                       NULL};
     if (check_keys(c, root, "the spec", keys)) return -1;
     spec *s = c->s;
     const char *name = spec_scalar(spec_map_get(s, root, "name"));
@@ -599,6 +600,12 @@ static int parse_root(ctx *c, yaml_node_t *root) {
         char *end;
         s->timeout = t ? strtod(t, &end) : -1;
         if (!t || *end || !(s->timeout >= 0)) return fail(c, n, "timeout: expected seconds >= 0 (0 = none)");
+    }
+    if ((n = spec_map_get(s, root, "wall_timeout"))) {
+        const char *t = spec_scalar(n);
+        char *end;
+        s->wall_timeout = t ? strtod(t, &end) : -1;
+        if (!t || *end || !(s->wall_timeout > 0)) return fail(c, n, "wall_timeout: expected seconds > 0");
     }
     s->kernel_stats = 1;
     if ((n = spec_map_get(s, root, "kernel_stats"))) {

@@ -4,6 +4,7 @@
  *   configs: [ccws_gtx285]          # shipped names or .cfg paths
  *   seeds: [1]                      # default seeds of every workload
  *   timeout: 600                    # seconds of CPU time per run (0 = none)
+ *   wall_timeout: 7200              # seconds of wall time per run (default: 10 x timeout, >= timeout + 60)
  *   kernel_stats: true              # also store every kernel's statistics
  *   classes: {HCS: highly cache-sensitive, ...}   # class -> description (report)
  *   workloads:
@@ -105,7 +106,8 @@ typedef struct spec {
     int nexcludes;
     spec_class *classes;
     int nclasses;
-    double timeout;             /* seconds, 0 = none */
+    double timeout;             /* seconds of CPU time, 0 = none */
+    double wall_timeout;        /* seconds of wall time, 0 = the default (sweep.c: wall_limit) */
     int kernel_stats;
     yaml_document_t doc;        /* kept for report.c */
     void *arena;                /* every string and array above */

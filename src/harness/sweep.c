@@ -12,6 +12,7 @@
  * killing the sweep leaves neither orphans nor half-written runs. */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
@@ -476,6 +477,15 @@ static char *shell_join(char **argv, int argc) {
     return s;
 }
 
+/* The wall-clock limit of a run: the spec's wall_timeout, else ten times its
+ * CPU-time limit (a loaded machine stretches a run's wall time several times
+ * over), at least a minute more.  None without a timeout. */
+static double wall_limit(const spec *s) {
+    if (s->wall_timeout > 0) return s->wall_timeout;
+    double w = 10.0 * s->timeout;
+    return w > s->timeout + 60.0 ? w : s->timeout + 60.0;
+}
+
 /* Turn a finished child into a record (stats read, status decided). */
 static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, int wstatus, const struct rusage *ru,
                           run_record *rec) {
@@ -495,9 +505,15 @@ static void finish_record(const spec *s, const sweep_plan *p, const slot *sl, in
     char why[600] = "", serr[256], stop[400] = "";
     int have = load_stats(sl->json, rec, s->kernel_stats, stop, sizeof stop, serr, sizeof serr) == 0;
     /* SIGXCPU: the soft limit (the kernel's CPU accounting may read a little below it
-     * in rusage); SIGKILL past the hard limit */
-    if (WIFSIGNALED(wstatus) && s->timeout > 0 &&
-        (WTERMSIG(wstatus) == SIGXCPU || (WTERMSIG(wstatus) == SIGKILL && rec->cpu_s >= s->timeout))) {
+     * in rusage); SIGKILL past the hard limit.  `locsim exec` runs the program as
+     * its child and exits 128 + the signal that killed it. */
+    int sig = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus)
+              : WIFEXITED(wstatus) && WEXITSTATUS(wstatus) > 128 && r->w->argv ? WEXITSTATUS(wstatus) - 128 : 0;
+    if (sl->timed_out) {
+        rec->status = "timeout";
+        snprintf(why, sizeof why, "stopped at the wall-clock limit of %.0f s (it had used %.1f s of CPU time)",
+                 wall_limit(s), rec->cpu_s);
+    } else if (s->timeout > 0 && (sig == SIGXCPU || (sig == SIGKILL && rec->cpu_s >= s->timeout))) {
         rec->status = "timeout";
         snprintf(why, sizeof why, "stopped at the limit of %.0f s of CPU time", s->timeout);
     } else if (WIFSIGNALED(wstatus)) {
@@ -573,10 +589,41 @@ static void export_results(results_db *db, const char *results_path, double *las
 
 #define EXPORT_INTERVAL_S 120.0   /* rewrite the results file at most this often while runs finish */
 
+/* The runs' temporary files live in /tmp/locsim-sweep-<pid>-XXXXXX.  A sweep
+ * killed with SIGKILL cannot remove its folder; the next sweep removes the
+ * folders of sweeps that no longer run (their pid is gone). */
+static void remove_dead_sweep_dirs(void) {
+    DIR *d = opendir("/tmp");
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end;
+        if (strncmp(e->d_name, "locsim-sweep-", 13)) continue;
+        long pid = strtol(e->d_name + 13, &end, 10);
+        if (end == e->d_name + 13 || *end != '-' || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "/tmp/%s", e->d_name);
+        struct stat sb;
+        if (lstat(dir, &sb) || !S_ISDIR(sb.st_mode) || sb.st_uid != getuid()) continue;
+        DIR *sub = opendir(dir);
+        for (struct dirent *f; sub && (f = readdir(sub));) {
+            if (!strncmp(f->d_name, "run-", 4)) {   /* only what a sweep puts there */
+                char path[PATH_MAX + 256];
+                snprintf(path, sizeof path, "%s/%s", dir, f->d_name);
+                unlink(path);
+            }
+        }
+        if (sub) closedir(sub);
+        rmdir(dir);
+    }
+    closedir(d);
+}
+
 static int run_local(const spec *s, const sweep_plan *p, results_db *db, const planned_run **todo, int ntodo,
                      int jobs, const char *results_path) {
     double last_export = now_s();
-    char tmpdir[] = "/tmp/locsim-sweep-XXXXXX";
+    remove_dead_sweep_dirs();
+    char tmpdir[64];
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/locsim-sweep-%d-XXXXXX", (int)getpid());
     if (!mkdtemp(tmpdir)) {
         fprintf(stderr, "locsim sweep: cannot make a temporary directory: %s\n", strerror(errno));
         return 2;
@@ -607,6 +654,13 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
         if (stop_signal)
             for (int j = 0; j < jobs; j++)
                 if (slots[j].pid) kill(-slots[j].pid, SIGKILL);
+        /* A run that blocks (a pipe, a lock, a sleep) uses no CPU, so the CPU
+         * limit never stops it: the wall clock does, generously. */
+        for (int j = 0; j < jobs && (s->timeout > 0 || s->wall_timeout > 0); j++)
+            if (slots[j].pid && !slots[j].timed_out && now_s() - slots[j].start > wall_limit(s)) {
+                slots[j].timed_out = 1;
+                kill(-slots[j].pid, SIGKILL);
+            }
         struct timespec ts = {0, 200 * 1000 * 1000};
         sigtimedwait(&chld, NULL, &ts);
         int wstatus;
@@ -933,6 +987,10 @@ int sweep_main(int argc, char **argv) {
                 return 2;
             }
             i++;
+            if (!strcmp(a, "--db") && !*val) {
+                fprintf(stderr, "locsim sweep: --db needs a file name, got an empty string\n");
+                return 2;
+            }
             if (!strcmp(a, "--db")) dbpath = val;
             else if (!strcmp(a, "--partition")) partition = val;
             else if (!strcmp(a, "--time")) timelimit = val;

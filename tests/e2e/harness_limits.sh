@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Sweep limits and hygiene: a run that blocks without using CPU is stopped at
+# the wall-clock limit; a program under `locsim exec` stopped at the CPU-time
+# limit (exit status 128 + SIGXCPU) is a timeout, not an error; --db "" is
+# refused by sweep and report; the temporary folder of a sweep killed with
+# SIGKILL is removed by the next sweep (and a live sweep's folder is not).
+set -u
+locsim=$1
+src=$2
+export LOCSIM_CONFIG_DIR=$src/configs
+command -v sqlite3 >/dev/null || { echo "SKIP: no sqlite3 (tools/install-deps.sh installs it as root)"; exit 0; }
+fail=0
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" /tmp/locsim-sweep-4194305-e2etst /tmp/locsim-sweep-$$-e2etst' EXIT
+q() { sqlite3 "$1" "$2"; }
+
+cat >"$dir/l.yaml" <<'EOF'
+configs: [fermi_gtx480]
+timeout: 1
+wall_timeout: 8
+workloads:
+  - {id: spin, exec: [/bin/sh, -c, "while :; do :; done"]}
+  - {id: sleeper, exec: [/bin/sleep, "60"]}
+EOF
+# a dead sweep's folder (pid 4194305 is above the kernel's PID_MAX_LIMIT) and a live one's
+mkdir -p /tmp/locsim-sweep-4194305-e2etst /tmp/locsim-sweep-$$-e2etst
+touch /tmp/locsim-sweep-4194305-e2etst/run-0.json /tmp/locsim-sweep-$$-e2etst/run-0.json
+start=$(date +%s)
+"$locsim" sweep "$dir/l.yaml" --jobs 2 >"$dir/log" 2>&1
+took=$(( $(date +%s) - start ))
+[ "$(q "$dir/l.db" "select status || ': ' || message from runs where workload = 'sleeper'")" = \
+  "timeout: stopped at the wall-clock limit of 8 s (it had used 0.0 s of CPU time)" ] ||
+  { echo "FAIL: a blocked run: $(q "$dir/l.db" "select * from runs where workload = 'sleeper'")"; fail=1; }
+[ "$(q "$dir/l.db" "select status || ': ' || (message like '%stopped at the limit of 1 s of CPU time%') from runs where workload = 'spin'")" = \
+  "timeout: 1" ] || { echo "FAIL: exec at the CPU limit: $(q "$dir/l.db" "select status, message from runs where workload = 'spin'")"; fail=1; }
+[ "$took" -lt 40 ] || { echo "FAIL: the sweep took $took s"; fail=1; }
+[ -e /tmp/locsim-sweep-4194305-e2etst ] && { echo "FAIL: a dead sweep's folder was left"; fail=1; }
+[ -e /tmp/locsim-sweep-$$-e2etst/run-0.json ] || { echo "FAIL: a live sweep's folder was removed"; fail=1; }
+
+out=$("$locsim" sweep "$dir/l.yaml" --db "" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q -- "--db needs a file name, got an empty string" <<<"$out" || { echo "FAIL: sweep --db '': $out"; fail=1; }
+out=$("$locsim" report "$dir/l.yaml" --db "" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q -- "--db needs a name, got an empty string" <<<"$out" || { echo "FAIL: report --db '': $out"; fail=1; }
+
+[ $fail -eq 0 ] && echo "ok: sweep limits (wall clock, exec at the CPU limit), --db '', dead sweeps' folders"
+exit $fail
