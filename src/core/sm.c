@@ -213,6 +213,22 @@ locsim_status sm_finish_functionally(sm *s, uint64_t *thread_insns, uint64_t *wa
     return LOCSIM_OK;
 }
 
+int sm_describe_waits(const sm *s, char *out, size_t n) {
+    if (!s->resident) return 0;
+    uint32_t live = 0, mem = 0, bar = 0;
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
+        const sm_warp *W = &s->warps[w];
+        if (!W->cta || !W->live) continue;
+        live++;
+        mem += W->mem_pending > 0;
+        bar += W->at_barrier;
+    }
+    return snprintf(out, n, "SM %u: %u CTAs, %u live warps (%u wait on memory, %u at a barrier)%s, L1D miss queue %u",
+                    s->id, s->resident, live, mem, bar,
+                    s->ldst.busy && s->ldst.blocked ? ", its LD/ST unit refused by a cache" : "",
+                    s->l1d ? cache_miss_queue_length(s->l1d) : 0);
+}
+
 uint32_t sm_warps_at_barrier(const sm *s) {
     uint32_t n = 0;
     for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) n += s->warps[w].cta && s->warps[w].live && s->warps[w].at_barrier;

@@ -207,6 +207,9 @@ bool sm_idle(const sm *s);
 /* Live warps waiting at a barrier (to tell a program's barrier deadlock from a
  * simulator resource deadlock). */
 uint32_t sm_warps_at_barrier(const sm *s);
+/* One line on what the SM's warps wait for (stuck-simulation reports); 0 and
+ * nothing written when no CTA is resident, else snprintf's count. */
+int sm_describe_waits(const sm *s, char *out, size_t n);
 /* A kernel fault recorded by the SM (NULL if none). */
 const exec_fault *sm_fault(const sm *s);
 

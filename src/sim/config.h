@@ -53,6 +53,8 @@ struct locsim_config {
     uint64_t max_insn;                 /* thread instructions, 0 = no limit */
     uint64_t max_cycle;                /* core cycles, 0 = no limit */
     uint64_t max_cta;                  /* CTAs issued in timing mode, 0 = no limit */
+    bool deadlock_detect;              /* -gpgpu_deadlock_detect: stop a stuck kernel */
+    uint64_t deadlock_cycles;          /* core cycles without progress that mean stuck */
     uint64_t window_insn;              /* per-kernel timed thread instructions, 0 = the whole kernel */
     uint64_t warmup_insn;              /* per-kernel functional warm-up, thread instructions of whole CTAs */
     uint32_t l1d_size_scale;           /* -l1d_size_scale: L1D sets x this (sensitivity probe) */

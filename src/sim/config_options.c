@@ -136,6 +136,12 @@ static const option_def options[] = {
     U64("gpgpu_max_cta", max_cta, "0", 0, UINT64_MAX,
         "issue at most this many CTAs in timing mode, over all kernels (0: no limit): the issued ones run to their "
         "end, then the timing simulation stops as with -gpgpu_max_insn (GPGPU-Sim 4's hit_max_cta_count)"),
+    BOOL("gpgpu_deadlock_detect", deadlock_detect, "1",
+         "stop a kernel whose simulation is stuck: no instruction issued and no reply reaching an SM for "
+         "-gpgpu_deadlock_cycles core cycles, with a report of what waits on what (GPGPU-Sim's option)"),
+    U64("gpgpu_deadlock_cycles", deadlock_cycles, "10000000", 1, UINT64_MAX,
+        "(locsim) core cycles without progress before -gpgpu_deadlock_detect stops a kernel (checked every 2^16 "
+        "cycles, so it fires within 65536 cycles after)"),
     U64("timing_window_insn", window_insn, "0", 0, UINT64_MAX,
         "per-kernel timing window (0: off): each kernel's first N thread instructions (after the warm-up; at most "
         "N, within one cycle's issue of it) are simulated in timing mode; then issue stops, the memory requests in flight complete (still timed), and the "

@@ -71,7 +71,12 @@ struct gpu {
     uint64_t warmup_left;           /* warm-up thread instructions still to run in this kernel */
     uint8_t *dispatched;            /* a bit per CTA: handed out (timed or warm-up); kept only
                                        when a window, warm-up or cap may leave CTAs to finish */
+    /* The stuck-simulation check (-gpgpu_deadlock_detect): every STUCK_CHECK core
+     * cycles, has anything issued or reached an SM since the last progress? */
+    uint64_t next_stuck_check, progress_at, progress_mark;
 };
+
+#define STUCK_CHECK (1ull << 16)
 
 /* ---- ports between SMs and the networks ---- */
 
@@ -494,6 +499,7 @@ static int memory_idle(const gpu *g) {
 /* Jump every clock so that the next core tick is core cycle t. */
 static void skip_to(gpu *g, uint64_t t) {
     uint64_t fc = g->p.clock_khz[CLK_CORE];
+    g->progress_at = t;   /* a known wake-up (a timed wait), not a stuck simulation */
     g->st.skipped_core_cycles += t - g->ticks[CLK_CORE];
     g->ticks[CLK_CORE] = t;
     for (int d = CLK_ICNT; d < CLK_COUNT; d++) {
@@ -610,6 +616,49 @@ static void report_deadlock(gpu *g, uint64_t now) {
                  "-gpgpu_cache:dl2), not a program error");
 }
 
+/* Instructions issued plus replies delivered, all SMs: what moves when the
+ * simulation makes progress. */
+static uint64_t progress_mark(const gpu *g) {
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) n += sm_stats(g->sms[s])->warp_insns + sm_stats(g->sms[s])->replies_in;
+    return n;
+}
+
+/* Cycles keep passing (requests in flight, so no idle jump and no deadlock) but
+ * nothing issues and no reply arrives: a simulated resource that never frees,
+ * e.g. a queue every request is refused from.  Stop with what waits on what. */
+static int stuck(gpu *g, uint64_t now) {
+    g->next_stuck_check = now + STUCK_CHECK;
+    uint64_t mark = progress_mark(g);
+    if (mark != g->progress_mark) {
+        g->progress_mark = mark;
+        g->progress_at = now;
+        return 0;
+    }
+    if (now - g->progress_at < g->p.deadlock_cycles) return 0;
+    g->kernel_status = LOCSIM_ERR_DEADLOCK;
+    int k = snprintf(g->kernel_err, g->kernel_errlen,
+                     "kernel '%s': the simulation is stuck: no instruction issued and no reply reached an SM from "
+                     "cycle %llu to %llu (-gpgpu_deadlock_cycles %llu); %llu of %llu CTAs finished; requests in "
+                     "flight: request network %s, reply network %s",
+                     g->L->kernel->name, (unsigned long long)g->progress_at, (unsigned long long)now,
+                     (unsigned long long)g->p.deadlock_cycles, (unsigned long long)g->ctas_done,
+                     (unsigned long long)g->ctas_total, icnt_idle(g->req_net) ? "empty" : "busy",
+                     icnt_idle(g->rep_net) ? "empty" : "busy");
+    uint32_t busy_parts = 0, shown = 0;
+    for (uint32_t i = 0; i < g->nparts; i++) busy_parts += !partition_idle(g->parts[i]);
+    if (k > 0 && (size_t)k < g->kernel_errlen)
+        k += snprintf(g->kernel_err + k, g->kernel_errlen - (size_t)k, ", %u of %u memory partitions busy", busy_parts,
+                      g->nparts);
+    for (uint32_t s = 0; s < g->p.num_sms && shown < 4 && k > 0 && (size_t)k < g->kernel_errlen; s++) {
+        if (!sm_resident_ctas(g->sms[s])) continue;
+        k += snprintf(g->kernel_err + k, g->kernel_errlen - (size_t)k, "; ");
+        if (k > 0 && (size_t)k < g->kernel_errlen) k += sm_describe_waits(g->sms[s], g->kernel_err + k, g->kernel_errlen - (size_t)k);
+        shown++;
+    }
+    return 1;
+}
+
 /* After a core tick at `now`: 1 = kernel finished, 0 = go on, -1 = error. */
 static int after_core_tick(gpu *g, uint64_t now) {
     const exec_fault *f = find_fault(g);
@@ -620,6 +669,7 @@ static int after_core_tick(gpu *g, uint64_t now) {
     }
     if (g->kernel_status != LOCSIM_OK) return -1;
     if ((g->p.max_cycle || g->insn_watch) && check_stops(g, now)) return 2;
+    if (now >= g->next_stuck_check && g->p.deadlock_cycles && stuck(g, now)) return -1;
     if (g->room_maybe && g->ctas_dispatched < g->ctas_limit) return 0;
     uint64_t wake = g->min_wake;   /* nothing since core_tick has woken an SM */
     if (wake <= now + 1 || !memory_idle(g)) return 0;
@@ -929,6 +979,9 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     g->max_resident = 0;
     g->next_progress = g->ticks[CLK_CORE] + PROGRESS_INTERVAL;
     g->kernel_start = g->ticks[CLK_CORE];
+    g->next_stuck_check = g->ticks[CLK_CORE] + STUCK_CHECK;
+    g->progress_at = g->ticks[CLK_CORE];
+    g->progress_mark = progress_mark(g);
     g->st.kernels++;
     int r = run_loop(g);
     if (r == 2) r = finish_functionally(g);

@@ -47,6 +47,16 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 
+# the stuck-simulation check: instruction fetches and data 200 000 L2 cycles away
+# leave nothing issued and no reply for over 65 536 cycles, which -gpgpu_deadlock_cycles
+# 1000 calls stuck, saying what waits; the default limit (10 M cycles) lets it finish
+check "stuck simulation stopped with a report" 1 "the simulation is stuck: no instruction issued and no reply reached an SM from cycle 0 to 65536 .*SM 0: 4 CTAs, 32 live warps" \
+  "$locsim" run vectoradd --size 1 -gpgpu_perf_sim_memcpy 0 -dram_latency 100000 -gpgpu_l2_rop_latency 100000 -gpgpu_deadlock_cycles 1000
+check "slow memory is not stuck by default" 0 "^PASS$" \
+  "$locsim" run vectoradd --size 1 -gpgpu_perf_sim_memcpy 0 -dram_latency 100000 -gpgpu_l2_rop_latency 100000
+check "the check can be off" 0 "^PASS$" \
+  "$locsim" run vectoradd --size 1 -gpgpu_perf_sim_memcpy 0 -dram_latency 100000 -gpgpu_l2_rop_latency 100000 -gpgpu_deadlock_cycles 1000 -gpgpu_deadlock_detect 0
+
 # determinism: the same run twice writes byte-identical JSON
 "$locsim" run bfs --size 1 --json "$tmp/a.json" >/dev/null 2>&1 || { echo "FAIL: json run a"; fail=1; }
 "$locsim" run bfs --size 1 --json "$tmp/b.json" >/dev/null 2>&1 || { echo "FAIL: json run b"; fail=1; }
