@@ -1,5 +1,6 @@
 /* The results database (see db.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,13 @@ int db_open(results_db *d, const char *path, int create, int readonly, char *err
                 return -1;
             }
         }
+        /* runs a sweep is running now, so that another sweep on the same file
+         * leaves them to it (db_claim) */
+        if (exec(d, "CREATE TABLE IF NOT EXISTS claims(key TEXT PRIMARY KEY, pid INTEGER, host TEXT, since TEXT)",
+                 err, errlen)) {
+            db_close(d);
+            return -1;
+        }
         /* files from before runs had a point (what a run measures, without the
          * model) gain the column; their runs have none, so are never taken as stale */
         sqlite3_stmt *probe;
@@ -205,6 +213,58 @@ static void utc_now(char *buf, size_t n) {
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Is process pid on this host alive? */
+static int claimant_alive(const char *host, sqlite3_int64 pid) {
+    char me[256] = "";
+    gethostname(me, sizeof me - 1);
+    if (strcmp(host ? host : "", me)) return 1;   /* another machine's: assume it runs */
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+int db_claim(results_db *d, const char *key, long *holder, char *err, size_t errlen) {
+    *holder = 0;
+    if (exec(d, "BEGIN IMMEDIATE", err, errlen)) return -1;
+    sqlite3_stmt *st;
+    int rc = 1;
+    if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM runs WHERE key = ?", -1, &st, NULL) != SQLITE_OK) goto fail;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) rc = 0;   /* another sweep has stored it meanwhile */
+    sqlite3_finalize(st);
+    if (rc && sqlite3_prepare_v2(d->db, "SELECT pid, host FROM claims WHERE key = ?", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            sqlite3_int64 pid = sqlite3_column_int64(st, 0);
+            if (pid != getpid() && claimant_alive((const char *)sqlite3_column_text(st, 1), pid)) {
+                rc = 0;
+                *holder = (long)pid;
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    if (rc) {
+        char host[256] = "", when[32];
+        gethostname(host, sizeof host - 1);
+        utc_now(when, sizeof when);
+        char *sql = sqlite3_mprintf("INSERT OR REPLACE INTO claims VALUES(%Q, %d, %Q, %Q)", key, (int)getpid(), host,
+                                    when);
+        int ok = sqlite3_exec(d->db, sql, NULL, NULL, NULL) == SQLITE_OK;
+        sqlite3_free(sql);
+        if (!ok) goto fail;
+    }
+    if (exec(d, "COMMIT", err, errlen)) return -1;
+    return rc;
+fail:
+    snprintf(err, errlen, "%s: cannot claim a run: %s", d->path, sqlite3_errmsg(d->db));
+    sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+void db_release_claims(results_db *d) {
+    char *sql = sqlite3_mprintf("DELETE FROM claims WHERE pid = %d", (int)getpid());
+    sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+    sqlite3_free(sql);
+}
+
 int db_store(results_db *d, const run_record *r, char *err, size_t errlen) {
     sqlite3_stmt *run = NULL, *ker = NULL, *ins = NULL, *sel = NULL, *sta = NULL;
     if (exec(d, "BEGIN IMMEDIATE", err, errlen)) return -1;
@@ -214,6 +274,11 @@ int db_store(results_db *d, const run_record *r, char *err, size_t errlen) {
                                   r->key, r->key);
     int ok = sqlite3_exec(d->db, purge, NULL, NULL, NULL) == SQLITE_OK;
     sqlite3_free(purge);
+    /* the run is stored: nobody runs it now (a claims table exists in files a
+     * sweep opened for writing; a shard written by a task has none) */
+    char *unclaim = sqlite3_mprintf("DELETE FROM claims WHERE key = %Q", r->key);
+    sqlite3_exec(d->db, unclaim, NULL, NULL, NULL);
+    sqlite3_free(unclaim);
     ok = ok && sqlite3_prepare_v2(d->db,
                                 "INSERT OR REPLACE INTO runs(key, spec, workload, size, seed, config, variant, command,"
                                 " status, message, wall_s, cpu_s, version, finished_utc, point)"

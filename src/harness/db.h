@@ -1,10 +1,11 @@
-/* The results database (SQLite, WAL mode, one writer: the sweep process).
+/* The results database (SQLite, WAL mode; sweeps writing one file share its runs through claims).
  *
  *   runs(id, key UNIQUE, spec, workload, size, seed, config, variant, command,
  *        status, message, wall_s, cpu_s, version, finished_utc, point)
  *   kernels(run, kernel, name)            kernel = launch index
  *   stat_names(id, name)
  *   stats(run, kernel, stat, value)       kernel = -1: the whole run ("total")
+ *   claims(key, pid, host, since)         runs a sweep is running now (db_claim)
  *   view stat_values(key, workload, size, seed, config, variant, status, kernel, kernel_name, name, value):
  *        the long table with names, for queries by hand
  *
@@ -61,6 +62,13 @@ int db_open(results_db *d, const char *path, int create, int readonly, char *err
 void db_close(results_db *d);
 /* The status of run `key` (copied to status, "" if absent): 1 found, 0 absent, -1 error. */
 int db_run_status(results_db *d, const char *key, char *status, size_t n);
+/* Two sweeps on one database: before a run, claim it.  1: claimed, run it; 0:
+ * another sweep has stored it or runs it now (*holder: its pid, 0 if stored);
+ * -1 with err.  A claim whose process is gone (same host) is taken over; a
+ * stored run's claim goes with db_store, a sweep's leftovers with
+ * db_release_claims. */
+int db_claim(results_db *d, const char *key, long *holder, char *err, size_t errlen);
+void db_release_claims(results_db *d);
 /* Store a run (replacing an earlier record of the same key). */
 int db_store(results_db *d, const run_record *r, char *err, size_t errlen);
 /* Copy runs of another database (a Slurm shard) that this one lacks; returns runs copied or -1. */

@@ -638,10 +638,29 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     progress pg = {ntodo, 0, 0, 0, now_s(), 0, isatty(2)};
-    int next = 0, rc = 0, serial = 0;
+    int next = 0, rc = 0, serial = 0, others = 0;
+    long other_pid = 0;
     while ((next < ntodo && !stop_signal) || pg.running) {
         for (int j = 0; j < jobs && next < ntodo && !stop_signal; j++)
             if (!slots[j].pid) {
+                /* another sweep on this database may have run it or be running it */
+                char err[1024];
+                long holder;
+                int claim = db_claim(db, todo[next]->key, &holder, err, sizeof err);
+                if (claim < 0) {
+                    fprintf(stderr, "%slocsim sweep: %s\n", pg.tty ? "\n" : "", err);
+                    stop_signal = SIGTERM;
+                    rc = 2;
+                    break;
+                }
+                if (claim == 0) {
+                    others++;
+                    if (holder) other_pid = holder;
+                    pg.total--;
+                    next++;
+                    j--;   /* this slot is still free */
+                    continue;
+                }
                 if (start_child(todo[next], &slots[j], tmpdir, serial++, s->timeout) < 0) {
                     fprintf(stderr, "locsim sweep: fork failed: %s\n", strerror(errno));
                     stop_signal = SIGTERM;
@@ -704,6 +723,10 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
     }
     progress_show(&pg, 1);
     if (pg.tty) fputc('\n', stderr);
+    db_release_claims(db);
+    if (others)
+        fprintf(stderr, "locsim sweep: %d runs left to another sweep on %s%s%.0ld%s (stored by it, or running there)\n",
+                others, db->path, other_pid ? " (pid " : "", other_pid, other_pid ? ")" : "");
     sigprocmask(SIG_SETMASK, &old, NULL);
     free(slots);
     for (int i = 0; i < serial; i++) {
@@ -716,7 +739,7 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
     rmdir(tmpdir);
     if (stop_signal && !rc) {
         fprintf(stderr, "locsim sweep: stopped by signal %d; %d runs stored, %d not run\n", (int)stop_signal, pg.done,
-                ntodo - pg.done);
+                ntodo - others - pg.done);
         return 130;
     }
     double el = now_s() - pg.t0;

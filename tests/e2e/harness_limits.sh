@@ -3,7 +3,8 @@
 # the wall-clock limit; a program under `locsim exec` stopped at the CPU-time
 # limit (exit status 128 + SIGXCPU) is a timeout, not an error; --db "" is
 # refused by sweep and report; the temporary folder of a sweep killed with
-# SIGKILL is removed by the next sweep (and a live sweep's folder is not).
+# SIGKILL is removed by the next sweep (and a live sweep's folder is not); two
+# sweeps on one database share the work.
 set -u
 locsim=$1
 src=$2
@@ -42,5 +43,20 @@ out=$("$locsim" sweep "$dir/l.yaml" --db "" 2>&1); rc=$?
 out=$("$locsim" report "$dir/l.yaml" --db "" 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q -- "--db needs a name, got an empty string" <<<"$out" || { echo "FAIL: report --db '': $out"; fail=1; }
 
-[ $fail -eq 0 ] && echo "ok: sweep limits (wall clock, exec at the CPU limit), --db '', dead sweeps' folders"
+# two sweeps on one database: each run is made once, the later sweep leaves the
+# earlier one's runs to it and says so, and no claim is left behind
+printf 'configs: [fermi_gtx480]\nworkloads:\n  - {name: kmeans, size: 2, seeds: [1, 2, 3, 4, 5, 6]}\n' >"$dir/two.yaml"
+"$locsim" sweep "$dir/two.yaml" --jobs 1 >"$dir/a.log" 2>&1 &
+first=$!
+sleep 0.5
+"$locsim" sweep "$dir/two.yaml" --jobs 1 >"$dir/b.log" 2>&1
+wait $first
+ran=$(cat "$dir/a.log" "$dir/b.log" | sed -n 's/^locsim sweep: \([0-9]*\) runs in .*/\1/p' | awk '{n += $1} END {print n + 0}')
+[ "$ran" = 6 ] || { echo "FAIL: two sweeps ran $ran runs for 6 points"; cat "$dir/a.log" "$dir/b.log"; fail=1; }
+grep -q "runs left to another sweep on .*two.db (pid [0-9]*)" "$dir/a.log" "$dir/b.log" ||
+  { echo "FAIL: neither sweep said it left runs to the other"; cat "$dir/a.log" "$dir/b.log"; fail=1; }
+[ "$(q "$dir/two.db" "select count(*) || ' ' || count(distinct key) from runs") $(q "$dir/two.db" "select count(*) from claims")" = "6 6 0" ] ||
+  { echo "FAIL: runs or claims after two sweeps"; fail=1; }
+
+[ $fail -eq 0 ] && echo "ok: sweep limits (wall clock, exec at the CPU limit), --db '', dead sweeps' folders, two sweeps on one database"
 exit $fail

@@ -99,7 +99,8 @@ grep -q "$k in .* already, $((6 - k)) to run" <<<"$out" && [ $rc -eq 0 ] || { ec
 
 # a run over its CPU-time limit is stopped and stored as a timeout (bfs at size 32 takes
 # about 3 s of CPU in the release build, several times that under the sanitizers; the
-# limit is 1 s: at size 4 a quiet machine finished in 0.92 s and the check failed)
+# limit is 1 s: at size 4 a quiet machine finished in 0.92 s and the check failed;
+# rusage read 0.89 s for a run stopped at the 1 s limit on a loaded machine, so >= 0.8)
 cat >"$dir/t.yaml" <<'EOF'
 configs: [ccws_gtx285]
 timeout: 1
@@ -107,7 +108,7 @@ workloads:
   - {name: bfs, size: 32}
 EOF
 "$locsim" sweep "$dir/t.yaml" >/dev/null 2>&1
-[ "$(q "$dir/t.db" "select status || ' ' || (cpu_s >= 0.9) || ' ' || (message like '%CPU time%') from runs")" = "timeout 1 1" ] ||
+[ "$(q "$dir/t.db" "select status || ' ' || (cpu_s >= 0.8) || ' ' || (message like '%CPU time%') from runs")" = "timeout 1 1" ] ||
   { echo "FAIL: CPU-time limit: $(q "$dir/t.db" "select status, cpu_s, message from runs")"; fail=1; }
 
 # bad specs: rejected with file:line before anything runs
