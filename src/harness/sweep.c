@@ -638,7 +638,7 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     progress pg = {ntodo, 0, 0, 0, now_s(), 0, isatty(2)};
-    int next = 0, rc = 0, serial = 0, others = 0;
+    int next = 0, rc = 0, serial = 0, others = 0, unstored = 0;
     long other_pid = 0;
     while ((next < ntodo && !stop_signal) || pg.running) {
         for (int j = 0; j < jobs && next < ntodo && !stop_signal; j++)
@@ -703,8 +703,10 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
                 fprintf(stderr, "%slocsim sweep: %s\n", pg.tty ? "\n" : "", err);
                 stop_signal = SIGTERM;
                 rc = 2;
+                unstored++;   /* finished, but not in the database: not counted as stored */
+            } else {
+                pg.done++;
             }
-            pg.done++;
             if (!db_status_complete(rec.status)) {
                 pg.failed++;
                 fprintf(stderr, "%slocsim sweep: %s size %u seed %llu %s %s: %s: %s\n", pg.tty ? "\r\033[K" : "",
@@ -743,7 +745,11 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
         return 130;
     }
     double el = now_s() - pg.t0;
-    fprintf(stderr, "locsim sweep: %d runs in %.1f s (%d failed)\n", pg.done, el, pg.failed);
+    if (unstored)
+        fprintf(stderr, "locsim sweep: %d runs stored, %d finished but could not be stored, %d not run\n", pg.done,
+                unstored, ntodo - others - pg.done - unstored);
+    else
+        fprintf(stderr, "locsim sweep: %d runs in %.1f s (%d failed)\n", pg.done, el, pg.failed);
     return rc ? rc : pg.failed ? 1 : 0;
 }
 
