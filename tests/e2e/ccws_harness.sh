@@ -15,7 +15,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$src"
 out=$("$locsim" sweep experiments/ccws.yaml --db "$dir/none.db" --dry-run 2>&1); rc=$?
-[ $rc -eq 0 ] && grep -q "experiments/ccws.yaml: 110 runs" <<<"$out" || { echo "FAIL: dry run of the full spec: $out" | head -3; fail=1; }
+[ $rc -eq 0 ] && grep -q "experiments/ccws.yaml: 125 runs" <<<"$out"   # 110 + the regime probes || { echo "FAIL: dry run of the full spec: $out" | head -3; fail=1; }
 python3 - "$src/experiments/ccws.yaml" "$dir/q.yaml" <<'PY'
 import sys
 s = open(sys.argv[1]).read()

@@ -4,7 +4,8 @@
 # limit (exit status 128 + SIGXCPU) is a timeout, not an error; --db "" is
 # refused by sweep and report; the temporary folder of a sweep killed with
 # SIGKILL is removed by the next sweep (and a live sweep's folder is not); two
-# sweeps on one database share the work.
+# sweeps on one database share the work; a run that a full disk kept out of the
+# database is not counted as stored.
 set -u
 locsim=$1
 src=$2
@@ -12,7 +13,7 @@ export LOCSIM_CONFIG_DIR=$src/configs
 command -v sqlite3 >/dev/null || { echo "SKIP: no sqlite3 (tools/install-deps.sh installs it as root)"; exit 0; }
 fail=0
 dir=$(mktemp -d)
-trap 'rm -rf "$dir" /tmp/locsim-sweep-4194305-e2etst /tmp/locsim-sweep-$$-e2etst' EXIT
+trap 'umount "$dir/small" 2>/dev/null; rm -rf "$dir" /tmp/locsim-sweep-4194305-e2etst /tmp/locsim-sweep-$$-e2etst' EXIT
 q() { sqlite3 "$1" "$2"; }
 
 cat >"$dir/l.yaml" <<'EOF'
@@ -57,6 +58,20 @@ grep -q "runs left to another sweep on .*two.db (pid [0-9]*)" "$dir/a.log" "$dir
   { echo "FAIL: neither sweep said it left runs to the other"; cat "$dir/a.log" "$dir/b.log"; fail=1; }
 [ "$(q "$dir/two.db" "select count(*) || ' ' || count(distinct key) from runs") $(q "$dir/two.db" "select count(*) from claims")" = "6 6 0" ] ||
   { echo "FAIL: runs or claims after two sweeps"; fail=1; }
+
+# a full disk: the run that could not be stored is not counted as stored (the
+# count printed equals the runs in the database); needs root for a small tmpfs
+if mkdir -p "$dir/small" && mount -t tmpfs -o size=256k tmpfs "$dir/small" 2>/dev/null; then
+  printf 'configs: [fermi_gtx480]\nworkloads:\n  - {name: kmeans, size: 1, seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}\n' >"$dir/full.yaml"
+  "$locsim" sweep "$dir/full.yaml" --jobs 1 --db "$dir/small/f.db" >"$dir/full.log" 2>&1; rc=$?
+  stored=$(sed -n 's/^locsim sweep: \([0-9]*\) runs stored, 1 finished but could not be stored, \([0-9]*\) not run$/\1/p' "$dir/full.log")
+  have=$(q "$dir/small/f.db" "select count(*) from runs" 2>/dev/null)
+  [ $rc -eq 2 ] && grep -q "full" "$dir/full.log" && [ -n "$stored" ] && [ "$stored" = "$have" ] ||
+    { echo "FAIL: full disk: rc $rc, printed '$stored' stored, the database has '$have'"; tail -4 "$dir/full.log"; fail=1; }
+  umount "$dir/small"
+else
+  echo "SKIP: full disk (no tmpfs mount here)"
+fi
 
 [ $fail -eq 0 ] && echo "ok: sweep limits (wall clock, exec at the CPU limit), --db '', dead sweeps' folders, two sweeps on one database"
 exit $fail
