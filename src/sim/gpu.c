@@ -56,6 +56,8 @@ struct gpu {
 
     gpu_progress_fn progress;
     void *progress_ctx;
+    gpu_cap_fn on_cap;
+    void *cap_ctx;
     uint64_t next_progress;
     uint64_t kernel_start;          /* core cycle the running kernel started at */
     int needs_reset;                /* an interrupted kernel left state behind */
@@ -550,6 +552,7 @@ static void cap_reached(gpu *g, const char *option, uint64_t cycle) {
     c->ctas = g->st.ctas_launched;
     c->kernel = g->launches - 1;
     snprintf(c->kernel_name, sizeof c->kernel_name, "%s", g->L->kernel->name);
+    if (g->on_cap) g->on_cap(g->cap_ctx, c);
 }
 
 /* The kernel's timing window closed after core cycle `now`: no SM issues again
@@ -1031,6 +1034,11 @@ const numa *gpu_numa(const gpu *g) { return g->numa; }
 const sm_occupancy_info *gpu_last_occupancy(const gpu *g) { return &g->occ; }
 const gpu_cap_info *gpu_cap(const gpu *g) { return g->cap.option ? &g->cap : NULL; }
 uint32_t gpu_last_max_resident(const gpu *g) { return g->max_resident; }
+
+void gpu_set_cap_hook(gpu *g, gpu_cap_fn fn, void *ctx) {
+    g->on_cap = fn;
+    g->cap_ctx = ctx;
+}
 
 void gpu_set_progress(gpu *g, gpu_progress_fn fn, void *ctx) {
     g->progress = fn;

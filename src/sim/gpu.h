@@ -149,5 +149,9 @@ uint32_t gpu_last_max_resident(const gpu *g);
  * return stops the kernel (LOCSIM_ERR_INTERRUPTED). */
 typedef int (*gpu_progress_fn)(void *ctx, uint64_t cycles, uint64_t thread_insns);
 void gpu_set_progress(gpu *g, gpu_progress_fn fn, void *ctx);
+/* Called once, when a cap stops the timing simulation, before the rest of the
+ * kernel runs functionally (which may take long: say so first). */
+typedef void (*gpu_cap_fn)(void *ctx, const gpu_cap_info *cap);
+void gpu_set_cap_hook(gpu *g, gpu_cap_fn fn, void *ctx);
 
 #endif

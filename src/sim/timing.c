@@ -25,6 +25,18 @@ static int on_progress(void *ctx, uint64_t cycles, uint64_t insns) {
     return progress_stop_signal() != 0;
 }
 
+/* A cap stopped the timing simulation: say so at once (GPGPU-Sim does too,
+ * "break due to reaching the maximum ..."), before the functional rest, which
+ * may be long (or never end). */
+static void on_cap(void *ctx, const gpu_cap_info *cap) {
+    (void)ctx;
+    fprintf(stderr,
+            "locsim: kernel '%s': timing simulation stopped at cycle %llu by %s (%llu thread instructions timed); "
+            "the rest of the program runs functionally\n",
+            cap->kernel_name, (unsigned long long)cap->cycle, cap->option, (unsigned long long)cap->thread_insns);
+    fflush(stderr);
+}
+
 static void kernel_totals(const gpu *g, uint64_t *thread_insns, uint64_t *warp_insns) {
     *thread_insns = *warp_insns = 0;
     for (uint32_t s = 0; s < gpu_num_sms(g); s++) {
@@ -41,15 +53,8 @@ static locsim_status timing_launch(void *ctx, const exec_launch *L, locsim_devic
     uint64_t c0 = gpu_stats(t->g)->cycles[CLK_CORE];
     double h0 = host_seconds();
     progress_kernel_begin(L->kernel->name);
-    int was_capped = gpu_cap(t->g) != NULL;
     locsim_status st = gpu_run_kernel(t->g, L, dev->error, sizeof dev->error);
     progress_kernel_end();
-    const gpu_cap_info *cap = gpu_cap(t->g);
-    if (cap && !was_capped)   /* GPGPU-Sim says so too ("break due to reaching the maximum ...") */
-        fprintf(stderr,
-                "locsim: kernel '%s': timing simulation stopped at cycle %llu by %s (%llu thread instructions "
-                "timed); the rest of the program runs functionally\n",
-                cap->kernel_name, (unsigned long long)cap->cycle, cap->option, (unsigned long long)cap->thread_insns);
     kernel_totals(t->g, &ti1, &wi1);
     /* after a fault the SMs were rebuilt with zeroed counters (gpu.c) */
     dev->counters.thread_insns += ti1 >= ti0 ? ti1 - ti0 : 0;
@@ -110,6 +115,7 @@ locsim_status timing_attach(locsim_device *dev) {
         return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "timing model: %s", err);
     }
     gpu_set_progress(t->g, on_progress, t);
+    gpu_set_cap_hook(t->g, on_cap, t);
     dev->timing_ops = &timing_ops;
     dev->timing = t;
     dev->num_sms = p.num_sms;
