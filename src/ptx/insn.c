@@ -1718,7 +1718,7 @@ static void decode_call(parser *P, ictx *c)
     uint32_t elem;
     const sym *cs = sym_lookup(P, callee.text, callee.len, &elem);
     if (cs && (cs->kind == SYM_VREG || cs->kind == SYM_VRANGE))
-        parse_fail_tok(P, &callee, "unsupported: indirect call through register '%.*s'", NAMEFMT(&callee));
+        parse_unsupported(P, &callee, "indirect call (through register '%.*s') is not supported", NAMEFMT(&callee));
     const ptx_function *target = cs && cs->kind == SYM_FUNC ? &P->m->funcs[cs->index] : NULL;
     if (accept_punct(P, ',')) {
         expect_punct(P, '(', "'(' before call arguments");
@@ -1732,7 +1732,7 @@ static void decode_call(parser *P, ictx *c)
         }
         expect_punct(P, ')', "')' after call arguments");
         if (accept_punct(P, ','))
-            parse_fail_tok(P, &P->tok, "unsupported: call with a prototype (indirect call)");
+            parse_unsupported(P, &P->tok, "indirect call (with a prototype) is not supported");
     }
     f->calls = xrealloc_array(P, f->calls, &P->calls_cap, f->ncalls + 1, sizeof(ptx_call), PTX_MAX_INSNS, "calls");
     uint32_t ci = f->ncalls;
@@ -1765,7 +1765,7 @@ static void cp_async_modifier(parser *P, ictx *c, const token *t)
     uint32_t *cp = &c->md.cp, bit = 0;
     if (!(*cp & CP_ASYNC)) {
         if (!tok_is(t, ".async"))
-            parse_fail_tok(P, t, "unsupported: 'cp%.*s' (only cp.async is implemented)", NAMEFMT(t));
+            parse_not_supported(P, &c->md.first, "only cp.async is implemented");
         *cp |= CP_ASYNC;
         return;
     }
@@ -1782,7 +1782,7 @@ static void cp_async_modifier(parser *P, ictx *c, const token *t)
         return;
     }
     if (tok_is(t, ".bulk") || tok_is(t, ".mbarrier"))
-        parse_fail_tok(P, t, "unsupported: 'cp.async%.*s'", NAMEFMT(t));
+        parse_not_supported(P, &c->md.first, NULL);
     if (tok_is(t, ".ca") || tok_is(t, ".cg"))
         bit = (*cp & (CP_CA | CP_CG)) ? CP_CA | CP_CG : tok_is(t, ".ca") ? CP_CA : CP_CG;
     else if (tok_is(t, ".shared") || tok_is(t, ".shared::cta"))
@@ -2131,11 +2131,8 @@ static ptx_texgeom tex_geometry(parser *P, ictx *c)
 {
     if (!c->md.geom)
         parse_fail_tok(P, &c->md.first, "'%s' needs a geometry (.1d, .2d, .3d, .a1d, .a2d)", c->opname);
-    if (c->md.geom >= 100) {
-        static const char *const nm[] = {"cube", "acube", "2dms", "a2dms"};
-        parse_fail_tok(P, &c->md.first, "unsupported: '%s.%s' (cube-map and multi-sample textures)", c->opname,
-                       nm[c->md.geom - 100]);
-    }
+    if (c->md.geom >= 100)
+        parse_not_supported(P, &c->md.first, "cube-map and multi-sample textures");
     return (ptx_texgeom)c->md.geom;
 }
 
@@ -2189,7 +2186,7 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
         int is_tld4 = in->op == PTX_OP_TLD4;
         ptx_texgeom g = tex_geometry(P, c);
         if (is_tld4 && g != PTX_GEOM_2D)
-            parse_fail_tok(P, &c->md.first, "unsupported: 'tld4' other than .2d");
+            parse_not_supported(P, &c->md.first, "tld4 other than .2d");
         if (is_tld4)
             in->aux = (uint8_t)(c->md.comp ? c->md.comp - 1 : 0);
         else if (c->md.texvar)
@@ -2232,10 +2229,9 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
             parse_fail_tok(P, &c->md.first, "'%s' needs a query (.width, .height, .depth, ...)", op);
         if (c->md.query >= 100 || (in->op == PTX_OP_SUQ && c->md.query > PTX_TXQ_DEPTH &&
                                    c->md.query != PTX_TXQ_ARRAY_SIZE))
-            parse_fail_tok(P, &c->md.first, "unsupported: this '%s' query (channel formats and memory layout "
-                           "are not modelled)", op);
+            parse_not_supported(P, &c->md.first, "channel formats and memory layout are not modelled");
         if (c->md.texvar)
-            parse_fail_tok(P, &c->md.first, "unsupported: 'txq.level' (mipmapped textures)");
+            parse_not_supported(P, &c->md.first, "mipmapped textures");
         one_type(P, c, TB(PTX_T_B32));
         in->type = PTX_T_B32;
         in->aux = (uint8_t)c->md.query;
@@ -2250,9 +2246,10 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
     case PTX_OP_SULD:
     case PTX_OP_SUST: {
         int is_st = in->op == PTX_OP_SUST;
+        if (c->md.sumode > 1)
+            parse_not_supported(P, &c->md.first, "formatted surface access");
         if (c->md.sumode != 1)
-            parse_fail_tok(P, &c->md.first, c->md.sumode ? "unsupported: '%s.p' (formatted surface access)"
-                                                         : "'%s' needs .b (or .p)", op);
+            parse_fail_tok(P, &c->md.first, "'%s' needs .b (or .p)", op);
         ptx_texgeom g = tex_geometry(P, c);
         ptx_type t = one_type(P, c, TB(PTX_T_B8) | TB(PTX_T_B16) | TB(PTX_T_B32) | TB(PTX_T_B64));
         in->type = (uint8_t)t;
@@ -2324,11 +2321,11 @@ void parse_instruction(parser *P)
     if (opc < 0) {
         for (size_t i = 0; i < sizeof(unsupported_opcodes) / sizeof(unsupported_opcodes[0]); i++)
             if (name_eq(&op, unsupported_opcodes[i]))
-                parse_unsupported(P, &op, "unsupported: '%.*s'", NAMEFMT(&op));
+                parse_not_supported(P, &op, NULL);
         parse_fail_tok(P, &op, "unknown opcode '%.*s'", NAMEFMT(&op));
     }
     if (opc == PTX_OP_BRX)
-        parse_unsupported(P, &op, "unsupported: brx.idx (indirect branch)");
+        parse_not_supported(P, &op, "indirect branch");
     in->op = (uint16_t)opc;
     c.opname = ptx_opcode_name((ptx_opcode)opc);
     if (implied & PTX_F_CARRYIN)

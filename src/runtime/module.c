@@ -267,7 +267,7 @@ locsim_status locsim_module_load_ptx_ex(locsim_device *dev, const char *ptx, siz
     unsigned pflags = (flags & LOCSIM_LOAD_LAZY_UNSUPPORTED) ? PTX_PARSE_LAZY : 0;
     ptx_module *pm = ptx_parse_ex(ptx, len, name ? name : "<ptx>", pflags, &perr);
     if (!pm) {
-        locsim_status st = strstr(perr.msg, "unsupported") ? LOCSIM_ERR_UNSUPPORTED : LOCSIM_ERR_PARSE;
+        locsim_status st = strstr(perr.msg, "unsupported") || strstr(perr.msg, "not supported") ? LOCSIM_ERR_UNSUPPORTED : LOCSIM_ERR_PARSE;
         return runtime_error(dev, st, "%s", perr.msg);  /* msg is "file:line:col: message" */
     }
     locsim_module *mod = calloc(1, sizeof *mod);
