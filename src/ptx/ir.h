@@ -231,8 +231,19 @@ typedef struct {
                            ninsn = exit) -- where divergent paths of this branch rejoin */
     uint32_t call;      /* CALL: index into the function's calls[] */
     uint32_t line;      /* source line (1-based) for diagnostics */
+    uint32_t vsel;      /* SIMD video (vadd4 ...): PTX_VSEL_* fields below */
     ptx_operand opnd[PTX_MAX_OPNDS];
 } ptx_insn;
+
+/* SIMD video instructions, vop2 / vop4 d{.mask}, a{.asel}, b{.bsel}, c: type is the
+ * destination's type, type2 a's, aux b's (each .u32 or .s32); mode 1 = secondary
+ * accumulate (.add), 0 = SIMD merge; PTX_F_SAT = .sat.  vsel holds, per element i
+ * (0..3 bytes, or 0..1 half-words), the source element asel / bsel picks from the
+ * pair {b, a} (a's elements first: 0..7 bytes, 0..3 half-words), 3 bits each, and
+ * the .mask bits. */
+#define PTX_VSEL_A(i)   (3u * (i))          /* asel of element i: bits 0..11 */
+#define PTX_VSEL_B(i)   (12u + 3u * (i))    /* bsel of element i: bits 12..23 */
+#define PTX_VSEL_MASK   24u                 /* element i enabled: bit 24 + i */
 
 #define PTX_NO_GUARD 0xFFFFFFFFu
 
