@@ -423,6 +423,7 @@ struct cudaMemcpy3DParms {
 #define cudaArrayDefault 0x00
 #define cudaArrayLayered 0x01
 #define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
 #define cudaArrayTextureGather 0x08
 enum cudaResourceType {
     cudaResourceTypeArray = 0,

@@ -23,8 +23,11 @@ static void test_opcode_errors(void **state)
     body_fails("foo.u32 %r1, %r2;", 9, 1, "unknown opcode 'foo'");
     body_fails("sured.b.add.1d.u32 [%rd1, {%r1}], %r2;", 9, 1, "sured.b.add.1d.u32 is not supported");
     /* textures and surfaces: objects only, the forms ptxas takes */
-    body_fails("tex.cube.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 1,
-               "tex.cube.v4.f32.f32 is not supported (cube-map and multi-sample textures)");
+    body_fails("tex.acube.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 1,
+               "tex.acube.v4.f32.f32 is not supported (layered cube-map and multi-sample textures)");
+    body_fails("tex.cube.v4.f32.s32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 50,
+               "'tex.cube' takes .f32 coordinates");
+    body_fails("suld.b.cube.b32.trap {%r0}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 1, "'suld' has no .cube geometry");
     body_fails("tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [k_p0, {%r0, %r1}];", 9, 42, "not texture references");
     body_fails("tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0}];", 9, 48, "takes 2 coordinates, found 1");
     body_fails("tex.2d.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1}];", 9, 1, "'tex' needs .v4");

@@ -123,7 +123,7 @@ static const modifier modifiers[] = {
     /* textures and surfaces; value 0 is never used so SET_ONCE sees a repeat
      * (geometry values 1..; unsupported geometries are named in decode_texture) */
     M(".1d", C_GEOM, PTX_GEOM_1D), M(".2d", C_GEOM, PTX_GEOM_2D), M(".3d", C_GEOM, PTX_GEOM_3D),
-    M(".a1d", C_GEOM, PTX_GEOM_A1D), M(".a2d", C_GEOM, PTX_GEOM_A2D), M(".cube", C_GEOM, 100),
+    M(".a1d", C_GEOM, PTX_GEOM_A1D), M(".a2d", C_GEOM, PTX_GEOM_A2D), M(".cube", C_GEOM, PTX_GEOM_CUBE),
     M(".acube", C_GEOM, 101), M(".2dms", C_GEOM, 102), M(".a2dms", C_GEOM, 103),
     M(".level", C_TEXVAR, 1 + PTX_TEX_LEVEL), M(".grad", C_TEXVAR, 1 + PTX_TEX_GRAD), M(".base", C_TEXVAR, 1),
     M(".r", C_COMP, 1), M(".g", C_COMP, 2), M(".b", C_COMP, 3), M(".a", C_COMP, 4),
@@ -2138,7 +2138,7 @@ static ptx_texgeom tex_geometry(parser *P, ictx *c)
     if (!c->md.geom)
         parse_fail_tok(P, &c->md.first, "'%s' needs a geometry (.1d, .2d, .3d, .a1d, .a2d)", c->opname);
     if (c->md.geom >= 100)
-        parse_not_supported(P, &c->md.first, "cube-map and multi-sample textures");
+        parse_not_supported(P, &c->md.first, "layered cube-map and multi-sample textures");
     return (ptx_texgeom)c->md.geom;
 }
 
@@ -2147,7 +2147,9 @@ static ptx_texgeom tex_geometry(parser *P, ictx *c)
 static void resolve_coords(parser *P, ictx *c, const raw_opnd *r, ptx_texgeom g, ptx_type ct, ptx_operand *o)
 {
     static const uint8_t want[] = {[PTX_GEOM_1D] = 1, [PTX_GEOM_2D] = 2, [PTX_GEOM_3D] = 4, [PTX_GEOM_A1D] = 2,
-                                   [PTX_GEOM_A2D] = 4};
+                                   [PTX_GEOM_A2D] = 4, [PTX_GEOM_CUBE] = 4};
+    if (g == PTX_GEOM_CUBE && ct != PTX_T_F32)
+        parse_fail_tok(P, &r->t, "'%s.cube' takes .f32 coordinates", c->opname);
     if (r->kind != RO_VEC)
         parse_fail_tok(P, &r->t, "'%s' needs coordinates: [handle, {...}]", c->opname);
     if (r->nelem != want[g])
@@ -2257,6 +2259,8 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
         if (c->md.sumode != 1)
             parse_fail_tok(P, &c->md.first, "'%s' needs .b (or .p)", op);
         ptx_texgeom g = tex_geometry(P, c);
+        if (g == PTX_GEOM_CUBE)
+            parse_fail_tok(P, &c->md.first, "'%s' has no .cube geometry", op);
         ptx_type t = one_type(P, c, TB(PTX_T_B8) | TB(PTX_T_B16) | TB(PTX_T_B32) | TB(PTX_T_B64));
         in->type = (uint8_t)t;
         in->mode = (uint8_t)g;

@@ -102,7 +102,8 @@ typedef enum {
 /* Texture and surface instructions (tex, tld4, txq, suld, sust, suq): the geometry
  * is kept in ptx_insn.mode, the rest in ptx_insn.aux (see the operand layout). */
 typedef enum {
-    PTX_GEOM_NONE = 0, PTX_GEOM_1D, PTX_GEOM_2D, PTX_GEOM_3D, PTX_GEOM_A1D, PTX_GEOM_A2D
+    PTX_GEOM_NONE = 0, PTX_GEOM_1D, PTX_GEOM_2D, PTX_GEOM_3D, PTX_GEOM_A1D, PTX_GEOM_A2D,
+    PTX_GEOM_CUBE       /* tex only: {x, y, z, unused} direction, the face is a layer */
 } ptx_texgeom;
 typedef enum { PTX_TEX_PLAIN = 0, PTX_TEX_LEVEL, PTX_TEX_GRAD } ptx_texvariant;   /* tex: aux */
 typedef enum { PTX_SURF_TRAP = 0, PTX_SURF_CLAMP, PTX_SURF_ZERO } ptx_surfclamp;  /* suld/sust: aux */
