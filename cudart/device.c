@@ -179,6 +179,7 @@ static int attribute_value(int attr, int *known) {
     case cudaDevAttrSingleToDoublePrecisionPerfRatio: return 2;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: return (int)d->smem_per_sm;
     case cudaDevAttrMaxBlocksPerMultiprocessor: return d->max_blocks_per_sm;
+    case cudaDevAttrHostRegisterSupported: return 1;
     case cudaDevAttrNumaId: return -1;
     case cudaDevAttrHostNumaId: return -1;
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated: case cudaDevAttrComputeMode: case cudaDevAttrEccEnabled:
@@ -356,9 +357,11 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-    (void)event;
     (void)flags;
-    return cudaStreamSynchronize(stream);
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    if (!valid_stream(stream)) return cr_leave(cudaErrorInvalidResourceHandle);
+    return cr_leave(cr_capture_event_wait(stream, event)); /* joins a capture (graph.c) */
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
@@ -376,11 +379,16 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
 typedef void (*host_fn)(void *);
 typedef void (*stream_callback)(cudaStream_t, cudaError_t, void *);
 
-/* Host work queued on a stream runs now: everything before it has completed. */
+/* Host work queued on a stream runs now: everything before it has completed (on a
+ * capturing stream it becomes a host node of the graph). */
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, host_fn fn, void *user_data) {
     if (!fn || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
-    fn(user_data);
-    return cudaSuccess;
+    cr_lock();
+    cudaGraph_t g = cr_capture_graph(stream);
+    cudaError_t e = g ? cr_capture_host(g, fn, user_data) : cudaSuccess;
+    cr_unlock();
+    if (!g) fn(user_data);
+    return e == cudaSuccess ? cudaSuccess : cr_record(e);
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, stream_callback cb, void *user_data, unsigned int flags) {
@@ -435,6 +443,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     if (!valid_event(event) || !valid_stream(stream)) return cr_leave(cudaErrorInvalidResourceHandle);
+    cr_capture_event_record(event, stream);
+    if (cr_capture_graph(stream)) return cr_leave(cudaSuccess); /* a point in the capture, no time */
     event->recorded = 1;
     event->time_ms = cr_sim_time_ms();
     return cr_leave(cudaSuccess);

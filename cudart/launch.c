@@ -136,7 +136,8 @@ static cudaError_t run_kernel(cr_function *f, locsim_kernel *k, dim3 grid, dim3 
     return cudaSuccess;
 }
 
-static cudaError_t launch(const void *host_fun, dim3 grid, dim3 block, void **args, size_t smem) {
+static cudaError_t launch(const void *host_fun, dim3 grid, dim3 block, void **args, size_t smem,
+                          cudaStream_t stream) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     cr_function *f = cr_find_function(host_fun);
@@ -144,32 +145,30 @@ static cudaError_t launch(const void *host_fun, dim3 grid, dim3 block, void **ar
     locsim_kernel *k = cr_function_kernel(f, &e);
     if (!k) return cr_leave(e);
     e = check_config(f, k, grid, block, smem);
-    if (e == cudaSuccess) e = run_kernel(f, k, grid, block, args, smem);
-    return cr_leave(e);
+    if (e != cudaSuccess) return cr_leave(e);
+    cudaGraph_t g = cr_capture_graph(stream);
+    if (g) return cr_leave(cr_capture_kernel(g, host_fun, grid, block, smem, args)); /* runs with the graph */
+    return cr_leave(run_kernel(f, k, grid, block, args, smem));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t smem,
                                cudaStream_t stream) {
-    (void)stream;
-    return launch(kernel, grid, block, args, smem);
+    return launch(kernel, grid, block, args, smem, stream);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t smem,
                                     cudaStream_t stream) {
-    (void)stream;
-    return launch(kernel, grid, block, args, smem);
+    return launch(kernel, grid, block, args, smem, stream);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                              cudaStream_t stream) {
-    (void)stream;
-    return launch(func, grid, block, args, smem);
+    return launch(func, grid, block, args, smem, stream);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                                   cudaStream_t stream) {
-    (void)stream;
-    return launch(func, grid, block, args, smem);
+    return launch(func, grid, block, args, smem, stream);
 }
 
 /* Cooperative launch: grid.sync() needs every CTA of the grid resident at once and a
@@ -221,7 +220,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
     cr_lock();
     cudaError_t e = check_launch_attributes(config);
     if (e != cudaSuccess) return cr_leave(e);
-    e = launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes);
+    e = launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
     cr_unlock();
     return e;
 }

@@ -33,10 +33,10 @@ int main(int argc, char **argv) {
         return 3;
     }
     if (!strcmp(mode, "unsupported")) {
-        cudaGraph_t g;
-        printf("calling cudaGraphCreate\n");
+        cudaIpcMemHandle_t h;
+        printf("calling cudaIpcGetMemHandle\n");
         fflush(stdout);
-        cudaGraphCreate(&g, 0);
+        cudaIpcGetMemHandle(&h, d);
         printf("not reached\n");
         return 0;
     }
