@@ -139,6 +139,7 @@ typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUkern_st *cudaKernel_t;
 typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 enum cudaStreamCaptureMode {

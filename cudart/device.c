@@ -134,6 +134,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->managedMemory = 1;
     p->sharedMemPerBlockOptin = d->smem_per_sm;
     p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
+    p->hostRegisterSupported = 1;
+    p->memoryPoolsSupported = 1;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
     return cr_leave(cudaSuccess);
@@ -180,13 +182,14 @@ static int attribute_value(int attr, int *known) {
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: return (int)d->smem_per_sm;
     case cudaDevAttrMaxBlocksPerMultiprocessor: return d->max_blocks_per_sm;
     case cudaDevAttrHostRegisterSupported: return 1;
+    case cudaDevAttrMemoryPoolsSupported: return 1; /* cudaMallocAsync (pool.c) */
     case cudaDevAttrNumaId: return -1;
     case cudaDevAttrHostNumaId: return -1;
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated: case cudaDevAttrComputeMode: case cudaDevAttrEccEnabled:
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: case cudaDevAttrStreamPrioritiesSupported:
     case cudaDevAttrIsMultiGpuBoard: case cudaDevAttrHostNativeAtomicSupported: case cudaDevAttrPageableMemoryAccess:
     case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrComputePreemptionSupported: case cudaDevAttrCooperativeLaunch:
-    case cudaDevAttrReservedSharedMemoryPerBlock: case cudaDevAttrMemoryPoolsSupported: case cudaDevAttrNumaConfig:
+    case cudaDevAttrReservedSharedMemoryPerBlock: case cudaDevAttrNumaConfig:
         return 0;
     }
     *known = 0;
