@@ -136,6 +136,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
     p->hostRegisterSupported = 1;
     p->memoryPoolsSupported = 1;
+    p->cooperativeLaunch = 1;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
     return cr_leave(cudaSuccess);
@@ -183,12 +184,13 @@ static int attribute_value(int attr, int *known) {
     case cudaDevAttrMaxBlocksPerMultiprocessor: return d->max_blocks_per_sm;
     case cudaDevAttrHostRegisterSupported: return 1;
     case cudaDevAttrMemoryPoolsSupported: return 1; /* cudaMallocAsync (pool.c) */
+    case cudaDevAttrCooperativeLaunch: return 1;      /* grid.sync() (launch.c) */
     case cudaDevAttrNumaId: return -1;
     case cudaDevAttrHostNumaId: return -1;
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated: case cudaDevAttrComputeMode: case cudaDevAttrEccEnabled:
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: case cudaDevAttrStreamPrioritiesSupported:
     case cudaDevAttrIsMultiGpuBoard: case cudaDevAttrHostNativeAtomicSupported: case cudaDevAttrPageableMemoryAccess:
-    case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrComputePreemptionSupported: case cudaDevAttrCooperativeLaunch:
+    case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrComputePreemptionSupported:
     case cudaDevAttrReservedSharedMemoryPerBlock: case cudaDevAttrNumaConfig:
         return 0;
     }

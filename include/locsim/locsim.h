@@ -110,6 +110,14 @@ locsim_status locsim_memcpy_from_symbol(locsim_module *mod, const char *name, vo
 locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block,
                             uint32_t dyn_smem_bytes, void **args, uint32_t nargs);
 
+/* locsim_launch with flags.  LOCSIM_LAUNCH_COOPERATIVE: every CTA of the grid runs at
+ * once (functional mode: their warps take turns; timing mode: the grid must fit on the
+ * GPU, which the caller checks) and cooperative groups' grid.sync() works: the kernel
+ * gets a zeroed grid-sync workspace through %envreg1:%envreg2. */
+enum { LOCSIM_LAUNCH_COOPERATIVE = 1 };
+locsim_status locsim_launch_ex(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block, uint32_t dyn_smem_bytes,
+                               void **args, uint32_t nargs, unsigned flags);
+
 /* Kernel properties for hosts that need them (cudaFuncGetAttributes). */
 typedef struct {
     uint32_t num_params;

@@ -40,6 +40,10 @@ uint64_t exec_sreg_value(const exec_ctx *x, uint32_t sreg, unsigned comp, uint32
     case PTX_SREG_LANEMASK_GT: return (uint32_t) ~((2ull << lane) - 1);
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->smem_dynamic;
     case PTX_SREG_TOTAL_SMEM_SIZE: return (uint64_t)L->smem_static + L->smem_dynamic;
+    /* cooperative groups' grid.sync() finds its barrier word through these (0 outside
+     * a cooperative launch: grid.sync() then traps, as on a GPU) */
+    case PTX_SREG_ENVREG1: return (uint32_t)(L->grid_workspace >> 32);
+    case PTX_SREG_ENVREG2: return (uint32_t)L->grid_workspace;
     default: return 0;
     }
 }

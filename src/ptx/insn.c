@@ -590,7 +590,8 @@ static const struct {
     {"%lanemask_eq", PTX_SREG_LANEMASK_EQ, 0}, {"%lanemask_le", PTX_SREG_LANEMASK_LE, 0},
     {"%lanemask_lt", PTX_SREG_LANEMASK_LT, 0}, {"%lanemask_ge", PTX_SREG_LANEMASK_GE, 0},
     {"%lanemask_gt", PTX_SREG_LANEMASK_GT, 0}, {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE, 0},
-    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, 0},
+    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, 0}, {"%envreg1", PTX_SREG_ENVREG1, 0},
+    {"%envreg2", PTX_SREG_ENVREG2, 0},
 };
 
 static int lookup_sreg(const token *t)
@@ -613,9 +614,7 @@ static _Noreturn void undefined_name(parser *P, const token *t)
              (t->len > 12 && memcmp(t->text, "%globaltimer", 12) == 0) ||
              (t->len > 10 && memcmp(t->text, "%reserved_", 10) == 0) || name_eq(t, "%aggr_smem_size") ||
              name_eq(t, "%is_explicit_cluster") || name_eq(t, "%current_graph_exec")))
-            parse_unsupported(P, t, "unsupported special register '%.*s'%s", NAMEFMT(t),
-                              name_eq(t, "%envreg1") || name_eq(t, "%envreg2")
-                                  ? " (grid-wide synchronisation: cooperative launch, grid.sync())" : "");
+            parse_unsupported(P, t, "unsupported special register '%.*s'", NAMEFMT(t));
         parse_fail_tok(P, t, "undefined register '%.*s'", NAMEFMT(t));
     }
     parse_fail_tok(P, t, "undefined symbol '%.*s'", NAMEFMT(t));

@@ -149,6 +149,7 @@ typedef enum {
     PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT,
     PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_ENVREG1, PTX_SREG_ENVREG2, /* the grid-sync workspace of a cooperative launch: high, low 32 bits */
     PTX_SREG_COUNT
 } ptx_sreg;
 
