@@ -137,6 +137,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->hostRegisterSupported = 1;
     p->memoryPoolsSupported = 1;
     p->cooperativeLaunch = 1;
+    p->persistingL2CacheMaxSize = d->l2_bytes / 4 * 3;
+    p->accessPolicyMaxWindowSize = 128 << 20;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
     return cr_leave(cudaSuccess);
@@ -185,6 +187,9 @@ static int attribute_value(int attr, int *known) {
     case cudaDevAttrHostRegisterSupported: return 1;
     case cudaDevAttrMemoryPoolsSupported: return 1; /* cudaMallocAsync (pool.c) */
     case cudaDevAttrCooperativeLaunch: return 1;      /* grid.sync() (launch.c) */
+    /* persisting-L2 hints are accepted and remembered (cudaStreamSetAttribute), not modelled */
+    case cudaDevAttrMaxPersistingL2CacheSize: return d->l2_bytes / 4 * 3;
+    case cudaDevAttrMaxAccessPolicyWindowSize: return 128 << 20;
     case cudaDevAttrNumaId: return -1;
     case cudaDevAttrHostNumaId: return -1;
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated: case cudaDevAttrComputeMode: case cudaDevAttrEccEnabled:
@@ -326,6 +331,15 @@ static int valid_stream(cudaStream_t s) {
     return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || s->magic == STREAM_MAGIC;
 }
 
+/* Stream attributes set with cudaStreamSetAttribute (below). */
+#define STREAM_ATTRS 16
+#define STREAM_ATTR_TABLE 64
+static struct {
+    cudaStream_t stream;
+    int id;
+    char value[64];
+} stream_attrs[STREAM_ATTR_TABLE];
+
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority) {
     if (!stream || flags > 1) return cr_record(cudaErrorInvalidValue);
     cudaError_t e = cr_enter();
@@ -348,6 +362,8 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     if (e != cudaSuccess) return cr_leave(e);
     if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread || stream->magic != STREAM_MAGIC)
         return cr_leave(cudaErrorInvalidResourceHandle);
+    for (int i = 0; i < STREAM_ATTR_TABLE; i++)
+        if (stream_attrs[i].stream == stream) stream_attrs[i].id = 0, stream_attrs[i].stream = NULL;
     stream->magic = 0;
     free(stream);
     return cr_leave(cudaSuccess);
@@ -368,6 +384,50 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     if (!valid_stream(stream)) return cr_leave(cudaErrorInvalidResourceHandle);
     return cr_leave(cr_capture_event_wait(stream, event)); /* joins a capture (graph.c) */
 }
+
+/* Stream attributes (access-policy windows for persisting L2 lines, synchronisation
+ * policy, priority): remembered and returned, with no effect on the model.  The value
+ * is CUDA's 64-byte cudaLaunchAttributeValue union. */
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const void *value) {
+    if (!value || attr <= 0 || attr >= STREAM_ATTRS || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
+    cr_lock();
+    int slot = -1;
+    for (int i = 0; i < STREAM_ATTR_TABLE; i++) {
+        if (stream_attrs[i].id == attr && stream_attrs[i].stream == stream) {
+            slot = i;
+            break;
+        }
+        if (slot < 0 && stream_attrs[i].id == 0) slot = i;
+    }
+    if (slot >= 0) {
+        stream_attrs[slot].stream = stream;
+        stream_attrs[slot].id = attr;
+        memcpy(stream_attrs[slot].value, value, sizeof stream_attrs[slot].value);
+    }
+    cr_unlock();
+    return slot >= 0 ? cudaSuccess : cr_record(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value) {
+    if (!value || attr <= 0 || attr >= STREAM_ATTRS || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
+    cr_lock();
+    memset(value, 0, 64);  /* never set: zeros (an empty window, the default policy) */
+    for (int i = 0; i < STREAM_ATTR_TABLE; i++)
+        if (stream_attrs[i].id == attr && stream_attrs[i].stream == stream) memcpy(value, stream_attrs[i].value, 64);
+    cr_unlock();
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, int attr, const void *value) {
+    return cudaStreamSetAttribute(stream, attr, value);
+}
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, int attr, void *value) {
+    return cudaStreamGetAttribute(stream, attr, value);
+}
+
+/* Persisting lines are not modelled: nothing to reset. */
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
     if (!flags || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);

@@ -1,7 +1,8 @@
 // Stream-ordered allocation and memory pools (issue 33, item 2): an allocator loop
 // with cudaMallocAsync / cudaFreeAsync on a stream, the default pool's attributes,
 // and a pool of one's own.  Iteration i allocates (i + 1) KiB, fills it with i,
-// and copies the first and last ints back.
+// and copies the first and last ints back.  Then the persisting-L2 hints a program
+// checks for and sets (accepted and remembered, not modelled).
 #include <stdint.h>
 #include "check.h"
 
@@ -57,5 +58,30 @@ int main() {
     printf("own pool in use after freeing: %llu\n", (unsigned long long)used);
     CHECK(cudaMemPoolTrimTo(mine, 0));
     CHECK(cudaMemPoolDestroy(mine));
+
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    printf("persisting L2 max > 0: %d, window max > 0: %d\n", prop.persistingL2CacheMaxSize > 0,
+           prop.accessPolicyMaxWindowSize > 0);
+    CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, prop.persistingL2CacheMaxSize));
+    size_t lim = 0;
+    CHECK(cudaDeviceGetLimit(&lim, cudaLimitPersistingL2CacheSize));
+    int *win;
+    CHECK(cudaMalloc(&win, 1 << 20));
+    cudaStreamAttrValue v = {};
+    v.accessPolicyWindow.base_ptr = win;
+    v.accessPolicyWindow.num_bytes = 1 << 20;
+    v.accessPolicyWindow.hitRatio = 0.5f;
+    v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    v.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    CHECK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v));
+    cudaStreamAttrValue back = {};
+    CHECK(cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &back));
+    fill<<<4, 256, 0, s>>>(win, 1024, 7);
+    CHECK(cudaStreamSynchronize(s));
+    CHECK(cudaCtxResetPersistingL2Cache());
+    printf("persisting limit kept: %d, window read back: %zu bytes, hit ratio %g, persisting %d\n",
+           lim == (size_t)prop.persistingL2CacheMaxSize, back.accessPolicyWindow.num_bytes,
+           back.accessPolicyWindow.hitRatio, back.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting);
     return bad;
 }
