@@ -95,10 +95,35 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
     return LOCSIM_OK;
 }
 
-/* Functional mode: CTAs one after another, in linear order, assigned round-robin to SMs. */
+/* A bijection of the k-bit integers (multiply by an odd number, xor-shift, multiply),
+ * keyed by seed. */
+static uint64_t mix_bits(uint64_t c, uint64_t seed, unsigned k, uint64_t mask) {
+    c = (c * (2 * seed + 0x9E3779B97F4A7C15ull) + seed) & mask;
+    c ^= c >> (k / 2 + 1);
+    c = (c * 0xBF58476D1CE4E5B9ull) & mask;
+    c ^= c >> (k / 2 + 1);
+    return c;
+}
+
+/* The i-th CTA to run under -functional_cta_order `order` (a permutation of 0..n-1):
+ * 0 linear, 1 reverse, else mix_bits over the next power of two, walking the cycle
+ * until it lands below n (a bijection of 0..n-1; a few steps on average). */
+static uint64_t cta_at(uint64_t i, uint64_t n, uint32_t order) {
+    if (order == 0) return i;
+    if (order == 1) return n - 1 - i;
+    unsigned k = 1;
+    while (k < 64 && (1ull << k) < n) k++;
+    uint64_t mask = k == 64 ? ~0ull : (1ull << k) - 1, c = i;
+    do c = mix_bits(c, order, k, mask); while (c >= n);
+    return c;
+}
+
+/* Functional mode: CTAs one after another, in linear order (or the order
+ * -functional_cta_order asks for), each on SM (its number mod the SMs). */
 static locsim_status run_functional(locsim_device *dev, const exec_launch *L) {
     uint64_t nctas = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
-    for (uint64_t c = 0; c < nctas; c++) {
+    for (uint64_t i = 0; i < nctas; i++) {
+        uint64_t c = cta_at(i, nctas, dev->cta_order);
         exec_cta *cta = exec_cta_create(L, c, (uint32_t)(c % dev->num_sms));
         if (!cta)
             return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "kernel '%s': out of host memory creating CTA %llu",
