@@ -134,8 +134,9 @@ static void test_declaration_errors(void **state)
     body_fails(".local .u32 x = 5;", 9, 15, ".local variables cannot be initialized");
     body_fails(".shared .u32 s = 5;", 9, 16, ".shared variables cannot be initialized");
     body_fails(".foo;", 9, 1, "unexpected directive '.foo' in function body");
-    body_fails("prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);", 9, 15,
-               ".callprototype is not supported (indirect calls)");
+    /* a prototype names its call's type; it is not a call target of its own */
+    body_fails("prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);\ncall prototype_1, ();", 10, 6,
+               "call to undeclared function 'prototype_1'");
     body_fails("{ .reg .b32 %q; ", 11, 1, "unexpected end of file in function 'k'");
 
     char deep[400] = "";
@@ -196,8 +197,8 @@ static void test_module_errors(void **state)
     parse_fails(PTX_HEADER ".entry g() { ret; }\n.entry k() { call g; ret; }\n", 5, 19, "cannot call kernel 'g'");
     parse_fails(PTX_HEADER ".entry k(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
     parse_fails(PTX_HEADER ".func f(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
-    parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 41,
-                "indirect call (through register '%rd') is not supported");
+    parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 48,
+                "an indirect call needs a prototype (.callprototype label) after its arguments");
     parse_fails(PTX_HEADER ".func f(.param .b32 a) { ret; }\n"
                            ".entry k() { .reg .b64 %rd; call f, (%rd); ret; }\n",
                 5, 34, "argument 1 of call to 'f' is 8 bytes, the parameter is 4");

@@ -70,6 +70,7 @@ const uint64_t *exec_src_slow(exec_ctx *x, unsigned i) {
     case PTX_OPND_REG: return exec_row(x, o->reg);
     case PTX_OPND_IMM: fill(tmp, (uint64_t)o->imm); return tmp;
     case PTX_OPND_SYMADDR: fill(tmp, symaddr_value(x, o)); return tmp;
+    case PTX_OPND_FUNC: fill(tmp, PTX_FUNC_ADDR_BASE + (uint64_t)PTX_FUNC_ADDR_STRIDE * (uint64_t)o->imm); return tmp;
     case PTX_OPND_SREG:
         if (o->reg == PTX_SREG_TID) {
             const uint16_t *t = x->w->tid[o->comp > 2 ? 0 : o->comp];

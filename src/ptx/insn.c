@@ -1722,8 +1722,17 @@ static void decode_call(parser *P, ictx *c)
     next_token(P);
     uint32_t elem;
     const sym *cs = sym_lookup(P, callee.text, callee.len, &elem);
-    if (cs && (cs->kind == SYM_VREG || cs->kind == SYM_VRANGE))
-        parse_unsupported(P, &callee, "indirect call (through register '%.*s') is not supported", NAMEFMT(&callee));
+    if (cs && (cs->kind == SYM_VREG || cs->kind == SYM_VRANGE)) {
+        /* an indirect call: the address in a 64-bit register, the callee's type given by
+         * a .callprototype label after the arguments */
+        raw_opnd r;
+        memset(&r, 0, sizeof r);
+        r.kind = RO_NAME;
+        r.comp = -1;
+        r.t = callee;
+        resolve_reg(P, &r, PTX_T_B64, 0, &in->opnd[1]);
+        call.indirect = 1;
+    }
     const ptx_function *target = cs && cs->kind == SYM_FUNC ? &P->m->funcs[cs->index] : NULL;
     if (accept_punct(P, ',')) {
         expect_punct(P, '(', "'(' before call arguments");
@@ -1736,9 +1745,21 @@ static void decode_call(parser *P, ictx *c)
             } while (accept_punct(P, ','));
         }
         expect_punct(P, ')', "')' after call arguments");
-        if (accept_punct(P, ','))
-            parse_unsupported(P, &P->tok, "indirect call (with a prototype) is not supported");
     }
+    if (call.indirect) {
+        if (!accept_punct(P, ','))
+            parse_fail_tok(P, &P->tok, "an indirect call needs a prototype (.callprototype label) after its arguments");
+        expect_kind(P, TK_IDENT, "a .callprototype label");
+        next_token(P);
+        f->calls = xrealloc_array(P, f->calls, &P->calls_cap, f->ncalls + 1, sizeof(ptx_call), PTX_MAX_INSNS, "calls");
+        f->calls[f->ncalls] = call;
+        in->call = f->ncalls++;
+        in->opnd[0].kind = PTX_OPND_FUNC;
+        in->nopnd = 2;
+        return;
+    }
+    if (accept_punct(P, ','))
+        parse_fail_tok(P, &P->tok, "a prototype is only for an indirect call (through a register)");
     f->calls = xrealloc_array(P, f->calls, &P->calls_cap, f->ncalls + 1, sizeof(ptx_call), PTX_MAX_INSNS, "calls");
     uint32_t ci = f->ncalls;
     f->calls[ci] = call;

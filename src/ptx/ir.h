@@ -249,6 +249,13 @@ typedef struct {
 
 #define PTX_NO_GUARD 0xFFFFFFFFu
 
+/* The value of a function's address (mov.u64 %rd, f; a function name in a .global
+ * initializer, as in a C++ vtable): PTX_FUNC_ADDR_BASE + PTX_FUNC_ADDR_STRIDE x its
+ * index in module->funcs.  Below the driver's region and the instruction addresses
+ * the caches see, and never mapped, so a load through one faults. */
+#define PTX_FUNC_ADDR_BASE 0x00000000E0000000ull
+#define PTX_FUNC_ADDR_STRIDE 16u
+
 /* Operand layout by opcode (opnd[0..ndst-1] are the destinations):
  *   arithmetic / logic   d, a[, b[, c]]   bfi: d, a (field), b (base), pos, len   lop3: d, a, b, c, lut
  *   setp                 p[, q], a, b[, c]   ndst 1 or 2; c (a PRED) with .and/.or/.xor
@@ -289,8 +296,11 @@ typedef struct {
  * .param variables) -- or registers/immediates where PTX allows them. */
 #define PTX_CALL_MAX_RETS 8  /* return values of one call (real PTX has up to 4) */
 typedef struct {
-    uint32_t func;          /* callee: index into module->funcs */
+    uint32_t func;          /* callee: index into module->funcs (0 and unused when indirect) */
     uint8_t nargs, nrets;
+    uint8_t indirect;       /* call (rets), %reg, (args), prototype: the callee is the function
+                               whose address (PTX_FUNC_ADDR) the call instruction's opnd[1]
+                               holds, lane by lane */
     ptx_operand args[16];   /* ADDR with ABASE_FRAME (param var), REG or IMM */
     ptx_operand rets[PTX_CALL_MAX_RETS];
     uint32_t line;

@@ -1601,18 +1601,8 @@ static void parse_body(parser *P)
                     next_token(P);
                 expect_punct(P, ';', "';' after .pragma");
             } else if (tok_is(&t, ".callprototype")) {
-                /* a prototype for an indirect call: with PTX_PARSE_LAZY the function
-                 * is marked (the call itself is refused the same way) */
-                if (!(P->flags & PTX_PARSE_LAZY))
-                    parse_fail_tok(P, &t, ".callprototype is not supported (indirect calls)");
-                if (!P->fn->unsupported) {
-                    char full[600];
-                    snprintf(full, sizeof(full), "%s:%u:%u: .callprototype is not supported (indirect calls)",
-                             P->file, t.line, t.col);
-                    P->fn->unsupported = strdup(full);
-                    if (!P->fn->unsupported)
-                        parse_fail(P, t.line, t.col, "out of memory");
-                }
+                /* the type of an indirect call (label: .callprototype (ret) _ (params);):
+                 * the callee found at run time gives the sizes, so nothing is kept */
                 skip_statement(P);
             }
             else

@@ -3,7 +3,6 @@
 // message naming the instruction; the module's other kernels still run, before and
 // after, and the program ends normally.
 //   uses_wmma      wmma.load/mma/store (tensor cores)
-//   uses_virtual   a virtual call: .callprototype and call through a register
 //   uses_mbarrier  mbarrier.init and cp.async.mbarrier.arrive
 //   plain          v[i] = i + add
 #include <mma.h>
@@ -20,19 +19,6 @@ __global__ void uses_wmma(const half *a, const half *b, float *c) {
     wmma::load_matrix_sync(fb, b, 16);
     wmma::mma_sync(fc, fa, fb, fc);
     wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
-}
-
-struct Base {
-    __device__ virtual int f(int x) { return x + 1; }
-};
-struct Twice : Base {
-    __device__ int f(int x) override { return 2 * x; }
-};
-__global__ void uses_virtual(int *v) {
-    Base b;
-    Twice t;
-    Base *p = (threadIdx.x & 1) ? static_cast<Base *>(&t) : &b;
-    v[threadIdx.x] = p->f(threadIdx.x);
 }
 
 __global__ void uses_mbarrier(int *v) {
@@ -61,8 +47,6 @@ int main() {
     CHECK(cudaGetLastError());
     uses_wmma<<<1, 32>>>(nullptr, nullptr, nullptr);
     bad |= report("uses_wmma");
-    uses_virtual<<<1, 32>>>(v);
-    bad |= report("uses_virtual");
     uses_mbarrier<<<1, 32>>>(v);
     bad |= report("uses_mbarrier");
     CHECK(cudaDeviceSynchronize());  // the refused launches left no sticky error
