@@ -43,16 +43,21 @@ typedef enum cudaError {
     cudaErrorUnsupportedLimit = 215,
     cudaErrorInvalidPtx = 218,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorSymbolNotFound = 500,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
+    cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorHostMemoryNotRegistered = 713,
     cudaErrorIllegalInstruction = 715,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
     cudaErrorUnknown = 999
 } cudaError_t;
 
@@ -120,6 +125,9 @@ enum cudaDeviceAttr {
     cudaDevAttrComputePreemptionSupported = 90,
     cudaDevAttrCooperativeLaunch = 95,
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    cudaDevAttrHostRegisterSupported = 99,
+    cudaDevAttrMaxPersistingL2CacheSize = 108,
+    cudaDevAttrMaxAccessPolicyWindowSize = 109,
     cudaDevAttrMaxBlocksPerMultiprocessor = 106,
     cudaDevAttrReservedSharedMemoryPerBlock = 111,
     cudaDevAttrMemoryPoolsSupported = 115,
@@ -133,6 +141,40 @@ typedef struct dim3 { unsigned int x, y, z; } dim3;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUkern_st *cudaKernel_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+};
+enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0,
+    cudaStreamCaptureStatusActive = 1,
+    cudaStreamCaptureStatusInvalidated = 2
+};
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+struct cudaHostNodeParams {
+    void (*fn)(void *);
+    void *userData;
+};
 
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
@@ -373,7 +415,10 @@ typedef struct cr_region {
     struct cr_region *next;
 } cr_region;
 
-enum { CR_REGION_MANAGED = 1, CR_REGION_PINNED = 2, CR_REGION_MANAGED_VAR = 3 };
+/* REGISTERED: cudaHostRegister'ed memory; its host copy is the program's own memory,
+ * never mapped at the device address (kernel arguments pointing into it are
+ * translated) and never freed here. */
+enum { CR_REGION_MANAGED = 1, CR_REGION_PINNED = 2, CR_REGION_MANAGED_VAR = 3, CR_REGION_REGISTERED = 4 };
 
 /* ---- state and helpers (state.c) ---- */
 typedef struct {
@@ -423,6 +468,7 @@ struct cudaMemcpy3DParms {
 #define cudaArrayDefault 0x00
 #define cudaArrayLayered 0x01
 #define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
 #define cudaArrayTextureGather 0x08
 enum cudaResourceType {
     cudaResourceTypeArray = 0,
@@ -495,6 +541,19 @@ void cr_set_in_kernel(int timing);
 void cr_die_by_signal(int sig) __attribute__((noreturn));
 /* Print "locsim: ..." to stderr (diagnostics, never the program's stdout). */
 void cr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- stream capture (graph.c) ---- */
+/* The graph stream s is capturing into, or NULL. */
+cudaGraph_t cr_capture_graph(cudaStream_t s);
+/* Operations on a capturing stream become nodes of its graph instead of running. */
+cudaError_t cr_capture_kernel(cudaGraph_t g, const void *func, dim3 grid, dim3 block, size_t smem, void **args);
+cudaError_t cr_capture_memcpy(cudaGraph_t g, void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+cudaError_t cr_capture_memset(cudaGraph_t g, void *dst, int value, size_t count);
+cudaError_t cr_capture_host(cudaGraph_t g, void (*fn)(void *), void *data);
+/* cudaEventRecord / cudaStreamWaitEvent: an event recorded on a capturing stream
+ * brings a stream that waits for it into the capture. */
+void cr_capture_event_record(cudaEvent_t ev, cudaStream_t s);
+cudaError_t cr_capture_event_wait(cudaStream_t s, cudaEvent_t ev);
 /* The program's name for messages. */
 const char *cr_program_name(void);
 /* What a pointer used in a copy is (memory.c's classification): device memory

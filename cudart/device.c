@@ -134,6 +134,11 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->managedMemory = 1;
     p->sharedMemPerBlockOptin = d->smem_per_sm;
     p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
+    p->hostRegisterSupported = 1;
+    p->memoryPoolsSupported = 1;
+    p->cooperativeLaunch = 1;
+    p->persistingL2CacheMaxSize = d->l2_bytes / 4 * 3;
+    p->accessPolicyMaxWindowSize = 128 << 20;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
     return cr_leave(cudaSuccess);
@@ -179,13 +184,19 @@ static int attribute_value(int attr, int *known) {
     case cudaDevAttrSingleToDoublePrecisionPerfRatio: return 2;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: return (int)d->smem_per_sm;
     case cudaDevAttrMaxBlocksPerMultiprocessor: return d->max_blocks_per_sm;
+    case cudaDevAttrHostRegisterSupported: return 1;
+    case cudaDevAttrMemoryPoolsSupported: return 1; /* cudaMallocAsync (pool.c) */
+    case cudaDevAttrCooperativeLaunch: return 1;      /* grid.sync() (launch.c) */
+    /* persisting-L2 hints are accepted and remembered (cudaStreamSetAttribute), not modelled */
+    case cudaDevAttrMaxPersistingL2CacheSize: return d->l2_bytes / 4 * 3;
+    case cudaDevAttrMaxAccessPolicyWindowSize: return 128 << 20;
     case cudaDevAttrNumaId: return -1;
     case cudaDevAttrHostNumaId: return -1;
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated: case cudaDevAttrComputeMode: case cudaDevAttrEccEnabled:
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: case cudaDevAttrStreamPrioritiesSupported:
     case cudaDevAttrIsMultiGpuBoard: case cudaDevAttrHostNativeAtomicSupported: case cudaDevAttrPageableMemoryAccess:
-    case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrComputePreemptionSupported: case cudaDevAttrCooperativeLaunch:
-    case cudaDevAttrReservedSharedMemoryPerBlock: case cudaDevAttrMemoryPoolsSupported: case cudaDevAttrNumaConfig:
+    case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrComputePreemptionSupported:
+    case cudaDevAttrReservedSharedMemoryPerBlock: case cudaDevAttrNumaConfig:
         return 0;
     }
     *known = 0;
@@ -361,6 +372,15 @@ cudaError_t cr_check_stream(cudaStream_t s) {
     return valid_stream(s) ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
+/* Stream attributes set with cudaStreamSetAttribute (below). */
+#define STREAM_ATTRS 16
+#define STREAM_ATTR_TABLE 64
+static struct {
+    cudaStream_t stream;
+    int id;
+    char value[64];
+} stream_attrs[STREAM_ATTR_TABLE];
+
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority) {
     if (!stream || flags > 1) return cr_record(cudaErrorInvalidValue);
     cudaError_t e = cr_enter();
@@ -385,6 +405,8 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     for (struct CUstream_st **pp = &live_streams; *pp; pp = &(*pp)->next) {
         if (*pp == stream) {
             *pp = stream->next;
+            for (int i = 0; i < STREAM_ATTR_TABLE; i++)
+                if (stream_attrs[i].stream == stream) stream_attrs[i].id = 0, stream_attrs[i].stream = NULL;
             free(stream);
             return cr_leave(cudaSuccess);
         }
@@ -409,8 +431,52 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     if (!valid_stream_locked(stream) || !valid_event_locked(event)) return cr_leave(cudaErrorInvalidResourceHandle);
-    return cr_leave(cudaSuccess);
+    return cr_leave(cr_capture_event_wait(stream, event)); /* joins a capture (graph.c) */
 }
+
+/* Stream attributes (access-policy windows for persisting L2 lines, synchronisation
+ * policy, priority): remembered and returned, with no effect on the model.  The value
+ * is CUDA's 64-byte cudaLaunchAttributeValue union. */
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const void *value) {
+    if (!value || attr <= 0 || attr >= STREAM_ATTRS || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
+    cr_lock();
+    int slot = -1;
+    for (int i = 0; i < STREAM_ATTR_TABLE; i++) {
+        if (stream_attrs[i].id == attr && stream_attrs[i].stream == stream) {
+            slot = i;
+            break;
+        }
+        if (slot < 0 && stream_attrs[i].id == 0) slot = i;
+    }
+    if (slot >= 0) {
+        stream_attrs[slot].stream = stream;
+        stream_attrs[slot].id = attr;
+        memcpy(stream_attrs[slot].value, value, sizeof stream_attrs[slot].value);
+    }
+    cr_unlock();
+    return slot >= 0 ? cudaSuccess : cr_record(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value) {
+    if (!value || attr <= 0 || attr >= STREAM_ATTRS || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
+    cr_lock();
+    memset(value, 0, 64);  /* never set: zeros (an empty window, the default policy) */
+    for (int i = 0; i < STREAM_ATTR_TABLE; i++)
+        if (stream_attrs[i].id == attr && stream_attrs[i].stream == stream) memcpy(value, stream_attrs[i].value, 64);
+    cr_unlock();
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, int attr, const void *value) {
+    return cudaStreamSetAttribute(stream, attr, value);
+}
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, int attr, void *value) {
+    return cudaStreamGetAttribute(stream, attr, value);
+}
+
+/* Persisting lines are not modelled: nothing to reset. */
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags) {
     if (!flags || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
@@ -427,11 +493,16 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
 typedef void (*host_fn)(void *);
 typedef void (*stream_callback)(cudaStream_t, cudaError_t, void *);
 
-/* Host work queued on a stream runs now: everything before it has completed. */
+/* Host work queued on a stream runs now: everything before it has completed (on a
+ * capturing stream it becomes a host node of the graph). */
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, host_fn fn, void *user_data) {
     if (!fn || !valid_stream(stream)) return cr_record(cudaErrorInvalidValue);
-    fn(user_data);
-    return cudaSuccess;
+    cr_lock();
+    cudaGraph_t g = cr_capture_graph(stream);
+    cudaError_t e = g ? cr_capture_host(g, fn, user_data) : cudaSuccess;
+    cr_unlock();
+    if (!g) fn(user_data);
+    return e == cudaSuccess ? cudaSuccess : cr_record(e);
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, stream_callback cb, void *user_data, unsigned int flags) {
@@ -496,6 +567,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     if (!valid_event_locked(event) || !valid_stream_locked(stream)) return cr_leave(cudaErrorInvalidResourceHandle);
+    cr_capture_event_record(event, stream);
+    if (cr_capture_graph(stream)) return cr_leave(cudaSuccess); /* a point in the capture, no time */
     event->recorded = 1;
     event->time_ms = cr_sim_time_ms();
     return cr_leave(cudaSuccess);

@@ -102,7 +102,8 @@ static cudaError_t fault_error(locsim_status st) {
     return cudaErrorLaunchFailure;
 }
 
-static cudaError_t run_kernel(cr_function *f, locsim_kernel *k, dim3 grid, dim3 block, void **args, size_t smem) {
+static cudaError_t run_kernel(cr_function *f, locsim_kernel *k, dim3 grid, dim3 block, void **args, size_t smem,
+                              unsigned flags) {
     static void *argv[MAX_PARAMS];
     static uint64_t slots[MAX_PARAMS];
     cudaError_t e = translate_args(k, args, argv, slots);
@@ -111,8 +112,9 @@ static cudaError_t run_kernel(cr_function *f, locsim_kernel *k, dim3 grid, dim3 
     locsim_get_counters(cr.dev, &before);
     cr_regions_to_device();
     cr_set_in_kernel(cr.mode == LOCSIM_MODE_TIMING);
-    locsim_status st = locsim_launch(k, (locsim_dim3){grid.x, grid.y, grid.z}, (locsim_dim3){block.x, block.y, block.z},
-                                     (uint32_t)smem, argv, k->fn->nparams);
+    locsim_status st = locsim_launch_ex(k, (locsim_dim3){grid.x, grid.y, grid.z},
+                                        (locsim_dim3){block.x, block.y, block.z}, (uint32_t)smem, argv,
+                                        k->fn->nparams, flags);
     cr_set_in_kernel(0);
     cr_regions_to_host();
     locsim_get_counters(cr.dev, &after);
@@ -136,7 +138,22 @@ static cudaError_t run_kernel(cr_function *f, locsim_kernel *k, dim3 grid, dim3 
     return cudaSuccess;
 }
 
-static cudaError_t launch(const void *host_fun, dim3 grid, dim3 block, void **args, size_t smem) {
+static int max_blocks_per_sm(locsim_kernel *k, int block_size, size_t dyn_smem);
+
+/* A cooperative launch (LOCSIM_LAUNCH_COOPERATIVE) needs every CTA resident at once:
+ * at most the occupancy calculator's blocks per SM times the SMs, as on a GPU. */
+static cudaError_t check_cooperative(cr_function *f, locsim_kernel *k, dim3 grid, dim3 block, size_t smem) {
+    uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
+    int per_sm = max_blocks_per_sm(k, (int)(block.x * block.y * block.z), smem);
+    uint64_t fit = (uint64_t)per_sm * (uint64_t)cr.info.sms;
+    if (ctas <= fit) return cudaSuccess;
+    cr_warn("cooperative launch of %s: %llu blocks, but only %llu (%d per SM) can be resident at once", f->name,
+            (unsigned long long)ctas, (unsigned long long)fit, per_sm);
+    return cudaErrorCooperativeLaunchTooLarge;
+}
+
+static cudaError_t launch_flags(const void *host_fun, dim3 grid, dim3 block, void **args, size_t smem,
+                                cudaStream_t stream, unsigned flags) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     cr_function *f = cr_find_function(host_fun);
@@ -144,69 +161,65 @@ static cudaError_t launch(const void *host_fun, dim3 grid, dim3 block, void **ar
     locsim_kernel *k = cr_function_kernel(f, &e);
     if (!k) return cr_leave(e);
     e = check_config(f, k, grid, block, smem);
-    if (e == cudaSuccess) e = run_kernel(f, k, grid, block, args, smem);
-    return cr_leave(e);
+    if (e == cudaSuccess && (flags & LOCSIM_LAUNCH_COOPERATIVE)) e = check_cooperative(f, k, grid, block, smem);
+    if (e != cudaSuccess) return cr_leave(e);
+    cudaGraph_t g = cr_capture_graph(stream);
+    if (g && flags) {
+        cr_warn("a cooperative launch on a capturing stream is not supported by locsim's stream capture");
+        return cr_leave(cudaErrorStreamCaptureUnsupported);
+    }
+    if (g) return cr_leave(cr_capture_kernel(g, host_fun, grid, block, smem, args)); /* runs with the graph */
+    return cr_leave(run_kernel(f, k, grid, block, args, smem, flags));
+}
+
+static cudaError_t launch(const void *host_fun, dim3 grid, dim3 block, void **args, size_t smem,
+                          cudaStream_t stream) {
+    return launch_flags(host_fun, grid, block, args, smem, stream, 0);
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t smem,
                                cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
-    return launch(kernel, grid, block, args, smem);
+    return launch(kernel, grid, block, args, smem, stream);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t smem,
                                     cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
-    return launch(kernel, grid, block, args, smem);
+    return launch(kernel, grid, block, args, smem, stream);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                              cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
-    return launch(func, grid, block, args, smem);
+    return launch(func, grid, block, args, smem, stream);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                                   cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
-    return launch(func, grid, block, args, smem);
+    return launch(func, grid, block, args, smem, stream);
 }
 
-/* Cooperative launch: grid.sync() needs every CTA of the grid resident at once and a
- * grid-wide barrier, which locsim does not model.  Refuse it as a GPU without
- * cooperative-launch support does (cudaDevAttrCooperativeLaunch is 0 here). */
-static cudaError_t cooperative_launch(const void *func) {
-    cudaError_t e = cr_enter();
-    if (e != cudaSuccess) return cr_leave(e);
-    cr_function *f = cr_find_function(func);
-    cr_warn("cudaLaunchCooperativeKernel(%s): cooperative launch (grid-wide synchronisation, grid.sync()) is not "
-            "supported by locsim: returning cudaErrorNotSupported", f ? f->name : "unknown kernel");
-    return cr_leave(cudaErrorNotSupported);
-}
-
+/* Cooperative launch: every CTA of the grid runs at once and grid.sync() works
+ * (locsim_launch_ex, LOCSIM_LAUNCH_COOPERATIVE). */
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                                         cudaStream_t stream) {
-    (void)grid, (void)block, (void)args, (void)smem, (void)stream;
-    return cooperative_launch(func);
+    return launch_flags(func, grid, block, args, smem, stream, LOCSIM_LAUNCH_COOPERATIVE);
 }
 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                                              cudaStream_t stream) {
-    (void)grid, (void)block, (void)args, (void)smem, (void)stream;
-    return cooperative_launch(func);
+    return launch_flags(func, grid, block, args, smem, stream, LOCSIM_LAUNCH_COOPERATIVE);
 }
 
-/* Launch attributes change nothing in this model except those whose semantics it
- * lacks: a cooperative launch (grid-wide barriers need every CTA resident at once)
- * and thread-block clusters larger than one CTA. */
-static cudaError_t check_launch_attributes(const cudaLaunchConfig_t *config) {
+/* Launch attributes change nothing in this model except a cooperative launch (*flags)
+ * and thread-block clusters larger than one CTA, which it lacks. */
+static cudaError_t check_launch_attributes(const cudaLaunchConfig_t *config, unsigned *flags) {
     if (config->numAttrs && !config->attrs) return cudaErrorInvalidValue;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
-        if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative) {
-            cr_warn("cooperative launches (grid-wide synchronisation) are not supported");
-            return cudaErrorNotSupported;
-        }
+        if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative) *flags |= LOCSIM_LAUNCH_COOPERATIVE;
         if ((a->id == cudaLaunchAttributeClusterDimension || a->id == cudaLaunchAttributePreferredClusterDimension) &&
             (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
             cr_warn("thread-block clusters are not supported");
@@ -219,10 +232,11 @@ static cudaError_t check_launch_attributes(const cudaLaunchConfig_t *config) {
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
     if (!config) return cr_record(cudaErrorInvalidValue);
     cr_lock();
-    cudaError_t e = check_launch_attributes(config);
+    unsigned flags = 0;
+    cudaError_t e = check_launch_attributes(config, &flags);
     if (e == cudaSuccess) e = cr_check_stream(config->stream);
     if (e != cudaSuccess) return cr_leave(e);
-    e = launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes);
+    e = launch_flags(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, flags);
     cr_unlock();
     return e;
 }

@@ -129,7 +129,7 @@ static cudaError_t region_create(size_t size, int kind, void **out) {
 
 static void region_release(cr_region *r) {
     if (r->identity) unmap_at(r->host, r->size);
-    else free(r->host);
+    else if (r->kind != CR_REGION_REGISTERED) free(r->host);
     if (r->kind != CR_REGION_MANAGED_VAR && cr.dev) locsim_free(cr.dev, r->dev);
     free(r);
 }
@@ -390,6 +390,60 @@ cudaError_t cudaFreeHost(void *ptr) {
     return cr_leave(region_free(ptr, CR_REGION_PINNED) == 0 ? cudaSuccess : cudaErrorInvalidValue);
 }
 
+/* cudaHostRegister: the program's own host memory becomes a region (device memory
+ * of the same size behind it, copied around every launch), so kernels may use it
+ * through cudaHostGetDevicePointer or, as with unified addressing, through the host
+ * pointer itself (a kernel argument pointing into it is translated). */
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    if (!ptr || size == 0 || flags > 0xf) return cr_leave(cudaErrorInvalidValue);
+    uintptr_t a = (uintptr_t)ptr;
+    if (size > UINTPTR_MAX - a) return cr_leave(cudaErrorInvalidValue);
+    for (cr_region *r = cr.regions; r; r = r->next) {
+        uintptr_t h = (uintptr_t)r->host;
+        if (a < h + r->size && h < a + size) return cr_leave(cudaErrorHostMemoryAlreadyRegistered);
+    }
+    if (is_device_pointer(ptr)) return cr_leave(cudaErrorInvalidValue);
+    locsim_dptr dev;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (devmem_alloc(cr.dev->mem, page_round(size), page, &dev) != 0) return cr_leave(cudaErrorMemoryAllocation);
+    cr_region *r = calloc(1, sizeof *r);
+    if (!r) {
+        locsim_free(cr.dev, dev);
+        return cr_leave(cudaErrorMemoryAllocation);
+    }
+    r->host = ptr;
+    r->dev = dev;
+    r->size = size;
+    r->kind = CR_REGION_REGISTERED;
+    r->next = cr.regions;
+    cr.regions = r;
+    return cr_leave(cudaSuccess);
+}
+
+cudaError_t cudaHostUnregister(void *ptr) {
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    if (!ptr) return cr_leave(cudaErrorInvalidValue);
+    return cr_leave(region_free(ptr, CR_REGION_REGISTERED) == 0 ? cudaSuccess : cudaErrorHostMemoryNotRegistered);
+}
+
+/* Managed memory is coherent at kernel boundaries, whatever stream it is attached to. */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *ptr, size_t length, unsigned int flags) {
+    (void)stream, (void)length;
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    cr_region *r = cr_find_region(ptr);
+    if (!r || (r->kind != CR_REGION_MANAGED && r->kind != CR_REGION_MANAGED_VAR) || flags > 4)
+        return cr_leave(cudaErrorInvalidValue);
+    return cr_leave(cudaSuccess);
+}
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *ptr, size_t length, unsigned int flags) {
+    return cudaStreamAttachMemAsync(stream, ptr, length, flags);
+}
+
 cudaError_t cudaHostGetDevicePointer(void **dev_ptr, void *host_ptr, unsigned int flags) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
@@ -403,7 +457,8 @@ cudaError_t cudaHostGetFlags(unsigned int *flags, void *host_ptr) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
     cr_region *r = cr_find_region(host_ptr);
-    if (!flags || !r || r->kind != CR_REGION_PINNED) return cr_leave(cudaErrorInvalidValue);
+    if (!flags || !r || (r->kind != CR_REGION_PINNED && r->kind != CR_REGION_REGISTERED))
+        return cr_leave(cudaErrorInvalidValue);
     *flags = cudaHostAllocMapped;
     return cr_leave(cudaSuccess);
 }
@@ -425,7 +480,8 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     memset(attr, 0, sizeof *attr);
     cr_region *r = cr_find_region(ptr);
     if (r) {
-        attr->type = r->kind == CR_REGION_PINNED ? cudaMemoryTypeHost : cudaMemoryTypeManaged;
+        attr->type = r->kind == CR_REGION_PINNED || r->kind == CR_REGION_REGISTERED ? cudaMemoryTypeHost
+                                                                                    : cudaMemoryTypeManaged;
         attr->hostPointer = region_host_ptr(r, ptr);
         attr->devicePointer = (void *)(uintptr_t)(r->dev + ((uint8_t *)attr->hostPointer - r->host));
     } else if (is_device_pointer(ptr)) {
@@ -440,6 +496,16 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
 
 /* ---- copies and fills (executed at call time, whatever the stream) ---- */
 
+/* Asynchronous copies other than cudaMemcpyAsync / cudaMemsetAsync cannot be
+ * captured into a graph here: refused with a message (graph.c). */
+static int refuse_in_capture(cudaStream_t stream, const char *call) {
+    cr_lock();
+    int capturing = cr_capture_graph(stream) != NULL;
+    cr_unlock();
+    if (capturing) cr_warn("%s on a capturing stream is not supported by locsim's stream capture", call);
+    return capturing;
+}
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind) {
     cudaError_t e = cr_enter();
     if (e != cudaSuccess) return cr_leave(e);
@@ -448,7 +514,11 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
-    return cudaMemcpy(dst, src, count, kind);
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    cudaGraph_t g = cr_capture_graph(stream);
+    if (g) return cr_leave(cr_capture_memcpy(g, dst, src, count, kind)); /* runs with the graph */
+    return cr_leave(do_memcpy(dst, src, count, kind));
 }
 
 cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev, size_t count) {
@@ -491,6 +561,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                               cudaMemcpyKind kind, cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
+    if (refuse_in_capture(stream, "cudaMemcpy2DAsync")) return cr_record(cudaErrorStreamCaptureUnsupported);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -529,7 +600,11 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count) {
 
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
-    return cudaMemset(ptr, value, count);
+    cudaError_t e = cr_enter();
+    if (e != cudaSuccess) return cr_leave(e);
+    cudaGraph_t g = cr_capture_graph(stream);
+    if (g) return cr_leave(cr_capture_memset(g, ptr, value, count)); /* runs with the graph */
+    return cr_leave(do_memset(ptr, value, count));
 }
 
 cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height) {
@@ -591,12 +666,15 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     cudaMemcpyKind kind, cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
+    if (refuse_in_capture(stream, "cudaMemcpyToSymbolAsync")) return cr_record(cudaErrorStreamCaptureUnsupported);
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       cudaMemcpyKind kind, cudaStream_t stream) {
     if (cr_check_stream(stream) != cudaSuccess) return cr_record(cudaErrorInvalidResourceHandle);
+    if (refuse_in_capture(stream, "cudaMemcpyFromSymbolAsync"))
+        return cr_record(cudaErrorStreamCaptureUnsupported);
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 

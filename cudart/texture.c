@@ -33,13 +33,17 @@ static cudaError_t array_create(cudaArray_t *array, const struct cudaChannelForm
     if (!array || !desc) return cr_leave(cudaErrorInvalidValue);
     *array = NULL;
     if (desc->f == cudaChannelFormatKindNone) return cr_leave(cudaErrorInvalidValue);
-    /* gather is always allowed here; cubemaps and sparse arrays are not modelled */
-    if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather))
+    /* gather is always allowed here; layered cubemaps and sparse arrays are not modelled */
+    if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayCubemap))
         return cr_leave(cudaErrorNotSupported);
+    if ((flags & cudaArrayCubemap) && (flags & cudaArrayLayered)) return cr_leave(cudaErrorNotSupported);
+    /* a cubemap: six square faces, stored as the six layers of a layered array */
+    if ((flags & cudaArrayCubemap) && (w != h || d != 6)) return cr_leave(cudaErrorInvalidValue);
+    unsigned lflags = (flags & (cudaArrayLayered | cudaArrayCubemap) ? LOCSIM_ARRAY_LAYERED : 0) |
+                      (flags & cudaArraySurfaceLoadStore ? LOCSIM_ARRAY_SURFACE : 0);
     locsim_channel_format f = fmt_of(desc);
     locsim_array *a;
-    locsim_status st = locsim_array_create(cr.dev, &f, w, h, d, flags & (cudaArrayLayered | cudaArraySurfaceLoadStore),
-                                           &a);
+    locsim_status st = locsim_array_create(cr.dev, &f, w, h, d, lflags, &a);
     if (st != LOCSIM_OK) return cr_leave(cr_from_status(st));
     *array = (cudaArray_t)(void *)a;
     return cr_leave(cudaSuccess);
@@ -47,7 +51,8 @@ static cudaError_t array_create(cudaArray_t *array, const struct cudaChannelForm
 
 cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
                             unsigned int flags) {
-    if (flags & cudaArrayLayered) return cr_record(cudaErrorInvalidValue); /* layered arrays come from Malloc3DArray */
+    if (flags & (cudaArrayLayered | cudaArrayCubemap))
+        return cr_record(cudaErrorInvalidValue); /* layered and cubemap arrays come from Malloc3DArray */
     return array_create(array, desc, width, height, 0, flags);
 }
 

@@ -68,11 +68,42 @@ static void test_copies_cross_pages(void **state) {
     devmem_destroy(m);
 }
 
+/* Memory laid out as a driver does (issue 33, item 6): the first allocation is not
+ * at the bottom of mapped memory; the driver's region below it is mapped (Rodinia
+ * srad_v2 reads 512 B below its first allocation), but never handed out, and not an
+ * allocation.  Below the driver's region, and past the last allocation's 2 MiB
+ * granule, nothing is mapped. */
+static void test_driver_region_below_first_allocation(void **state) {
+    (void)state;
+    devmem *m = devmem_create();
+    uint64_t a;
+    assert_int_equal(devmem_alloc(m, 4096, 256, &a), 0);
+    assert_int_equal(a, DEVMEM_GLOBAL_BASE);
+    assert_true(devmem_mapped(m, a - 512, 4));
+    assert_true(devmem_mapped(m, a - 4, 8));               /* straddling into the allocation */
+    assert_true(devmem_mapped(m, DEVMEM_DRIVER_BASE, 4));
+    assert_false(devmem_mapped(m, DEVMEM_DRIVER_BASE - 4, 4));
+    assert_false(devmem_mapped(m, DEVMEM_DRIVER_BASE - 4, 8)); /* straddling into the region */
+    assert_true(devmem_mapped(m, a + DEVMEM_MAP_GRANULE - 4, 4));
+    assert_false(devmem_mapped(m, a + DEVMEM_MAP_GRANULE, 4));
+    assert_false(devmem_check(m, a - 512, 4));              /* mapped, but in no allocation */
+    assert_null(devmem_find(m, a - 512));
+    /* it holds what a kernel writes there (zero until then) */
+    uint32_t v = 7, r = 1;
+    devmem_read(m, a - 512, &r, 4);
+    assert_int_equal(r, 0);
+    devmem_write(m, a - 512, &v, 4);
+    devmem_read(m, a - 512, &r, 4);
+    assert_int_equal(r, 7);
+    devmem_destroy(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_is_aligned_and_checked),
         cmocka_unit_test(test_large_allocation_costs_only_touched_pages),
         cmocka_unit_test(test_copies_cross_pages),
+        cmocka_unit_test(test_driver_region_below_first_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

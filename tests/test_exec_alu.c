@@ -289,6 +289,43 @@ static void test_int_corner_cases(void **state) {
     run_cases(c, N(c));
 }
 
+/* ---- SIMD video instructions (issue 33, item 4) ----
+ * a = 0x10F07F80: bytes (element 0 first) 0x80 0x7F 0xF0 0x10, signed -128 127 -16 16;
+ *                 half-words 0x7F80 (32640), 0x10F0 (4336).
+ * b = 0x20018190: bytes 0x90 0x81 0x01 0x20, signed -112 -127 1 32;
+ *                 half-words 0x8190 (signed -32368), 0x2001 (8193).
+ * c = 0x0A0B0C0D.  Every value below is worked out in its comment. */
+#define VA "0x10F07F80"
+#define VB "0x20018190"
+#define VC "0x0A0B0C0D"
+static const alu_case video_cases[] = {
+    {"vabsdiff4.u32.u32.u32", 32, 32, 3, {VA, VB, VC}, 0x10EF0210u, "|80-90|=10 |7F-81|=02 |F0-01|=EF |10-20|=10"},
+    {"vabsdiff4.u32.u32.u32.add", 32, 32, 3, {VA, VB, VC}, 0x0A0B0D1Eu, "c + 0x10+0x02+0xEF+0x10 (0x111)"},
+    {"vabsdiff4.s32.s32.s32", 32, 32, 3, {VA, VB, VC}, 0x1011FE10u, "16, |127+127|=254 -> FE, 17, 16"},
+    {"vadd4.u32.u32.u32.sat", 32, 32, 3, {VA, VB, VC}, 0x30F1FFFFu, "0x110 -> FF, 0x100 -> FF, F1, 30"},
+    {"vadd4.s32.s32.s32.sat", 32, 32, 3, {VA, VB, VC}, 0x30F10080u, "-240 -> -128 (80), 0, -15 (F1), 48"},
+    {"vsub4.s32.s32.s32 %r1.b20, %r2, %r3, %r4; //", 32, 32, 3, {VA, VB, VC}, 0x0AEF0CF0u,
+     "elements 0, 2: -16 (F0), -17 (EF); 1, 3 from c: 0C, 0A"},
+    {"vavrg4.u32.u32.u32", 32, 32, 3, {VA, VB, VC}, 0x18798088u, "(273)>>1=88, 257>>1=80, 242>>1=79, 49>>1=18"},
+    {"vavrg4.s32.s32.s32", 32, 32, 3, {VA, VB, VC}, 0x18F80088u, "-240>>1=-120 (88), 1>>1=0, -15>>1=-8 (F8), 18"},
+    {"vmin4.u32.u32.u32 %r1, %r2.b0123, %r3.b4567, %r4; //", 32, 32, 3, {VA, VB, VC}, 0x807F0110u,
+     "reversed bytes: min(10,20) min(F0,01) min(7F,81) min(80,90)"},
+    {"vmax4.s32.s32.s32 %r1, %r2, %r3.b7777, %r4; //", 32, 32, 3, {VA, VB, VC}, 0x20207F20u,
+     "every b element is b's byte 3 (32): max(-128,32) max(127,32) max(-16,32) max(16,32)"},
+    {"vadd2.s32.s32.s32.sat", 32, 32, 3, {VA, VB, VC}, 0x30F10110u, "32640-32368=272, 4336+8193=12529"},
+    {"vadd2.u32.u32.u32.sat", 32, 32, 3, {VA, VB, VC}, 0x30F1FFFFu, "0x10110 -> FFFF, 30F1"},
+    {"vsub2.s32.s32.s32.sat", 32, 32, 3, {VA, VB, VC}, 0xF0EF7FFFu, "32640+32368 -> 7FFF, 4336-8193=-3857 (F0EF)"},
+    {"vabsdiff2.u32.u32.u32.add", 32, 32, 3, {VA, VB, VC}, 0x0A0B1D2Eu, "c + 0x210 + 0xF11 (0x1121)"},
+    {"vmin2.s32.s32.s32.add", 32, 32, 3, {VA, VB, VC}, 0x0A0A9E8Du, "c + (-32368 + 4336) = c - 0x6D80"},
+    {"vmax2.u32.u32.u32 %r1.h1, %r2.h32, %r3.h10, %r4; //", 32, 32, 3, {VA, VB, VC}, 0x20010C0Du,
+     "element 1: max(b's 2001, a's 10F0); element 0 from c: 0C0D"},
+};
+
+static void test_video_simd(void **state) {
+    (void)state;
+    run_cases(video_cases, N(video_cases));
+}
+
 /* ---- carry chains: a 64-bit add and subtract out of 32-bit halves ---- */
 static void test_carry_chains(void **state) {
     (void)state;
@@ -493,6 +530,7 @@ int main(void) {
         cmocka_unit_test(test_cvt_corner_cases),  cmocka_unit_test(test_int_corner_cases),
         cmocka_unit_test(test_carry_chains),      cmocka_unit_test(test_predicate_logic),
         cmocka_unit_test(test_half_arithmetic),    cmocka_unit_test(test_setp_whole_and_partial_warps),
+        cmocka_unit_test(test_video_simd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -388,6 +388,104 @@ static void test_nvcc_locals_and_struct_return(void **state) {
     xt_close(&t);
 }
 
+/* -functional_cta_order (locsim_set_cta_order): each CTA's thread 0 takes a ticket
+ * (atom.add on a counter) and stores it at out[ctaid], so out is the order CTAs
+ * ran in.  37 CTAs: linear gives out[c] = c, reverse 36 - c, a seed a permutation of
+ * 0..36 that is neither; the same seed gives the same order. */
+static void test_cta_order(void **state) {
+    (void)state;
+    static const char *ptx = XT_HEADER
+        ".visible .entry order(.param .u64 ctr, .param .u64 out)\n"
+        "{\n"
+        "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<6>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.ne.u32 %p1, %r1, 0;\n"
+        "  @%p1 bra DONE;\n"
+        "  ld.param.u64 %rd1, [ctr];\n"
+        "  ld.param.u64 %rd2, [out];\n"
+        "  atom.global.add.u32 %r2, [%rd1], 1;\n"
+        "  mov.u32 %r3, %ctaid.x;\n"
+        "  mul.wide.u32 %rd3, %r3, 4;\n"
+        "  add.s64 %rd4, %rd2, %rd3;\n"
+        "  st.global.u32 [%rd4], %r2;\n"
+        "DONE:\n"
+        "  ret;\n"
+        "}\n";
+    const uint32_t orders[] = {0, 1, 7, 7};
+    uint32_t got[4][37];
+    for (int k = 0; k < 4; k++) {
+        xt t = xt_open(ptx, "order.ptx");
+        locsim_set_cta_order(t.dev, orders[k]);
+        locsim_dptr ctr = xt_buf(&t, NULL, 4), out = xt_buf(&t, NULL, sizeof got[k]);
+        void *args[] = {&ctr, &out};
+        xt_run(&t, "order", 37, 32, args, 2);
+        xt_get(&t, got[k], out, sizeof got[k]);
+        xt_close(&t);
+    }
+    uint32_t seen = 0, same = 1;
+    uint64_t bits = 0;
+    for (uint32_t c = 0; c < 37; c++) {
+        assert_int_equal(got[0][c], c);
+        assert_int_equal(got[1][c], 36 - c);
+        assert_true(got[2][c] < 37);
+        bits |= 1ull << got[2][c];
+        seen += got[2][c] == c || got[2][c] == 36 - c;
+        same &= got[2][c] == got[3][c];
+    }
+    assert_true(bits == (1ull << 37) - 1); /* a permutation */
+    assert_true(seen < 37);                /* neither order above */
+    assert_true(same);                     /* deterministic */
+}
+
+/* Indirect calls: `mov.u64 %rd, f` takes a function's address, `call (r), %rd, (a),
+ * proto` calls it.  Even lanes call inc (a + 1), odd lanes dbl (2a), at one call:
+ * lane l gets l + 1 or 2l.  A call through an address that is no function's faults
+ * with a message saying so. */
+static void test_indirect_calls(void **state) {
+    (void)state;
+    static const char *ptx = XT_HEADER
+        ".func (.param .b32 r) inc(.param .b32 a)\n{\n  .reg .b32 %r<3>;\n"
+        "  ld.param.b32 %r1, [a];\n  add.s32 %r2, %r1, 1;\n  st.param.b32 [r], %r2;\n  ret;\n}\n"
+        ".func (.param .b32 r) dbl(.param .b32 a)\n{\n  .reg .b32 %r<3>;\n"
+        "  ld.param.b32 %r1, [a];\n  shl.b32 %r2, %r1, 1;\n  st.param.b32 [r], %r2;\n  ret;\n}\n"
+        ".visible .entry k(.param .u64 out, .param .u64 junk)\n"
+        "{\n"
+        "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  ld.param.u64 %rd6, [junk];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  and.b32 %r2, %r1, 1;\n"
+        "  setp.eq.u32 %p1, %r2, 0;\n"
+        "  mov.u64 %rd2, inc;\n"
+        "  mov.u64 %rd3, dbl;\n"
+        "  selp.b64 %rd4, %rd2, %rd3, %p1;\n"
+        "  add.s64 %rd4, %rd4, %rd6;\n"
+        "  {\n"
+        "  .param .b32 a0;\n  .param .b32 r0;\n"
+        "  st.param.b32 [a0], %r1;\n"
+        "  proto : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "  call (r0), %rd4, (a0), proto;\n"
+        "  ld.param.b32 %r3, [r0];\n"
+        "  }\n"
+        "  mul.wide.u32 %rd5, %r1, 4;\n"
+        "  add.s64 %rd5, %rd1, %rd5;\n"
+        "  st.global.u32 [%rd5], %r3;\n"
+        "  ret;\n"
+        "}\n";
+    xt t = xt_open(ptx, "indirect.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 32 * 4);
+    uint64_t junk = 0;
+    void *args[] = {&out, &junk};
+    xt_run(&t, "k", 1, 32, args, 2);
+    uint32_t r[32];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t l = 0; l < 32; l++) assert_int_equal(r[l], l % 2 == 0 ? l + 1 : 2 * l);
+    junk = 8; /* no function's address */
+    const char *msg = xt_expect_error(&t, "k", 1, 32, args, 2, LOCSIM_ERR_KERNEL_FAULT);
+    xt_assert_contains(msg, "not a function's address");
+    xt_close(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nested_divergence),
@@ -397,6 +495,8 @@ int main(void) {
         cmocka_unit_test(test_recursive_factorial),
         cmocka_unit_test(test_nvcc_recursion),
         cmocka_unit_test(test_nvcc_locals_and_struct_return),
+        cmocka_unit_test(test_cta_order),
+        cmocka_unit_test(test_indirect_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,7 +126,7 @@ static void test_cp_async_errors(void **state) {
         {"cp.async.ca.shared.global [s], [%rd1], 12;", "copy size must be 4, 8 or 16"},
         {"cp.async.ca.shared.global [s], [%rd1], 4, 8;", "source size 8 exceeds the copy size 4"},
         {"cp.async.ca.global [s], [%rd1], 4;", "needs .ca or .cg, .shared and .global"},
-        {"cp.async.bulk.shared.global [s], [%rd1], 4;", "unsupported: 'cp.async.bulk'"},
+        {"cp.async.bulk.shared.global [s], [%rd1], 4;", "cp.async.bulk.shared.global is not supported"},
         {"cp.async.wait_group %r1;", "takes an integer constant"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

@@ -7,8 +7,10 @@
  *   a = malloc(100)  -> 0x100000000 (bytes 100..255 are padding)
  *   b = malloc(256)  -> 0x100000100
  * a read of a+128 is outside every allocation but inside the mapped granule
- * [0x100000000, 0x100200000); a read of a-16 (0xfffffff0) is in the granule below,
- * where nothing is allocated; a read of a+3 MiB is in the next granule, also empty. */
+ * [0x100000000, 0x100200000); a read of a-16 (0xfffffff0) is in the driver's region
+ * below the heap (the 16 MiB [0xff000000, 0x100000000), mapped as on a GPU); a read
+ * of a - 16 MiB - 16 (0xfefffff0) is below that, where nothing is mapped; a read of
+ * a+3 MiB is in the next granule, empty. */
 #include "test_exec_util.h"
 
 static const char *oob_ptx = XT_HEADER
@@ -70,6 +72,12 @@ static void test_mapped_read_runs_and_counts(void **state) {
     assert_int_equal(oob_read(&f, (2 << 20) - 4), LOCSIM_OK);
     locsim_get_counters(f.t.dev, &c);
     assert_int_equal(c.oob_accesses, 64);
+    /* a-16: the driver's region below the heap, mapped, never written: reads 0 */
+    assert_int_equal(oob_read(&f, -16), LOCSIM_OK);
+    xt_get(&f.t, r, f.b, sizeof r);
+    for (int l = 0; l < 32; l++) assert_int_equal(r[l], 0);
+    locsim_get_counters(f.t.dev, &c);
+    assert_int_equal(c.oob_accesses, 96);
     xt_close(&f.t);
 }
 
@@ -77,9 +85,10 @@ static void test_unmapped_read_is_illegal_address(void **state) {
     (void)state;
     oob_fix f;
     oob_open(&f, 0);
-    assert_int_equal(oob_read(&f, -16), LOCSIM_ERR_KERNEL_FAULT); /* granule below the heap */
+    /* below the driver's region under the heap */
+    assert_int_equal(oob_read(&f, -(16 << 20) - 16), LOCSIM_ERR_KERNEL_FAULT);
     const char *msg = locsim_last_error(f.t.dev);
-    xt_assert_contains(msg, "Address 0xfffffff0 is out of bounds and not in mapped device memory");
+    xt_assert_contains(msg, "Address 0xfefffff0 is out of bounds and not in mapped device memory");
     assert_int_equal(oob_read(&f, 3 << 20), LOCSIM_ERR_KERNEL_FAULT); /* next granule: empty */
     xt_assert_contains(locsim_last_error(f.t.dev), "Address 0x100300000 is out of bounds and not in mapped");
     locsim_counters c;

@@ -55,9 +55,9 @@ static void test_shfl_modes_and_inactive_lanes(void **state) {
         assert_int_equal(r[l][5], (l & 7) != 7 ? 10 * (l + 1) : 10 * l);
         uint32_t p = (l >= 1 ? 1u : 0u) | (l <= 29 ? 2u : 0u) | ((l & 7) != 7 ? 4u : 0u);
         assert_int_equal(r[l][6], p);
-        /* lanes 0..15 read lane 20, which is on the other path: we return lane 20's
-         * register (200), PTX leaves it undefined */
-        assert_int_equal(r[l][7], l < 16 ? 200u : 0u);
+        /* lanes 0..15 read lane 20, which is on the other path: PTX leaves it
+         * undefined, GPUs give 0, and so do we (lane 20's register holds 200) */
+        assert_int_equal(r[l][7], 0u);
     }
     xt_close(&t);
 }
@@ -180,6 +180,60 @@ static void test_vote_match_redux(void **state) {
          * warp 1: lanes hold t = 32..47: sum = 16*32 + 120 = 632, or = 47 (0b101111) */
         assert_int_equal(r[l][6], l < 32 ? 496u : 632u);
         assert_int_equal(r[l][7], l < 32 ? 31u : 47u);
+    }
+    xt_close(&t);
+}
+
+/* Per-lane member masks (cooperative groups' tiled_partition(block, 16)): lanes
+ * 0-15 name 0x0000ffff, lanes 16-31 0xffff0000 at the same instructions.  Each half
+ * is its own group: bar.warp.sync passes; ballot(odd lane) = 0x0000aaaa / 0xaaaa0000;
+ * all(lane < 20) = 1 / 0 (16..31 holds 20); any(lane == 3) = 1 / 0; match.all of the
+ * half number: every lane equal, d = the half's mask, p = 1; redux.add of the lane:
+ * 0+..+15 = 120 / 16..31 = 16*16 + 120 = 376.  (With one mask for the whole warp,
+ * taken from lane 0, bar.warp.sync faulted.) */
+static void test_per_lane_member_masks(void **state) {
+    (void)state;
+    static const char *ptx = XT_HEADER
+        ".visible .entry halves(.param .u64 out)\n"
+        "{\n"
+        "  .reg .pred %p<8>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %laneid;\n"
+        "  shr.u32 %r2, %r1, 4;\n"
+        "  shl.b32 %r3, %r2, 4;\n"
+        "  shl.b32 %r5, 0xffff, %r3;\n"
+        "  bar.warp.sync %r5;\n"
+        "  and.b32 %r6, %r1, 1;\n"
+        "  setp.eq.u32 %p1, %r6, 1;\n"
+        "  vote.sync.ballot.b32 %r7, %p1, %r5;\n"
+        "  setp.lt.u32 %p2, %r1, 20;\n"
+        "  vote.sync.all.pred %p3, %p2, %r5;\n"
+        "  setp.eq.u32 %p4, %r1, 3;\n"
+        "  vote.sync.any.pred %p5, %p4, %r5;\n"
+        "  match.all.sync.b32 %r8|%p6, %r2, %r5;\n"
+        "  redux.sync.add.u32 %r9, %r1, %r5;\n"
+        "  selp.u32 %r10, 1, 0, %p3;\n"
+        "  selp.u32 %r11, 2, 0, %p5;\n"
+        "  selp.u32 %r12, 4, 0, %p6;\n"
+        "  or.b32 %r10, %r10, %r11;\n"
+        "  or.b32 %r10, %r10, %r12;\n"
+        "  mul.wide.u32 %rd2, %r1, 16;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.v4.u32 [%rd3], {%r7, %r10, %r8, %r9};\n"
+        "  ret;\n"
+        "}\n";
+    xt t = xt_open(ptx, "halves.ptx");
+    locsim_dptr out = xt_buf(&t, NULL, 32 * 16);
+    void *args[] = {&out};
+    xt_run(&t, "halves", 1, 32, args, 1);
+    uint32_t r[32][4];
+    xt_get(&t, r, out, sizeof r);
+    for (uint32_t l = 0; l < 32; l++) {
+        int hi = l >= 16;
+        assert_int_equal(r[l][0], hi ? 0xaaaa0000u : 0x0000aaaau);
+        assert_int_equal(r[l][1], hi ? 4u : 1u | 2u | 4u);
+        assert_int_equal(r[l][2], hi ? 0xffff0000u : 0x0000ffffu);
+        assert_int_equal(r[l][3], hi ? 376u : 120u);
     }
     xt_close(&t);
 }
@@ -415,6 +469,7 @@ int main(void) {
         cmocka_unit_test(test_shfl_modes_and_inactive_lanes),
         cmocka_unit_test(test_shfl_lanes_outside_membermask),
         cmocka_unit_test(test_match_any_lanes_outside_membermask),
+        cmocka_unit_test(test_per_lane_member_masks),
         cmocka_unit_test(test_vote_match_redux),
         cmocka_unit_test(test_bar_red),
         cmocka_unit_test(test_named_barriers),

@@ -21,23 +21,26 @@ static void test_opcode_errors(void **state)
 {
     (void)state;
     body_fails("foo.u32 %r1, %r2;", 9, 1, "unknown opcode 'foo'");
-    body_fails("sured.b.add.1d.u32 [%rd1, {%r1}], %r2;", 9, 1, "unsupported: 'sured'");
+    body_fails("sured.b.add.1d.u32 [%rd1, {%r1}], %r2;", 9, 1, "sured.b.add.1d.u32 is not supported");
     /* textures and surfaces: objects only, the forms ptxas takes */
-    body_fails("tex.cube.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 1,
-               "unsupported: 'tex.cube'");
+    body_fails("tex.acube.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 1,
+               "tex.acube.v4.f32.f32 is not supported (layered cube-map and multi-sample textures)");
+    body_fails("tex.cube.v4.f32.s32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 50,
+               "'tex.cube' takes .f32 coordinates");
+    body_fails("suld.b.cube.b32.trap {%r0}, [%rd1, {%r0, %r1, %r2, %r3}];", 9, 1, "'suld' has no .cube geometry");
     body_fails("tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [k_p0, {%r0, %r1}];", 9, 42, "not texture references");
     body_fails("tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0}];", 9, 48, "takes 2 coordinates, found 1");
     body_fails("tex.2d.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1}];", 9, 1, "'tex' needs .v4");
     body_fails("tex.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1}];", 9, 1, "'tex' needs a geometry");
     body_fails("tld4.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0, %r1}];", 9, 1, "needs a component");
-    body_fails("suld.p.2d.b32.trap {%r0}, [%rd1, {%r0, %r1}];", 9, 1, "unsupported: 'suld.p'");
+    body_fails("suld.p.2d.b32.trap {%r0}, [%rd1, {%r0, %r1}];", 9, 1, "suld.p.2d.b32.trap is not supported (formatted surface access)");
     body_fails("suld.b.2d.b32.trap {%r0}, [%rd1, {%r0, %r1}], %r2;", 9, 1, "'suld' takes d, [handle, {coordinates}]");
-    body_fails("txq.channel_order.b32 %r0, [%rd1];", 9, 1, "unsupported: this 'txq' query");
+    body_fails("txq.channel_order.b32 %r0, [%rd1];", 9, 1, "txq.channel_order.b32 is not supported");
     body_fails("tex.1d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [%rd1], {%r0};", 9, 1, "operand '[handle, {coordinates}]'");
     body_fails("txq.width.b32 %r0, [%rd1, {%r0}];", 9, 1, "operand '[handle]'");
     body_fails("sust.b.1d.b32 [%rd1, {%r0}], %r1;", 9, 1, "'sust' needs .trap, .clamp or .zero");
     body_fails("txq.width.b32 %r0, [%r1];", 9, 21, "is .b32, the operand is 64-bit");
-    body_fails("brx.idx %r1, tbl;", 9, 1, "unsupported: brx.idx");
+    body_fails("brx.idx %r1, tbl;", 9, 1, "brx.idx is not supported (indirect branch)");
     body_fails("add.foo.u32 %r1, %r2, %r3;", 9, 4, "unsupported modifier '.foo' for 'add'");
     body_fails("add.u32.s32 %r1, %r2, %r3;", 9, 1, "'add' takes one type modifier, found two");
     body_fails("add %r1, %r2, %r3;", 9, 1, "'add' needs a type modifier");
@@ -131,11 +134,12 @@ static void test_declaration_errors(void **state)
     body_fails(".local .u32 x = 5;", 9, 15, ".local variables cannot be initialized");
     body_fails(".shared .u32 s = 5;", 9, 16, ".shared variables cannot be initialized");
     body_fails(".foo;", 9, 1, "unexpected directive '.foo' in function body");
-    body_fails("prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);", 9, 15,
-               "unsupported: indirect calls (.callprototype)");
+    /* a prototype names its call's type; it is not a call target of its own */
+    body_fails("prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);\ncall prototype_1, ();", 10, 6,
+               "call to undeclared function 'prototype_1'");
     /* a brx.idx's table comes before the brx.idx itself: named as what it is */
     body_fails("tbl: .branchtargets L1, L2;", 9, 6, "unsupported: brx.idx (indirect branch; its .branchtargets table)");
-    body_fails("ctbl: .calltargets f1, f2;", 9, 7, "unsupported: indirect calls (.calltargets)");
+    body_fails("ctbl: .calltargets f1, f2;", 9, 7, "unsupported: a call's .calltargets table (calls through a register run)");
     body_fails("{ .reg .b32 %q; ", 11, 1, "unexpected end of file in function 'k'");
 
     char deep[400] = "";
@@ -196,8 +200,8 @@ static void test_module_errors(void **state)
     parse_fails(PTX_HEADER ".entry g() { ret; }\n.entry k() { call g; ret; }\n", 5, 19, "cannot call kernel 'g'");
     parse_fails(PTX_HEADER ".entry k(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
     parse_fails(PTX_HEADER ".func f(.param .u32 a, .param .u32 a) { ret; }\n", 4, 1, "parameter 'a' declared twice");
-    parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 41,
-                "unsupported: indirect call through register '%rd'");
+    parse_fails(PTX_HEADER ".entry k() { .reg .b64 %rd; call (%rd), %rd, (); ret; }\n", 4, 48,
+                "an indirect call needs a prototype (.callprototype label) after its arguments");
     parse_fails(PTX_HEADER ".func f(.param .b32 a) { ret; }\n"
                            ".entry k() { .reg .b64 %rd; call f, (%rd); ret; }\n",
                 5, 34, "argument 1 of call to 'f' is 8 bytes, the parameter is 4");

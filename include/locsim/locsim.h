@@ -110,6 +110,14 @@ locsim_status locsim_memcpy_from_symbol(locsim_module *mod, const char *name, vo
 locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block,
                             uint32_t dyn_smem_bytes, void **args, uint32_t nargs);
 
+/* locsim_launch with flags.  LOCSIM_LAUNCH_COOPERATIVE: every CTA of the grid runs at
+ * once (functional mode: their warps take turns; timing mode: the grid must fit on the
+ * GPU, which the caller checks) and cooperative groups' grid.sync() works: the kernel
+ * gets a zeroed grid-sync workspace through %envreg1:%envreg2. */
+enum { LOCSIM_LAUNCH_COOPERATIVE = 1 };
+locsim_status locsim_launch_ex(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block, uint32_t dyn_smem_bytes,
+                               void **args, uint32_t nargs, unsigned flags);
+
 /* Kernel properties for hosts that need them (cudaFuncGetAttributes). */
 typedef struct {
     uint32_t num_params;
@@ -282,6 +290,10 @@ int locsim_config_memcheck(const locsim_config *cfg);
  * GPUs give, at no measurable speed cost against 65536. */
 #define LOCSIM_DEFAULT_RUN_QUANTUM 32
 void locsim_set_run_quantum(locsim_device *dev, uint32_t insns);
+/* Functional mode: the order CTAs run in (-functional_cta_order): 0 linear, 1 reverse,
+ * N > 1 a pseudo-random permutation drawn from seed N.  A race-free program's results
+ * do not depend on it; one with a race between CTAs may (docs/functional.md). */
+void locsim_set_cta_order(locsim_device *dev, uint32_t order);
 /* A 64-bit digest (FNV-1a's step over 64-bit words) of every byte copied
  * device -> host so far, copy by copy: two runs of one program whose digests
  * agree showed the host the same results (determinism tests). */

@@ -42,7 +42,8 @@ static uint32_t pressure(const ptx_module *m, const ptx_function *f, uint32_t de
         for (uint32_t w = 0; w < L.words; w++) both[w] = in[w] | out[w];
         uint32_t p = weight(f, both, L.words);
         const ptx_insn *ins = &f->insns[i];
-        if (ins->op == PTX_OP_CALL && ins->call < f->ncalls && f->calls[ins->call].func < m->nfuncs)
+        if (ins->op == PTX_OP_CALL && ins->call < f->ncalls && !f->calls[ins->call].indirect &&
+            f->calls[ins->call].func < m->nfuncs)
             p = weight(f, out, L.words) + pressure(m, &m->funcs[f->calls[ins->call].func], depth + 1, limit);
         if (p > most) most = p;
     }

@@ -140,13 +140,61 @@ static int exec_assertfail(exec_ctx *x, const ptx_call *site) {
     return exec_fault_insn(x, LOCSIM_ERR_ASSERT, what);
 }
 
+/* An indirect call (call (r), %rd, (a), prototype): the callee is the function whose
+ * address (PTX_FUNC_ADDR) each active lane's register holds.  Lanes naming different
+ * functions split as at a divergent branch: the lanes of the first lane's function
+ * run the call now, the others run the same instruction afterwards, and all meet
+ * after it.  0 and *func when every active lane names one function, 1 after a
+ * split, -1 after a fault (not a function's address, a kernel, a wrong arity). */
+static int indirect_callee(exec_ctx *x, const ptx_call *site, uint32_t *func) {
+    const ptx_module *mod = x->cta->L->mod;
+    const uint64_t *t = exec_src(x, 1);
+    uint32_t first = (uint32_t)__builtin_ctz(x->active), same = 0;
+    uint64_t v = t[first];
+    FOR_EACH_LANE(l, x->active) {
+        if (t[l] == v) same |= 1u << l;
+    }
+    if (same != x->active) {
+        exec_warp *w = x->w;
+        w->stack[w->sp - 1].pc = x->pc + 1;
+        if (exec_stack_push(x->cta, w, x->pc, x->pc + 1, x->active & ~same)) return -1;
+        if (exec_stack_push(x->cta, w, x->pc, x->pc + 1, same)) return -1;
+        return 1;
+    }
+    uint64_t off = v - PTX_FUNC_ADDR_BASE;
+    char what[300];
+    if (v < PTX_FUNC_ADDR_BASE || off % PTX_FUNC_ADDR_STRIDE || off / PTX_FUNC_ADDR_STRIDE >= mod->nfuncs) {
+        snprintf(what, sizeof what, "Indirect call through address 0x%llx (lane %u): not a function's address",
+                 (unsigned long long)v, first);
+        return exec_fault_insn(x, LOCSIM_ERR_KERNEL_FAULT, what);
+    }
+    const ptx_function *callee = &mod->funcs[off / PTX_FUNC_ADDR_STRIDE];
+    const char *why = ptx_function_unsupported(mod, (uint32_t)(off / PTX_FUNC_ADDR_STRIDE));
+    if (why) {
+        snprintf(what, sizeof what, "indirect call to '%s', which cannot run on locsim: %s", callee->name, why);
+        return exec_fault_insn(x, LOCSIM_ERR_UNSUPPORTED, what);
+    }
+    if (callee->is_entry || site->nargs != callee->nparams || (site->nrets && site->nrets != callee->nrets)) {
+        snprintf(what, sizeof what, "Indirect call to '%s' (lane %u): %s", callee->name, first,
+                 callee->is_entry ? "a kernel, not a .func" : "its parameters do not match the call's prototype");
+        return exec_fault_insn(x, LOCSIM_ERR_KERNEL_FAULT, what);
+    }
+    *func = (uint32_t)(off / PTX_FUNC_ADDR_STRIDE);
+    return 0;
+}
+
 int exec_call(exec_ctx *x) {
     const ptx_insn *in = x->in;
     const ptx_module *mod = x->cta->L->mod;
     if (in->call >= x->f->ncalls) return exec_unsupported(x);
     const ptx_call *site = &x->f->calls[in->call];
-    if (site->func >= mod->nfuncs) return exec_unsupported(x);
-    const ptx_function *callee = &mod->funcs[site->func];
+    uint32_t func = site->func;
+    if (site->indirect) {
+        int rc = indirect_callee(x, site, &func);
+        if (rc) return rc < 0 ? -1 : 0;
+    }
+    if (func >= mod->nfuncs) return exec_unsupported(x);
+    const ptx_function *callee = &mod->funcs[func];
     exec_warp *w = x->w;
     if (callee->is_extern || !callee->insns) {
         if (strcmp(callee->name, "vprintf") == 0) {

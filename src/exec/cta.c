@@ -228,20 +228,22 @@ static void report_deadlock(exec_cta *cta) {
                    cta->nwarps - cta->live_warps, cta->nwarps);
 }
 
-locsim_status exec_cta_run(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns) {
+void exec_cta_round(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns) {
+    if (cta->faulted || !cta->live_warps) return;
     uint64_t t0 = cta->thread_insns, w0 = cta->warp_insns;
-    while (!cta->faulted && cta->live_warps) {
-        int ran = 0;
-        for (uint32_t i = 0; i < cta->nwarps && !cta->faulted; i++) {
-            exec_warp *w = &cta->warps[i];
-            if (w->state != WARP_RUNNING) continue;
-            exec_run_warp(cta, w, NULL, cta->L->run_quantum ? cta->L->run_quantum : RUN_QUANTUM);
-            ran = 1;
-        }
-        if (cta->faulted || !cta->live_warps) break;
-        if (!exec_cta_try_release_barrier(cta) && !ran) report_deadlock(cta);
+    int ran = 0;
+    for (uint32_t i = 0; i < cta->nwarps && !cta->faulted; i++) {
+        exec_warp *w = &cta->warps[i];
+        if (w->state != WARP_RUNNING) continue;
+        exec_run_warp(cta, w, NULL, cta->L->run_quantum ? cta->L->run_quantum : RUN_QUANTUM);
+        ran = 1;
     }
+    if (!cta->faulted && cta->live_warps && !exec_cta_try_release_barrier(cta) && !ran) report_deadlock(cta);
     if (thread_insns) *thread_insns += cta->thread_insns - t0;
     if (warp_insns) *warp_insns += cta->warp_insns - w0;
+}
+
+locsim_status exec_cta_run(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns) {
+    while (!exec_cta_done(cta)) exec_cta_round(cta, thread_insns, warp_insns);
     return cta->faulted ? cta->fault.status : LOCSIM_OK;
 }

@@ -74,6 +74,8 @@ typedef struct {
     uint64_t *oob_accesses;       /* memcheck off: accesses outside allocations that hit
                                      mapped memory are counted here (may be NULL) */
     uint32_t run_quantum;         /* exec_cta_run: instructions per warp turn (0: default) */
+    uint64_t grid_workspace;      /* cooperative launch: device address of the grid-sync
+                                     workspace (%envreg1:%envreg2), else 0 */
     const struct ldesc_set *ldesc;/* Locality Descriptors of the launch (src/ldesc/), NULL: none */
 } exec_launch;
 
@@ -141,5 +143,8 @@ void exec_cta_set_clock(exec_cta *cta, uint64_t cycle);
  * warp instructions to the counters.  Returns LOCSIM_OK or the fault's status
  * (details in exec_cta_fault). */
 locsim_status exec_cta_run(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns);
+/* One turn of each running warp of the CTA (and a barrier release): exec_cta_run is
+ * this until exec_cta_done.  A cooperative launch runs all its CTAs' rounds in turn. */
+void exec_cta_round(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns);
 
 #endif

@@ -40,6 +40,10 @@ uint64_t exec_sreg_value(const exec_ctx *x, uint32_t sreg, unsigned comp, uint32
     case PTX_SREG_LANEMASK_GT: return (uint32_t) ~((2ull << lane) - 1);
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->smem_dynamic;
     case PTX_SREG_TOTAL_SMEM_SIZE: return (uint64_t)L->smem_static + L->smem_dynamic;
+    /* cooperative groups' grid.sync() finds its barrier word through these (0 outside
+     * a cooperative launch: grid.sync() then traps, as on a GPU) */
+    case PTX_SREG_ENVREG1: return (uint32_t)(L->grid_workspace >> 32);
+    case PTX_SREG_ENVREG2: return (uint32_t)L->grid_workspace;
     default: return 0;
     }
 }
@@ -66,6 +70,7 @@ const uint64_t *exec_src_slow(exec_ctx *x, unsigned i) {
     case PTX_OPND_REG: return exec_row(x, o->reg);
     case PTX_OPND_IMM: fill(tmp, (uint64_t)o->imm); return tmp;
     case PTX_OPND_SYMADDR: fill(tmp, symaddr_value(x, o)); return tmp;
+    case PTX_OPND_FUNC: fill(tmp, PTX_FUNC_ADDR_BASE + (uint64_t)PTX_FUNC_ADDR_STRIDE * (uint64_t)o->imm); return tmp;
     case PTX_OPND_SREG:
         if (o->reg == PTX_SREG_TID) {
             const uint16_t *t = x->w->tid[o->comp > 2 ? 0 : o->comp];

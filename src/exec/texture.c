@@ -19,6 +19,10 @@
  *  - a linear resource (tex1Dfetch) is indexed by integer texel number: no
  *    filtering, no address mode, 0 out of range;
  *  - the layer of a layered texture is clamped to the layers there are;
+ *  - tex.cube (a cubemap: six square faces stored as six layers) picks the face of
+ *    the direction's largest component and the face coordinates of the programming
+ *    guide's cubemap table, normalized whatever the object says; the face's edges
+ *    clamp (filtering does not reach into the neighbouring face);
  *  - .level and .grad sample level 0: there are no mipmapped textures.
  * Surfaces (suld.b / sust.b): x is a byte offset in the row, y and z are rows and
  * slices; an access out of range traps (.trap: a kernel fault), is moved to the
@@ -210,6 +214,7 @@ static coords lane_coords(const exec_ctx *x, const exec_texobj *o, uint32_t lane
     case PTX_GEOM_3D: naxes = 3; break;
     case PTX_GEOM_A1D: first = 1; break;
     case PTX_GEOM_A2D: first = 1; naxes = 2; break;
+    case PTX_GEOM_CUBE: naxes = 3; break;
     default: break;
     }
     if (first) {
@@ -240,9 +245,53 @@ static void blend(texval *out, const texval *t, const float *w, unsigned n) {
     out->is_float = 1;
 }
 
+/* tex.cube: the direction (x, y, z) picks the face of its largest component (ties:
+ * x before y before z) and coordinates (s, t) on it, m = that component's size
+ * (CUDA programming guide, cubemap textures):
+ *   face 0 +x: s = -z, t = -y   face 1 -x: s = z, t = -y
+ *   face 2 +y: s = x,  t = z    face 3 -y: s = x, t = -z
+ *   face 4 +z: s = x,  t = -y   face 5 -z: s = -x, t = -y
+ * and the face is read at the normalized (u, v) = ((s/m + 1)/2, (t/m + 1)/2),
+ * point sampled or bilinear, clamped at the face's edges. */
+static int cube_lane(exec_ctx *x, const exec_texobj *o, const coords *c, uint32_t lane, texval *v) {
+    float cx = c->f[0], cy = c->f[1], cz = c->f[2];
+    float ax = fabsf(cx), ay = fabsf(cy), az = fabsf(cz);
+    uint32_t face;
+    float m, s, t;
+    if (ax >= ay && ax >= az) {
+        face = cx >= 0.0f ? 0 : 1, m = ax, s = cx >= 0.0f ? -cz : cz, t = -cy;
+    } else if (ay >= az) {
+        face = cy >= 0.0f ? 2 : 3, m = ay, s = cx, t = cy >= 0.0f ? cz : -cz;
+    } else {
+        face = cz >= 0.0f ? 4 : 5, m = az, s = cz >= 0.0f ? cx : -cx, t = -cy;
+    }
+    uint32_t layers = o->layered ? o->depth : 1;
+    if (face >= layers) face = layers - 1; /* not a cubemap: undefined on a GPU */
+    float u = (s / m + 1.0f) * 0.5f * (float)o->width, w = (t / m + 1.0f) * 0.5f * (float)o->height;
+    int noted = 0;
+    if (o->filter != 1)
+        return texel(x, o, address(to_index(floorf(u)), o->width, ADDR_CLAMP),
+                     address(to_index(floorf(w)), o->height, ADDR_CLAMP), 0, face, lane, &noted, v);
+    u -= 0.5f, w -= 0.5f;
+    float fu = floorf(u), fw = floorf(w);
+    float a = quantize_weight(u - fu), b = quantize_weight(w - fw);
+    texval q[4];
+    float wt[4];
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned di = k & 1, dj = k >> 1;
+        wt[k] = (di ? a : 1.0f - a) * (dj ? b : 1.0f - b);
+        if (texel(x, o, address(to_index(fu) + di, o->width, ADDR_CLAMP),
+                  address(to_index(fw) + dj, o->height, ADDR_CLAMP), 0, face, lane, &noted, &q[k]))
+            return -1;
+    }
+    blend(v, q, wt, 4);
+    return 0;
+}
+
 /* One lane's tex fetch into *v.  0, or -1 after a fault. */
 static int tex_lane(exec_ctx *x, const exec_texobj *o, uint32_t lane, texval *v) {
     coords c = lane_coords(x, o, lane);
+    if (x->in->mode == PTX_GEOM_CUBE && !o->linear) return cube_lane(x, o, &c, lane, v);
     int noted = 0;
     uint32_t layer = c.layer;
     if (c.is_int || o->linear) {

@@ -190,6 +190,10 @@ static int execute(exec_ctx *x) {
         return exec_texture(x);
     case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
         return exec_warp_op(x);
+    case PTX_OP_VADD2: case PTX_OP_VSUB2: case PTX_OP_VAVRG2: case PTX_OP_VABSDIFF2: case PTX_OP_VMIN2:
+    case PTX_OP_VMAX2: case PTX_OP_VADD4: case PTX_OP_VSUB4: case PTX_OP_VAVRG4: case PTX_OP_VABSDIFF4:
+    case PTX_OP_VMIN4: case PTX_OP_VMAX4:
+        return exec_video(x);
     case PTX_OP_CP_ASYNC: case PTX_OP_CP_ASYNC_COMMIT: case PTX_OP_CP_ASYNC_WAIT: case PTX_OP_CP_ASYNC_WAIT_ALL:
         return exec_cp_async(x);
     /* No functional effect: memory is sequentially consistent here, prefetches and

@@ -327,7 +327,7 @@ static int is_texture_op(ptx_opcode op)
  * written [handle, {coordinates}]. */
 static void put_texture(out *o, const ptx_module *m, const ptx_function *f, const ptx_insn *in)
 {
-    static const char *const geom[] = {"", "1d", "2d", "3d", "a1d", "a2d"};
+    static const char *const geom[] = {"", "1d", "2d", "3d", "a1d", "a2d", "cube"};
     static const char *const var[] = {"", "level", "grad"};
     static const char *const comp[] = {"r", "g", "b", "a"};
     static const char *const bound[] = {"trap", "clamp", "zero"};

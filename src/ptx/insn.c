@@ -123,7 +123,7 @@ static const modifier modifiers[] = {
     /* textures and surfaces; value 0 is never used so SET_ONCE sees a repeat
      * (geometry values 1..; unsupported geometries are named in decode_texture) */
     M(".1d", C_GEOM, PTX_GEOM_1D), M(".2d", C_GEOM, PTX_GEOM_2D), M(".3d", C_GEOM, PTX_GEOM_3D),
-    M(".a1d", C_GEOM, PTX_GEOM_A1D), M(".a2d", C_GEOM, PTX_GEOM_A2D), M(".cube", C_GEOM, 100),
+    M(".a1d", C_GEOM, PTX_GEOM_A1D), M(".a2d", C_GEOM, PTX_GEOM_A2D), M(".cube", C_GEOM, PTX_GEOM_CUBE),
     M(".acube", C_GEOM, 101), M(".2dms", C_GEOM, 102), M(".a2dms", C_GEOM, 103),
     M(".level", C_TEXVAR, 1 + PTX_TEX_LEVEL), M(".grad", C_TEXVAR, 1 + PTX_TEX_GRAD), M(".base", C_TEXVAR, 1),
     M(".r", C_COMP, 1), M(".g", C_COMP, 2), M(".b", C_COMP, 3), M(".a", C_COMP, 4),
@@ -238,9 +238,7 @@ static const char *const unsupported_opcodes[] = {
     "stmatrix", "movmatrix", "mbarrier", "mapa", "getctarank", "elect", "szext", "bmsk",
     "fns", "applypriority", "discard", "createpolicy", "griddepcontrol", "stacksave",
     "stackrestore", "alloca", "multimem", "tensormap", "setmaxnreg", "vabsdiff",
-    "vadd", "vsub", "vmad", "vmin", "vmax", "vshl", "vshr", "vset", "vabsdiff2", "vabsdiff4",
-    "vadd2", "vadd4", "vsub2", "vsub4", "vavrg2", "vavrg4", "vmin2", "vmin4", "vmax2", "vmax4",
-    "vset2", "vset4", "pmevent", "wgmma", "tcgen05", "clusterlaunchcontrol",
+    "vadd", "vsub", "vmad", "vmin", "vmax", "vshl", "vshr", "vset", "vset2", "vset4", "pmevent", "wgmma", "tcgen05", "clusterlaunchcontrol",
 };
 
 /* ---- collected modifiers ----------------------------------------------- */
@@ -258,6 +256,8 @@ typedef struct {
     uint32_t geom, texvar, comp, sumode, bound, query;  /* texture / surface: value + 1 where 0 is valid */
     token first;             /* the opcode token, for messages */
     uint32_t cp;             /* cp.async modifiers seen (CP_* bits) */
+    ptx_type vtypes[3];      /* SIMD video: .dtype.atype.btype */
+    uint32_t nvtypes, vadd;  /* SIMD video: types seen; .add seen */
 } mods;
 
 /* ---- raw operands ------------------------------------------------------ */
@@ -268,6 +268,8 @@ typedef struct {
     uint8_t neg;             /* '!' before a name, '-' before a number */
     uint8_t pipe;            /* followed by '|' (d|p pairs) */
     int8_t comp;             /* NAME.x/.y/.z: 0..2, else -1 */
+    uint8_t has_sel;         /* NAME.b3210 / NAME.h10: a SIMD video selector or mask (sel) */
+    token sel;
     token t;                 /* NAME / NUM token; ADDR: base; VEC: the '{' */
     int64_t off;             /* NAME+off (mov sym+4); ADDR offset */
     uint8_t base_is_num;     /* ADDR: [number] */
@@ -497,7 +499,7 @@ static void parse_raw_operand(parser *P, raw_opnd *r)
     char buf[96];
     /* field by field: the token arrays are only read for the kinds that set them */
     r->kind = RO_NAME;
-    r->neg = r->pipe = r->base_is_num = r->nelem = 0;
+    r->neg = r->pipe = r->base_is_num = r->nelem = r->has_sel = 0;
     r->comp = -1;
     r->off = 0;
     if (tok_is_punct(&P->tok, '[')) {
@@ -535,7 +537,11 @@ static void parse_raw_operand(parser *P, raw_opnd *r)
             r->comp = 1;
         else if (tok_is(&P->tok, ".z"))
             r->comp = 2;
-        else
+        else if (P->tok.len >= 3 && (P->tok.text[1] == 'b' || P->tok.text[1] == 'h') &&
+                 P->tok.text[2] >= '0' && P->tok.text[2] <= '9') {
+            r->has_sel = 1; /* checked by the video decoder; any other opcode refuses it */
+            r->sel = P->tok;
+        } else
             parse_fail_tok(P, &P->tok, "unexpected %s after operand", tok_text(&P->tok, buf, sizeof buf));
         next_token(P);
     } else if (tok_is_punct(&P->tok, '+') && !r->neg) {
@@ -584,7 +590,8 @@ static const struct {
     {"%lanemask_eq", PTX_SREG_LANEMASK_EQ, 0}, {"%lanemask_le", PTX_SREG_LANEMASK_LE, 0},
     {"%lanemask_lt", PTX_SREG_LANEMASK_LT, 0}, {"%lanemask_ge", PTX_SREG_LANEMASK_GE, 0},
     {"%lanemask_gt", PTX_SREG_LANEMASK_GT, 0}, {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE, 0},
-    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, 0},
+    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, 0}, {"%envreg1", PTX_SREG_ENVREG1, 0},
+    {"%envreg2", PTX_SREG_ENVREG2, 0},
 };
 
 static int lookup_sreg(const token *t)
@@ -607,9 +614,7 @@ static _Noreturn void undefined_name(parser *P, const token *t)
              (t->len > 12 && memcmp(t->text, "%globaltimer", 12) == 0) ||
              (t->len > 10 && memcmp(t->text, "%reserved_", 10) == 0) || name_eq(t, "%aggr_smem_size") ||
              name_eq(t, "%is_explicit_cluster") || name_eq(t, "%current_graph_exec")))
-            parse_unsupported(P, t, "unsupported special register '%.*s'%s", NAMEFMT(t),
-                              name_eq(t, "%envreg1") || name_eq(t, "%envreg2")
-                                  ? " (grid-wide synchronisation: cooperative launch, grid.sync())" : "");
+            parse_unsupported(P, t, "unsupported special register '%.*s'", NAMEFMT(t));
         parse_fail_tok(P, t, "undefined register '%.*s'", NAMEFMT(t));
     }
     parse_fail_tok(P, t, "undefined symbol '%.*s'", NAMEFMT(t));
@@ -1717,8 +1722,17 @@ static void decode_call(parser *P, ictx *c)
     next_token(P);
     uint32_t elem;
     const sym *cs = sym_lookup(P, callee.text, callee.len, &elem);
-    if (cs && (cs->kind == SYM_VREG || cs->kind == SYM_VRANGE))
-        parse_fail_tok(P, &callee, "unsupported: indirect call through register '%.*s'", NAMEFMT(&callee));
+    if (cs && (cs->kind == SYM_VREG || cs->kind == SYM_VRANGE)) {
+        /* an indirect call: the address in a 64-bit register, the callee's type given by
+         * a .callprototype label after the arguments */
+        raw_opnd r;
+        memset(&r, 0, sizeof r);
+        r.kind = RO_NAME;
+        r.comp = -1;
+        r.t = callee;
+        resolve_reg(P, &r, PTX_T_B64, 0, &in->opnd[1]);
+        call.indirect = 1;
+    }
     const ptx_function *target = cs && cs->kind == SYM_FUNC ? &P->m->funcs[cs->index] : NULL;
     if (accept_punct(P, ',')) {
         expect_punct(P, '(', "'(' before call arguments");
@@ -1731,9 +1745,21 @@ static void decode_call(parser *P, ictx *c)
             } while (accept_punct(P, ','));
         }
         expect_punct(P, ')', "')' after call arguments");
-        if (accept_punct(P, ','))
-            parse_fail_tok(P, &P->tok, "unsupported: call with a prototype (indirect call)");
     }
+    if (call.indirect) {
+        if (!accept_punct(P, ','))
+            parse_fail_tok(P, &P->tok, "an indirect call needs a prototype (.callprototype label) after its arguments");
+        expect_kind(P, TK_IDENT, "a .callprototype label");
+        next_token(P);
+        f->calls = xrealloc_array(P, f->calls, &P->calls_cap, f->ncalls + 1, sizeof(ptx_call), PTX_MAX_INSNS, "calls");
+        f->calls[f->ncalls] = call;
+        in->call = f->ncalls++;
+        in->opnd[0].kind = PTX_OPND_FUNC;
+        in->nopnd = 2;
+        return;
+    }
+    if (accept_punct(P, ','))
+        parse_fail_tok(P, &P->tok, "a prototype is only for an indirect call (through a register)");
     f->calls = xrealloc_array(P, f->calls, &P->calls_cap, f->ncalls + 1, sizeof(ptx_call), PTX_MAX_INSNS, "calls");
     uint32_t ci = f->ncalls;
     f->calls[ci] = call;
@@ -1765,7 +1791,7 @@ static void cp_async_modifier(parser *P, ictx *c, const token *t)
     uint32_t *cp = &c->md.cp, bit = 0;
     if (!(*cp & CP_ASYNC)) {
         if (!tok_is(t, ".async"))
-            parse_fail_tok(P, t, "unsupported: 'cp%.*s' (only cp.async is implemented)", NAMEFMT(t));
+            parse_not_supported(P, &c->md.first, "only cp.async is implemented");
         *cp |= CP_ASYNC;
         return;
     }
@@ -1782,7 +1808,7 @@ static void cp_async_modifier(parser *P, ictx *c, const token *t)
         return;
     }
     if (tok_is(t, ".bulk") || tok_is(t, ".mbarrier"))
-        parse_fail_tok(P, t, "unsupported: 'cp.async%.*s'", NAMEFMT(t));
+        parse_not_supported(P, &c->md.first, NULL);
     if (tok_is(t, ".ca") || tok_is(t, ".cg"))
         bit = (*cp & (CP_CA | CP_CG)) ? CP_CA | CP_CG : tok_is(t, ".ca") ? CP_CA : CP_CG;
     else if (tok_is(t, ".shared") || tok_is(t, ".shared::cta"))
@@ -2131,11 +2157,8 @@ static ptx_texgeom tex_geometry(parser *P, ictx *c)
 {
     if (!c->md.geom)
         parse_fail_tok(P, &c->md.first, "'%s' needs a geometry (.1d, .2d, .3d, .a1d, .a2d)", c->opname);
-    if (c->md.geom >= 100) {
-        static const char *const nm[] = {"cube", "acube", "2dms", "a2dms"};
-        parse_fail_tok(P, &c->md.first, "unsupported: '%s.%s' (cube-map and multi-sample textures)", c->opname,
-                       nm[c->md.geom - 100]);
-    }
+    if (c->md.geom >= 100)
+        parse_not_supported(P, &c->md.first, "layered cube-map and multi-sample textures");
     return (ptx_texgeom)c->md.geom;
 }
 
@@ -2144,7 +2167,9 @@ static ptx_texgeom tex_geometry(parser *P, ictx *c)
 static void resolve_coords(parser *P, ictx *c, const raw_opnd *r, ptx_texgeom g, ptx_type ct, ptx_operand *o)
 {
     static const uint8_t want[] = {[PTX_GEOM_1D] = 1, [PTX_GEOM_2D] = 2, [PTX_GEOM_3D] = 4, [PTX_GEOM_A1D] = 2,
-                                   [PTX_GEOM_A2D] = 4};
+                                   [PTX_GEOM_A2D] = 4, [PTX_GEOM_CUBE] = 4};
+    if (g == PTX_GEOM_CUBE && ct != PTX_T_F32)
+        parse_fail_tok(P, &r->t, "'%s.cube' takes .f32 coordinates", c->opname);
     if (r->kind != RO_VEC)
         parse_fail_tok(P, &r->t, "'%s' needs coordinates: [handle, {...}]", c->opname);
     if (r->nelem != want[g])
@@ -2189,7 +2214,7 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
         int is_tld4 = in->op == PTX_OP_TLD4;
         ptx_texgeom g = tex_geometry(P, c);
         if (is_tld4 && g != PTX_GEOM_2D)
-            parse_fail_tok(P, &c->md.first, "unsupported: 'tld4' other than .2d");
+            parse_not_supported(P, &c->md.first, "tld4 other than .2d");
         if (is_tld4)
             in->aux = (uint8_t)(c->md.comp ? c->md.comp - 1 : 0);
         else if (c->md.texvar)
@@ -2232,10 +2257,9 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
             parse_fail_tok(P, &c->md.first, "'%s' needs a query (.width, .height, .depth, ...)", op);
         if (c->md.query >= 100 || (in->op == PTX_OP_SUQ && c->md.query > PTX_TXQ_DEPTH &&
                                    c->md.query != PTX_TXQ_ARRAY_SIZE))
-            parse_fail_tok(P, &c->md.first, "unsupported: this '%s' query (channel formats and memory layout "
-                           "are not modelled)", op);
+            parse_not_supported(P, &c->md.first, "channel formats and memory layout are not modelled");
         if (c->md.texvar)
-            parse_fail_tok(P, &c->md.first, "unsupported: 'txq.level' (mipmapped textures)");
+            parse_not_supported(P, &c->md.first, "mipmapped textures");
         one_type(P, c, TB(PTX_T_B32));
         in->type = PTX_T_B32;
         in->aux = (uint8_t)c->md.query;
@@ -2250,10 +2274,13 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
     case PTX_OP_SULD:
     case PTX_OP_SUST: {
         int is_st = in->op == PTX_OP_SUST;
+        if (c->md.sumode > 1)
+            parse_not_supported(P, &c->md.first, "formatted surface access");
         if (c->md.sumode != 1)
-            parse_fail_tok(P, &c->md.first, c->md.sumode ? "unsupported: '%s.p' (formatted surface access)"
-                                                         : "'%s' needs .b (or .p)", op);
+            parse_fail_tok(P, &c->md.first, "'%s' needs .b (or .p)", op);
         ptx_texgeom g = tex_geometry(P, c);
+        if (g == PTX_GEOM_CUBE)
+            parse_fail_tok(P, &c->md.first, "'%s' has no .cube geometry", op);
         ptx_type t = one_type(P, c, TB(PTX_T_B8) | TB(PTX_T_B16) | TB(PTX_T_B32) | TB(PTX_T_B64));
         in->type = (uint8_t)t;
         in->mode = (uint8_t)g;
@@ -2287,6 +2314,120 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
     default:
         break;
     }
+}
+
+/* ---- SIMD video instructions ---------------------------------------------
+ *   vop2.dtype.atype.btype{.sat} d{.mask}, a{.asel}, b{.bsel}, c   (SIMD merge)
+ *   vop2.dtype.atype.btype.add   d{.mask}, a{.asel}, b{.bsel}, c   (accumulate)
+ *   vop2 = vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2, on half-words (.h..);
+ *   vop4 = the same with 4, on bytes (.b..); types .u32 or .s32.
+ * .mask lists the enabled elements, highest first (.b3210, .b20, .h1); a selector
+ * lists, for elements 3..0 (1..0), which element of {b, a} each takes (.b3210 and
+ * .b7654 are the defaults of asel and bsel: a's and b's own elements). */
+static int is_video(int opc)
+{
+    return opc >= PTX_OP_VADD2 && opc <= PTX_OP_VMAX4;
+}
+
+static int video_width(int opc)
+{
+    return opc >= PTX_OP_VADD4 ? 4 : 2;
+}
+
+static void video_modifier(parser *P, ictx *c, const token *t)
+{
+    ptx_type ty = ptx_type_from_name(t->text, t->len);
+    if (ty == PTX_T_U32 || ty == PTX_T_S32) {
+        if (c->md.nvtypes == 3)
+            parse_fail_tok(P, t, "'%s' takes three type modifiers (.dtype.atype.btype)", c->opname);
+        c->md.vtypes[c->md.nvtypes++] = ty;
+        return;
+    }
+    if (tok_is(t, ".sat") || tok_is(t, ".add")) {
+        uint32_t *seen = tok_is(t, ".sat") ? &c->md.flags : &c->md.vadd;
+        uint32_t bit = tok_is(t, ".sat") ? PTX_F_SAT : 1;
+        if (*seen & bit)
+            parse_fail_tok(P, t, "repeated '%.*s' on '%s'", NAMEFMT(t), c->opname);
+        *seen |= bit;
+        return;
+    }
+    if (ty != PTX_T_NONE)
+        parse_fail_tok(P, t, "unsupported type %.*s for '%s' (.u32 or .s32)", NAMEFMT(t), c->opname);
+    parse_unsupported(P, t, "unsupported modifier '%.*s' for '%s'", NAMEFMT(t), c->opname);
+}
+
+/* A selector (.bxyzw / .hxy) as 3-bit fields at bit `at` + 3i for element i; dflt
+ * is the default's first source element. */
+static uint32_t video_selector(parser *P, ictx *c, const raw_opnd *r, int width, uint32_t at, uint32_t dflt)
+{
+    uint32_t v = 0;
+    if (!r->has_sel) {
+        for (int i = 0; i < width; i++)
+            v |= (dflt + (uint32_t)i) << (at + 3u * (uint32_t)i);
+        return v;
+    }
+    const token *t = &r->sel;
+    char kind = width == 4 ? 'b' : 'h';
+    uint32_t top = width == 4 ? 7 : 3;
+    if ((int)t->len != 2 + width || t->text[1] != kind)
+        parse_fail_tok(P, t, "'%s' takes a selector .%c followed by %d digits, found '%.*s'", c->opname, kind, width,
+                       NAMEFMT(t));
+    for (int i = 0; i < width; i++) {
+        char d = t->text[2 + (width - 1 - i)]; /* the last digit is element 0's */
+        if (d < '0' || d > (char)('0' + top))
+            parse_fail_tok(P, t, "selector digit '%c' of '%.*s' is not 0..%u", d, NAMEFMT(t), top);
+        v |= (uint32_t)(d - '0') << (at + 3u * (uint32_t)i);
+    }
+    return v;
+}
+
+/* The destination's .mask: distinct element numbers in descending order. */
+static uint32_t video_mask(parser *P, ictx *c, const raw_opnd *r, int width)
+{
+    if (!r->has_sel)
+        return (1u << width) - 1;
+    const token *t = &r->sel;
+    char kind = width == 4 ? 'b' : 'h';
+    if (t->len < 3 || (int)t->len > 2 + width || t->text[1] != kind)
+        parse_fail_tok(P, t, "'%s' takes a mask .%c with 1 to %d element numbers, found '%.*s'", c->opname, kind,
+                       width, NAMEFMT(t));
+    uint32_t m = 0;
+    int prev = width;
+    for (uint32_t k = 2; k < t->len; k++) {
+        int e = t->text[k] - '0';
+        if (e < 0 || e >= prev)
+            parse_fail_tok(P, t, "mask '%.*s': element numbers must be below %d and descending", NAMEFMT(t),
+                           width);
+        m |= 1u << e;
+        prev = e;
+    }
+    return m;
+}
+
+static void decode_video(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    int width = video_width(in->op);
+    if (c->md.nvtypes != 3)
+        parse_fail_tok(P, &c->md.first, "'%s' needs three type modifiers (.dtype.atype.btype: .u32 or .s32)",
+                       c->opname);
+    if (c->md.vadd && (c->md.flags & PTX_F_SAT))
+        parse_fail_tok(P, &c->md.first, "'%s': .sat cannot be used with .add", c->opname);
+    in->type = (uint8_t)c->md.vtypes[0];
+    in->type2 = (uint8_t)c->md.vtypes[1];
+    in->aux = (uint8_t)c->md.vtypes[2];
+    in->mode = (uint8_t)(c->md.vadd ? 1 : 0);
+    want_operands(P, c, 4, 4);
+    if (c->raw[3].has_sel)
+        parse_fail_tok(P, &c->raw[3].sel, "'%s': operand c takes no selector", c->opname);
+    in->vsel = video_selector(P, c, &c->raw[1], width, PTX_VSEL_A(0), 0) |
+               video_selector(P, c, &c->raw[2], width, PTX_VSEL_B(0), (uint32_t)width) |
+               video_mask(P, c, &c->raw[0], width) << PTX_VSEL_MASK;
+    resolve_dst(P, &c->raw[0], PTX_T_B32, 0, &in->opnd[0]);
+    for (int i = 1; i <= 3; i++)
+        resolve_src(P, c, &c->raw[i], PTX_T_B32, ALLOW_IMM, &in->opnd[i]);
+    in->ndst = 1;
+    in->nopnd = 4;
 }
 
 /* ---- the statement ----------------------------------------------------- */
@@ -2324,11 +2465,11 @@ void parse_instruction(parser *P)
     if (opc < 0) {
         for (size_t i = 0; i < sizeof(unsupported_opcodes) / sizeof(unsupported_opcodes[0]); i++)
             if (name_eq(&op, unsupported_opcodes[i]))
-                parse_unsupported(P, &op, "unsupported: '%.*s'", NAMEFMT(&op));
+                parse_not_supported(P, &op, NULL);
         parse_fail_tok(P, &op, "unknown opcode '%.*s'", NAMEFMT(&op));
     }
     if (opc == PTX_OP_BRX)
-        parse_unsupported(P, &op, "unsupported: brx.idx (indirect branch)");
+        parse_not_supported(P, &op, "indirect branch");
     in->op = (uint16_t)opc;
     c.opname = ptx_opcode_name((ptx_opcode)opc);
     if (implied & PTX_F_CARRYIN)
@@ -2342,6 +2483,8 @@ void parse_instruction(parser *P)
             parse_fail_tok(P, &P->tok, "too many modifiers on '%s'", c.opname);
         if (opc == PTX_OP_CP_ASYNC)
             cp_async_modifier(P, &c, &P->tok);
+        else if (is_video(opc))
+            video_modifier(P, &c, &P->tok);
         else
             apply_modifier(P, &c, &P->tok);
         next_token(P);
@@ -2359,6 +2502,10 @@ void parse_instruction(parser *P)
         decode_texture(P, &c, obj, coords);
     } else {
         parse_raw_operands(P, &c);
+        for (uint32_t i = 0; i < c.nraw && !is_video(opc); i++)
+            if (c.raw[i].has_sel)
+                parse_fail_tok(P, &c.raw[i].sel, "unexpected %s after operand",
+                               tok_text(&c.raw[i].sel, buf, sizeof buf));
         switch ((ptx_opcode)opc) {
         case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_MUL24:
         case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_ABS:
@@ -2397,6 +2544,11 @@ void parse_instruction(parser *P)
             break;
         case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
             decode_warp(P, &c);
+            break;
+        case PTX_OP_VADD2: case PTX_OP_VSUB2: case PTX_OP_VAVRG2: case PTX_OP_VABSDIFF2: case PTX_OP_VMIN2:
+        case PTX_OP_VMAX2: case PTX_OP_VADD4: case PTX_OP_VSUB4: case PTX_OP_VAVRG4: case PTX_OP_VABSDIFF4:
+        case PTX_OP_VMIN4: case PTX_OP_VMAX4:
+            decode_video(P, &c);
             break;
         default:
             decode_control(P, &c);

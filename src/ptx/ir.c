@@ -134,6 +134,8 @@ static const char *unsupported_from(const ptx_module *m, uint32_t fi, uint8_t *s
     if (f->unsupported)
         return f->unsupported;
     for (uint32_t i = 0; i < f->ncalls; i++) {
+        if (f->calls[i].indirect)
+            continue; /* the callee is known at run time: exec_call checks it then */
         const char *why = unsupported_from(m, f->calls[i].func, seen);
         if (why)
             return why;

@@ -102,7 +102,8 @@ typedef enum {
 /* Texture and surface instructions (tex, tld4, txq, suld, sust, suq): the geometry
  * is kept in ptx_insn.mode, the rest in ptx_insn.aux (see the operand layout). */
 typedef enum {
-    PTX_GEOM_NONE = 0, PTX_GEOM_1D, PTX_GEOM_2D, PTX_GEOM_3D, PTX_GEOM_A1D, PTX_GEOM_A2D
+    PTX_GEOM_NONE = 0, PTX_GEOM_1D, PTX_GEOM_2D, PTX_GEOM_3D, PTX_GEOM_A1D, PTX_GEOM_A2D,
+    PTX_GEOM_CUBE       /* tex only: {x, y, z, unused} direction, the face is a layer */
 } ptx_texgeom;
 typedef enum { PTX_TEX_PLAIN = 0, PTX_TEX_LEVEL, PTX_TEX_GRAD } ptx_texvariant;   /* tex: aux */
 typedef enum { PTX_SURF_TRAP = 0, PTX_SURF_CLAMP, PTX_SURF_ZERO } ptx_surfclamp;  /* suld/sust: aux */
@@ -148,6 +149,7 @@ typedef enum {
     PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT,
     PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_ENVREG1, PTX_SREG_ENVREG2, /* the grid-sync workspace of a cooperative launch: high, low 32 bits */
     PTX_SREG_COUNT
 } ptx_sreg;
 
@@ -231,10 +233,28 @@ typedef struct {
                            ninsn = exit) -- where divergent paths of this branch rejoin */
     uint32_t call;      /* CALL: index into the function's calls[] */
     uint32_t line;      /* source line (1-based) for diagnostics */
+    uint32_t vsel;      /* SIMD video (vadd4 ...): PTX_VSEL_* fields below */
     ptx_operand opnd[PTX_MAX_OPNDS];
 } ptx_insn;
 
+/* SIMD video instructions, vop2 / vop4 d{.mask}, a{.asel}, b{.bsel}, c: type is the
+ * destination's type, type2 a's, aux b's (each .u32 or .s32); mode 1 = secondary
+ * accumulate (.add), 0 = SIMD merge; PTX_F_SAT = .sat.  vsel holds, per element i
+ * (0..3 bytes, or 0..1 half-words), the source element asel / bsel picks from the
+ * pair {b, a} (a's elements first: 0..7 bytes, 0..3 half-words), 3 bits each, and
+ * the .mask bits. */
+#define PTX_VSEL_A(i)   (3u * (i))          /* asel of element i: bits 0..11 */
+#define PTX_VSEL_B(i)   (12u + 3u * (i))    /* bsel of element i: bits 12..23 */
+#define PTX_VSEL_MASK   24u                 /* element i enabled: bit 24 + i */
+
 #define PTX_NO_GUARD 0xFFFFFFFFu
+
+/* The value of a function's address (mov.u64 %rd, f; a function name in a .global
+ * initializer, as in a C++ vtable): PTX_FUNC_ADDR_BASE + PTX_FUNC_ADDR_STRIDE x its
+ * index in module->funcs.  Below the driver's region and the instruction addresses
+ * the caches see, and never mapped, so a load through one faults. */
+#define PTX_FUNC_ADDR_BASE 0x00000000E0000000ull
+#define PTX_FUNC_ADDR_STRIDE 16u
 
 /* Operand layout by opcode (opnd[0..ndst-1] are the destinations):
  *   arithmetic / logic   d, a[, b[, c]]   bfi: d, a (field), b (base), pos, len   lop3: d, a, b, c, lut
@@ -276,8 +296,11 @@ typedef struct {
  * .param variables) -- or registers/immediates where PTX allows them. */
 #define PTX_CALL_MAX_RETS 8  /* return values of one call (real PTX has up to 4) */
 typedef struct {
-    uint32_t func;          /* callee: index into module->funcs */
+    uint32_t func;          /* callee: index into module->funcs (0 and unused when indirect) */
     uint8_t nargs, nrets;
+    uint8_t indirect;       /* call (rets), %reg, (args), prototype: the callee is the function
+                               whose address (PTX_FUNC_ADDR) the call instruction's opnd[1]
+                               holds, lane by lane */
     ptx_operand args[16];   /* ADDR with ABASE_FRAME (param var), REG or IMM */
     ptx_operand rets[PTX_CALL_MAX_RETS];
     uint32_t line;

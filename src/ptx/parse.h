@@ -180,6 +180,9 @@ _Noreturn void parse_fail_tok(parser *P, const token *t, const char *fmt, ...)
  * (the statement is left out; launching the function then fails). */
 _Noreturn void parse_unsupported(parser *P, const token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* parse_unsupported with the message "<name> is not supported[ (why)]", the name
+ * being the opcode at op with the modifiers written after it. */
+_Noreturn void parse_not_supported(parser *P, const token *op, const char *why);
 void next_token(parser *P);
 const token *peek_token(parser *P);
 void expect_punct(parser *P, char c, const char *what);

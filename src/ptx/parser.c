@@ -13,6 +13,7 @@
  */
 #include "ptx/parse.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,13 +68,47 @@ void parse_unsupported(parser *P, const token *t, const char *fmt, ...)
     longjmp(P->insn_fail, 1);
 }
 
+/* The instruction's full name as written: the opcode at op and the modifiers
+ * that follow it without a space ("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32"). */
+static uint32_t full_opcode_len(const parser *P, const token *op)
+{
+    const char *end = P->lx.src + P->lx.len;
+    uint32_t n = 0;
+    while (op->text + n < end && n < 200) {
+        char ch = op->text[n];
+        if (!(isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == ':' || ch == '$' || ch == '%'))
+            break;
+        n++;
+    }
+    return n ? n : op->len;
+}
+
+void parse_not_supported(parser *P, const token *op, const char *why)
+{
+    uint32_t n = full_opcode_len(P, op);
+    parse_unsupported(P, op, "%.*s is not supported%s%s%s", (int)n, op->text, why ? " (" : "", why ? why : "",
+                      why ? ")" : "");
+}
+
 /* After parse_unsupported: skip the rest of the statement, up to and including
- * its ';' (never past a brace, so the body's structure is kept). */
+ * its ';'.  Braces inside it (vector operands such as {%f1, %f2}) are skipped
+ * whole; an unbalanced '}' ends the skip without being taken, so the body's
+ * structure is kept. */
 static void skip_statement(parser *P)
 {
-    while (P->tok.kind != TK_EOF && !tok_is_punct(&P->tok, ';') && !tok_is_punct(&P->tok, '{') &&
-           !tok_is_punct(&P->tok, '}'))
+    uint32_t depth = 0;
+    while (P->tok.kind != TK_EOF) {
+        if (depth == 0 && tok_is_punct(&P->tok, ';'))
+            break;
+        if (tok_is_punct(&P->tok, '{'))
+            depth++;
+        else if (tok_is_punct(&P->tok, '}')) {
+            if (depth == 0)
+                return;
+            depth--;
+        }
         next_token(P);
+    }
     if (tok_is_punct(&P->tok, ';'))
         next_token(P);
 }
@@ -1565,10 +1600,13 @@ static void parse_body(parser *P)
                 while (P->tok.kind == TK_STRING)
                     next_token(P);
                 expect_punct(P, ';', "';' after .pragma");
-            } else if (tok_is(&t, ".callprototype"))
-                parse_fail_tok(P, &t, "unsupported: indirect calls (.callprototype)");
-            else if (tok_is(&t, ".calltargets"))
-                parse_fail_tok(P, &t, "unsupported: indirect calls (.calltargets)");
+            } else if (tok_is(&t, ".callprototype")) {
+                /* the type of an indirect call (label: .callprototype (ret) _ (params);):
+                 * the callee found at run time gives the sizes, so nothing is kept */
+                skip_statement(P);
+            }
+            else if (tok_is(&t, ".calltargets"))   /* the table of a call with a list of possible targets */
+                parse_fail_tok(P, &t, "unsupported: a call's .calltargets table (calls through a register run)");
             else if (tok_is(&t, ".branchtargets"))   /* the table of a brx.idx */
                 parse_fail_tok(P, &t, "unsupported: brx.idx (indirect branch; its .branchtargets table)");
             else
@@ -1748,7 +1786,7 @@ static void parse_toplevel(parser *P)
         return;
     }
     if (tok_is(&t, ".callprototype"))
-        parse_fail_tok(P, &t, "unsupported: indirect calls (.callprototype)");
+        parse_fail_tok(P, &t, ".callprototype is not supported (indirect calls)");
     if (t.kind == TK_DOTNAME)
         parse_fail_tok(P, &t, "unsupported directive %s", tok_text(&t, buf, sizeof buf));
     parse_fail_tok(P, &t, "expected a directive, found %s", tok_text(&t, buf, sizeof buf));

@@ -100,11 +100,19 @@ static int check_insn(vctx *v, const ptx_insn *in)
         if (in->call >= f->ncalls)
             return bad(v, "call index out of range");
         const ptx_call *c = &f->calls[in->call];
-        if (c->func >= v->m->nfuncs)
-            return bad(v, "callee out of range");
-        const ptx_function *callee = &v->m->funcs[c->func];
-        if (c->nargs != callee->nparams || (c->nrets && c->nrets != callee->nrets) || c->nargs > 16 || c->nrets > PTX_CALL_MAX_RETS)
-            return bad(v, "call arity does not match '%s'", callee->name);
+        if (c->nargs > 16 || c->nrets > PTX_CALL_MAX_RETS)
+            return bad(v, "too many call arguments or return values");
+        if (c->indirect) {
+            /* the callee is found at run time (exec_call checks its arity then) */
+            if (in->nopnd < 2 || in->opnd[1].kind != PTX_OPND_REG)
+                return bad(v, "indirect call without a target register");
+        } else {
+            if (c->func >= v->m->nfuncs)
+                return bad(v, "callee out of range");
+            const ptx_function *callee = &v->m->funcs[c->func];
+            if (c->nargs != callee->nparams || (c->nrets && c->nrets != callee->nrets))
+                return bad(v, "call arity does not match '%s'", callee->name);
+        }
         for (unsigned i = 0; i < c->nargs; i++)
             if (check_operand(v, &c->args[i]) < 0)
                 return -1;

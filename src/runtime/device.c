@@ -69,6 +69,7 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
     dev->mem_capacity = (cfg ? cfg->device_memory_mb : 4096) << 20;
     dev->dtoh_digest = 0xcbf29ce484222325ull; /* FNV-1a offset basis */
     dev->run_quantum = cfg ? cfg->functional_run_quantum : 0; /* -functional_run_quantum */
+    dev->cta_order = cfg ? cfg->functional_cta_order : 0;     /* -functional_cta_order */
     if (mode == LOCSIM_MODE_TIMING) {
         locsim_status st = timing_attach ? timing_attach(dev) : LOCSIM_ERR_CONFIG;
         if (st != LOCSIM_OK) {
@@ -116,6 +117,10 @@ uint64_t locsim_stack_size(const locsim_device *dev) { return dev ? dev->stack_b
 
 void locsim_set_memcheck(locsim_device *dev, int on) {
     if (dev) dev->memcheck = on != 0;
+}
+
+void locsim_set_cta_order(locsim_device *dev, uint32_t order) {
+    if (dev) dev->cta_order = order;
 }
 
 void locsim_set_run_quantum(locsim_device *dev, uint32_t insns) {

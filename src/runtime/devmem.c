@@ -1,8 +1,9 @@
 /* Sparse paged device memory (see devmem.h).
  *
- * Global addresses in [DEVMEM_GLOBAL_BASE, DEVMEM_GLOBAL_LIMIT) are 40 bits; with
- * 64 KB pages that is 2^24 page numbers, split 12/12 over a two-level table so an
- * untouched region costs nothing.  Allocations are handed out by a bump pointer
+ * Global addresses in [DEVMEM_DRIVER_BASE, DEVMEM_GLOBAL_LIMIT) (the driver's
+ * region, then the heap) span a little over 40 bits; the page table covers 2^40
+ * bytes from DEVMEM_DRIVER_BASE: with 64 KB pages that is 2^24 page numbers, split
+ * 12/12 over a two-level table so an untouched region costs nothing.  Allocations are handed out by a bump pointer
  * (deterministic, never reused), recorded in an array sorted by base address. */
 #include "runtime/devmem.h"
 
@@ -49,9 +50,12 @@ void devmem_destroy(devmem *m) {
     free(m);
 }
 
-static uint64_t page_number(uint64_t addr) { return (addr - DEVMEM_GLOBAL_BASE) >> DEVMEM_PAGE_BITS; }
+static uint64_t page_number(uint64_t addr) { return (addr - DEVMEM_DRIVER_BASE) >> DEVMEM_PAGE_BITS; }
 
-static int in_global_range(uint64_t addr) { return addr >= DEVMEM_GLOBAL_BASE && addr < DEVMEM_GLOBAL_LIMIT; }
+_Static_assert(DEVMEM_GLOBAL_LIMIT - DEVMEM_DRIVER_BASE <= 1ull << (L1_BITS + L2_BITS + DEVMEM_PAGE_BITS),
+               "the page table covers the driver's region and the heap");
+
+static int in_global_range(uint64_t addr) { return addr >= DEVMEM_DRIVER_BASE && addr < DEVMEM_GLOBAL_LIMIT; }
 
 int devmem_alloc(devmem *m, uint64_t size, uint64_t align, uint64_t *addr) {
     if (align < 256) align = 256;
@@ -93,7 +97,7 @@ static int find_index(const devmem *m, uint64_t addr) {
 static void release_pages(devmem *m, uint64_t base, uint64_t size) {
     uint64_t first = page_number(base), last = page_number(base + size - 1);
     for (uint64_t p = first; p <= last; p++) {
-        uint64_t pstart = DEVMEM_GLOBAL_BASE + (p << DEVMEM_PAGE_BITS);
+        uint64_t pstart = DEVMEM_DRIVER_BASE + (p << DEVMEM_PAGE_BITS);
         /* does a live allocation overlap this page? */
         uint32_t lo = 0, hi = m->nallocs;
         while (lo < hi) {
@@ -151,7 +155,7 @@ int devmem_mapped(devmem *m, uint64_t addr, uint64_t size) {
     if (size == 0 || !in_global_range(addr) || size > DEVMEM_GLOBAL_LIMIT - addr) return 0;
     uint64_t first = addr & ~(DEVMEM_MAP_GRANULE - 1), last = (addr + size - 1) & ~(DEVMEM_MAP_GRANULE - 1);
     for (uint64_t g = first; g <= last; g += DEVMEM_MAP_GRANULE)
-        if (!granule_mapped(m, g)) return 0;
+        if (g >= DEVMEM_GLOBAL_BASE && !granule_mapped(m, g)) return 0;  /* below: the driver's region */
     return 1;
 }
 

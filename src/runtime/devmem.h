@@ -14,7 +14,15 @@
 /* Layout of the generic address space.  Global allocations live below
  * DEVMEM_GLOBAL_LIMIT; the shared and local windows map generic addresses to the
  * executing CTA's shared memory and the executing thread's local memory. */
-#define DEVMEM_GLOBAL_BASE   0x0000000100000000ull   /* first heap address (null page guard below) */
+#define DEVMEM_GLOBAL_BASE   0x0000000100000000ull   /* first heap address (the driver's region below) */
+/* The driver's own allocations: a GPU driver maps memory for itself (printf FIFO,
+ * device malloc heap, local memory, constant banks) when it creates a context, in
+ * the same address range as the user's allocations and before them, so an address
+ * a little below the first cudaMalloc is mapped on a GPU.  Here the 16 MiB below
+ * DEVMEM_GLOBAL_BASE are that region: always mapped, never handed out (reads give
+ * zero, until a kernel writes there).  The null page guard lies below it. */
+#define DEVMEM_DRIVER_SIZE   (16ull << 20)
+#define DEVMEM_DRIVER_BASE   (DEVMEM_GLOBAL_BASE - DEVMEM_DRIVER_SIZE)
 #define DEVMEM_GLOBAL_LIMIT  0x0000010000000000ull   /* 1 TB of global space */
 #define DEVMEM_SHARED_WINDOW 0x00007e0000000000ull   /* generic base of .shared (32-bit offsets) */
 #define DEVMEM_LOCAL_WINDOW  0x00007f0000000000ull   /* generic base of .local (32-bit offsets) */
@@ -44,7 +52,8 @@ int devmem_check(devmem *m, uint64_t addr, uint64_t size);
 /* Mapped device memory: GPUs map device memory in large pages and sub-allocate
  * small cudaMallocs inside them, so an address a little outside an allocation is
  * still backed.  Here the mapping granule is 2 MiB (the large page CUDA uses): an
- * address is mapped when its 2 MiB granule holds a byte of some live allocation.
+ * address is mapped when its 2 MiB granule holds a byte of some live allocation,
+ * or lies in the driver's region (DEVMEM_DRIVER_BASE).
  * 1 if every byte of [addr, addr+size) is mapped. */
 #define DEVMEM_MAP_GRANULE (2ull << 20)
 int devmem_mapped(devmem *m, uint64_t addr, uint64_t size);

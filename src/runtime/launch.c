@@ -99,10 +99,35 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
     return LOCSIM_OK;
 }
 
-/* Functional mode: CTAs one after another, in linear order, assigned round-robin to SMs. */
+/* A bijection of the k-bit integers (multiply by an odd number, xor-shift, multiply),
+ * keyed by seed. */
+static uint64_t mix_bits(uint64_t c, uint64_t seed, unsigned k, uint64_t mask) {
+    c = (c * (2 * seed + 0x9E3779B97F4A7C15ull) + seed) & mask;
+    c ^= c >> (k / 2 + 1);
+    c = (c * 0xBF58476D1CE4E5B9ull) & mask;
+    c ^= c >> (k / 2 + 1);
+    return c;
+}
+
+/* The i-th CTA to run under -functional_cta_order `order` (a permutation of 0..n-1):
+ * 0 linear, 1 reverse, else mix_bits over the next power of two, walking the cycle
+ * until it lands below n (a bijection of 0..n-1; a few steps on average). */
+static uint64_t cta_at(uint64_t i, uint64_t n, uint32_t order) {
+    if (order == 0) return i;
+    if (order == 1) return n - 1 - i;
+    unsigned k = 1;
+    while (k < 64 && (1ull << k) < n) k++;
+    uint64_t mask = k == 64 ? ~0ull : (1ull << k) - 1, c = i;
+    do c = mix_bits(c, order, k, mask); while (c >= n);
+    return c;
+}
+
+/* Functional mode: CTAs one after another, in linear order (or the order
+ * -functional_cta_order asks for), each on SM (its number mod the SMs). */
 static locsim_status run_functional(locsim_device *dev, const exec_launch *L) {
     uint64_t nctas = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
-    for (uint64_t c = 0; c < nctas; c++) {
+    for (uint64_t i = 0; i < nctas; i++) {
+        uint64_t c = cta_at(i, nctas, dev->cta_order);
         exec_cta *cta = exec_cta_create(L, c, (uint32_t)(c % dev->num_sms));
         if (!cta)
             return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "kernel '%s': out of host memory creating CTA %llu",
@@ -119,8 +144,40 @@ static locsim_status run_functional(locsim_device *dev, const exec_launch *L) {
     return LOCSIM_OK;
 }
 
+/* A cooperative launch in functional mode: every CTA exists at once and they take
+ * turns, a round of warp turns each, in linear order, so a CTA spinning at
+ * grid.sync() lets the others reach it.  A CTA's fault stops the launch. */
+static locsim_status run_functional_cooperative(locsim_device *dev, const exec_launch *L) {
+    uint64_t nctas = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+    exec_cta **ctas = calloc(nctas, sizeof *ctas);
+    if (!ctas) return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "kernel '%s': out of host memory", L->kernel->name);
+    locsim_status st = LOCSIM_OK;
+    for (uint64_t c = 0; c < nctas && st == LOCSIM_OK; c++)
+        if (!(ctas[c] = exec_cta_create(L, c, (uint32_t)(c % dev->num_sms))))
+            st = runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "kernel '%s': out of host memory creating CTA %llu",
+                               L->kernel->name, (unsigned long long)c);
+    for (int busy = 1; busy && st == LOCSIM_OK;) {
+        busy = 0;
+        for (uint64_t c = 0; c < nctas && st == LOCSIM_OK; c++) {
+            if (exec_cta_done(ctas[c])) continue;
+            busy = 1;
+            exec_cta_round(ctas[c], &dev->counters.thread_insns, &dev->counters.warp_insns);
+            const exec_fault *f = exec_cta_fault(ctas[c]);
+            if (f) st = runtime_error(dev, f->status, "%s", f->msg[0] ? f->msg : locsim_status_name(f->status));
+        }
+    }
+    for (uint64_t c = 0; c < nctas; c++) exec_cta_destroy(ctas[c]);
+    free(ctas);
+    return st;
+}
+
 locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block, uint32_t dyn_smem_bytes, void **args,
                             uint32_t nargs) {
+    return locsim_launch_ex(k, grid, block, dyn_smem_bytes, args, nargs, 0);
+}
+
+locsim_status locsim_launch_ex(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block, uint32_t dyn_smem_bytes,
+                               void **args, uint32_t nargs, unsigned flags) {
     if (!k) return LOCSIM_ERR_INVALID;
     locsim_device *dev = k->mod->dev;
     const char *why = ptx_function_unsupported(k->mod->ptx, (uint32_t)(k->fn - k->mod->ptx->funcs));
@@ -134,8 +191,19 @@ locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 bloc
         uint64_t oob0 = dev->counters.oob_accesses;
         dev->printf_used = dev->printf_dropped = 0;   /* the FIFO is empty at a launch */
         dev->counters.kernels++;
-        if (dev->timing_ops) st = dev->timing_ops->launch(dev->timing, &L, dev);
-        else st = run_functional(dev, &L);
+        locsim_dptr ws = 0;
+        if (flags & LOCSIM_LAUNCH_COOPERATIVE) {
+            /* the grid-sync workspace: a barrier word that grid.sync() counts arrivals in */
+            st = locsim_malloc(dev, &ws, 16);
+            if (st == LOCSIM_OK) st = locsim_memset(dev, ws, 0, 16);
+            L.grid_workspace = ws;
+        }
+        if (st == LOCSIM_OK) {
+            if (dev->timing_ops) st = dev->timing_ops->launch(dev->timing, &L, dev);
+            else if (flags & LOCSIM_LAUNCH_COOPERATIVE) st = run_functional_cooperative(dev, &L);
+            else st = run_functional(dev, &L);
+        }
+        if (ws) locsim_free(dev, ws);
         if (dev->counters.oob_accesses > oob0 && !dev->warned_oob) {
             dev->warned_oob = 1;
             fprintf(stderr,

@@ -46,12 +46,14 @@ static void write_initialisers(locsim_module *mod) {
         if (!v->init_sym) continue;
         for (uint64_t slot = 0; slot < v->size / 8; slot++) {
             uint32_t ref = v->init_sym[slot];
-            /* Function addresses (PTX_INIT_SYM_FUNC) have no meaning without indirect
-             * calls, which we do not support; they stay as their offsets. */
-            if (!ref || (ref & PTX_INIT_SYM_FUNC) || ref - 1 >= m->nvars) continue;
+            if (!ref) continue;
+            uint32_t idx = (ref & ~PTX_INIT_SYM_FUNC) - 1;
+            if ((ref & PTX_INIT_SYM_FUNC) ? idx >= m->nfuncs : idx >= m->nvars) continue;
             uint64_t value;
             memcpy(&value, v->init + slot * 8, 8);  /* offset added to the symbol */
-            value += m->vars[ref - 1].addr;
+            /* a function's address (a vtable entry): what indirect calls take */
+            value += (ref & PTX_INIT_SYM_FUNC) ? PTX_FUNC_ADDR_BASE + (uint64_t)PTX_FUNC_ADDR_STRIDE * idx
+                                               : m->vars[idx].addr;
             devmem_write(mod->dev->mem, v->addr + slot * 8, &value, 8);
         }
     }
@@ -122,11 +124,19 @@ static void walk(callgraph_walk *w, uint32_t f) {
     note_shared_uses(w, fn);
     uint64_t deepest = 0;
     for (uint32_t c = 0; c < fn->ncalls; c++) {
-        uint32_t callee = fn->calls[c].func;
-        if (callee >= w->m->nfuncs) continue;
-        if (w->state[callee] == 1) { w->recursive = 1; continue; }
-        if (w->state[callee] == 0) walk(w, callee);
-        if (w->stack_bytes[callee] > deepest) deepest = w->stack_bytes[callee];
+        /* an indirect call may reach any .func with a body: count the deepest */
+        int indirect = fn->calls[c].indirect;
+        for (uint32_t g = indirect ? 0 : fn->calls[c].func; g < w->m->nfuncs; g++) {
+            const ptx_function *gf = &w->m->funcs[g];
+            if (!indirect || (!gf->is_entry && gf->insns)) {
+                if (w->state[g] == 1) w->recursive = 1;
+                else {
+                    if (w->state[g] == 0) walk(w, g);
+                    if (w->stack_bytes[g] > deepest) deepest = w->stack_bytes[g];
+                }
+            }
+            if (!indirect) break;
+        }
     }
     w->stack_bytes[f] = align_up(fn->frame_size, 16) + deepest;
     w->state[f] = 2;
@@ -268,7 +278,7 @@ locsim_status locsim_module_load_ptx_ex(locsim_device *dev, const char *ptx, siz
     unsigned pflags = (flags & LOCSIM_LOAD_LAZY_UNSUPPORTED) ? PTX_PARSE_LAZY : 0;
     ptx_module *pm = ptx_parse_ex(ptx, len, name ? name : "<ptx>", pflags, &perr);
     if (!pm) {
-        locsim_status st = strstr(perr.msg, "unsupported") ? LOCSIM_ERR_UNSUPPORTED : LOCSIM_ERR_PARSE;
+        locsim_status st = strstr(perr.msg, "unsupported") || strstr(perr.msg, "not supported") ? LOCSIM_ERR_UNSUPPORTED : LOCSIM_ERR_PARSE;
         return runtime_error(dev, st, "%s", perr.msg);  /* msg is "file:line:col: message" */
     }
     locsim_module *mod = calloc(1, sizeof *mod);

@@ -98,6 +98,7 @@ struct locsim_device {
     int memcheck;                /* locsim_set_memcheck */
     int warned_oob;              /* the one-line out-of-bounds warning was printed */
     uint32_t run_quantum;        /* functional warp quantum (0: default) */
+    uint32_t cta_order;          /* functional CTA order: -functional_cta_order */
     uint64_t dtoh_digest;        /* locsim_dtoh_digest */
     uint64_t next_code_addr;     /* instruction memory: where the next loaded function goes */
     const locsim_timing_ops *timing_ops;

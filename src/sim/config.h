@@ -148,6 +148,7 @@ struct locsim_config {
     bool l1d_access_analysis;                /* record L1D access streams: Belady misses, locality breakdown */
     bool memcheck;                           /* stop at the first out-of-bounds access (docs/memcheck.md) */
     uint32_t functional_run_quantum;         /* functional mode: instructions per warp turn (docs/functional.md) */
+    uint32_t functional_cta_order;           /* functional mode: 0 linear, 1 reverse, N > 1 shuffled by seed N */
 
     /* ---- energy model (src/sim/energy.c, docs/energy.md) ---- */
     double energy_nj[ENERGY_EVENT_COUNT];    /* nJ per event */

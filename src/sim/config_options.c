@@ -479,6 +479,10 @@ static const option_def options[] = {
          "runs (1: GPGPU-Sim's functional mode, one instruction per warp in turn); a race-free program's "
          "results do not depend on it (docs/functional.md). The timing model interleaves warps cycle by "
          "cycle and does not use it"),
+    UINT("functional_cta_order", functional_cta_order, "0", 0, 0x7fffffff,
+         "(locsim) functional mode: the order CTAs run in: 0 linear (CTA 0 first), 1 reverse, N > 1 a "
+         "pseudo-random order drawn from seed N; a program whose results change with it has a race between "
+         "CTAs (docs/functional.md)"),
 };
 
 const option_def *config_option_table(size_t *count) {

@@ -33,10 +33,10 @@ int main(int argc, char **argv) {
         return 3;
     }
     if (!strcmp(mode, "unsupported")) {
-        cudaGraph_t g;
-        printf("calling cudaGraphCreate\n");
+        cudaIpcMemHandle_t h;
+        printf("calling cudaIpcGetMemHandle\n");
         fflush(stdout);
-        cudaGraphCreate(&g, 0);
+        cudaIpcGetMemHandle(&h, d);
         printf("not reached\n");
         return 0;
     }
@@ -63,7 +63,8 @@ int main(int argc, char **argv) {
     bounded<<<1, 64>>>(d);
     show("64 threads, bounds 64", cudaGetLastError());
 
-    // locsim does not simulate grid-wide synchronisation: a cooperative launch is refused
+    // a cooperative launch through the launch attribute runs; thread-block clusters
+    // of more than one block are refused
     cudaLaunchAttribute coop = {};
     coop.id = cudaLaunchAttributeCooperative;
     coop.val.cooperative = 1;
@@ -73,6 +74,15 @@ int main(int argc, char **argv) {
     config.attrs = &coop;
     config.numAttrs = 1;
     show("cooperative launch", cudaLaunchKernelEx(&config, fill, d, 64, 3));
+    show("its last error", cudaGetLastError());
+    cudaLaunchAttribute cluster = {};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 2;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.gridDim = dim3(2);
+    config.attrs = &cluster;
+    show("cluster of 2 blocks", cudaLaunchKernelEx(&config, fill, d, 64, 3));
     show("its last error", cudaGetLastError());
 
     // a good launch still works after all that

@@ -27,7 +27,7 @@ grep -q 'locsim: kernel _Z9store_farPi failed' "$WORK/errors.err" || { show erro
 # a runtime call locsim does not implement: named, non-zero exit
 run errors --functional -- unsupported
 [ "$status" != 0 ] || { show errors; fail "unsupported call did not fail"; }
-grep -q 'locsim: unsupported CUDA runtime call cudaGraphCreate' "$WORK/errors.err" || { show errors; fail "unsupported call not named"; }
+grep -q 'locsim: unsupported CUDA runtime call cudaIpcGetMemHandle' "$WORK/errors.err" || { show errors; fail "unsupported call not named"; }
 grep -q 'not reached' "$WORK/errors.out" && fail "program continued after an unsupported call"
 # device code the PTX front end rejects: file:line message and a way to see the PTX
 build badptx "$SRC/tests/cudart/badptx.cu"

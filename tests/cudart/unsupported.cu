@@ -1,0 +1,60 @@
+// One module, several kernels, some using PTX locsim does not implement (issue 33,
+// item 5): each of those fails at its own launch with cudaErrorInvalidPtx and a
+// message naming the instruction; the module's other kernels still run, before and
+// after, and the program ends normally.
+//   uses_wmma      wmma.load/mma/store (tensor cores)
+//   uses_mbarrier  mbarrier.init and cp.async.mbarrier.arrive
+//   plain          v[i] = i + add
+#include <mma.h>
+#include "check.h"
+using namespace nvcuda;
+
+__global__ void uses_wmma(const half *a, const half *b, float *c) {
+    __shared__ float s[256];
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+    wmma::load_matrix_sync(fc, s, 16, wmma::mem_row_major);
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::mma_sync(fc, fa, fb, fc);
+    wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+}
+
+__global__ void uses_mbarrier(int *v) {
+    __shared__ unsigned long long bar;
+    unsigned a = (unsigned)__cvta_generic_to_shared(&bar);
+    if (threadIdx.x == 0) asm volatile("mbarrier.init.shared.b64 [%0], 32;" ::"r"(a));
+    __syncthreads();
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(a));
+    v[threadIdx.x] = 1;
+}
+
+__global__ void plain(int *v, int add) { v[threadIdx.x] = threadIdx.x + add; }
+
+static int report(const char *what) {
+    cudaError_t e = cudaGetLastError();
+    printf("%s: %s\n", what, cudaGetErrorName(e));
+    return e == cudaErrorInvalidPtx ? 0 : 1;
+}
+
+int main() {
+    int *v;
+    int h[32];
+    int bad = 0;
+    CHECK(cudaMalloc(&v, 32 * sizeof(int)));
+    plain<<<1, 32>>>(v, 100);
+    CHECK(cudaGetLastError());
+    uses_wmma<<<1, 32>>>(nullptr, nullptr, nullptr);
+    bad |= report("uses_wmma");
+    uses_mbarrier<<<1, 32>>>(v);
+    bad |= report("uses_mbarrier");
+    CHECK(cudaDeviceSynchronize());  // the refused launches left no sticky error
+    CHECK(cudaMemcpy(h, v, sizeof h, cudaMemcpyDeviceToHost));
+    printf("plain before: v[0] %d v[31] %d\n", h[0], h[31]);
+    plain<<<1, 32>>>(v, 200);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(h, v, sizeof h, cudaMemcpyDeviceToHost));
+    printf("plain after: v[0] %d v[31] %d\n", h[0], h[31]);
+    return bad || h[0] != 200 || h[31] != 231;
+}
