@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include "harness/results_file.h"
+#include "sim/outfile.h"
 
 #define ZSTD_LEVEL 12   /* a few MB of SQLite pages: level 12 is under a second and ~8x smaller */
 
@@ -38,24 +39,17 @@ static int read_file(const char *path, void **data, size_t *size, char *err, siz
     return 0;
 }
 
-/* Write data to path through path.tmp and a rename. */
+/* Write data to path whole or not at all (sim/outfile.h). */
 static int write_file(const char *path, const void *data, size_t size, char *err, size_t errlen) {
-    char tmp[PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
-        return -1;
+    outfile o;
+    if (outfile_open(&o, path) == 0) {
+        if (fwrite(data, 1, size, o.f) == size && outfile_commit(&o) == 0) return 0;
+        int why = errno;
+        if (o.f) outfile_abort(&o);   /* the write failed; a failed commit cleaned up itself */
+        errno = why;
     }
-    int bad = fwrite(data, 1, size, f) != size;
-    bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    return -1;
 }
 
 /* A private temporary file name for an uncompressed copy. */

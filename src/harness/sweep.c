@@ -580,11 +580,11 @@ static void progress_show(progress *pg, int force) {
 /* ---- the local sweep ---- */
 
 /* Write the committed results file (results_file.h); a failure is reported, and
- * the runs stay in the database. */
+ * the runs stay in the database.  *last (if given) gets the time. */
 static void export_results(results_db *db, const char *results_path, double *last) {
     char err[1024];
     if (results_export(db, results_path, err, sizeof err)) fprintf(stderr, "locsim sweep: %s\n", err);
-    *last = now_s();
+    if (last) *last = now_s();
 }
 
 #define EXPORT_INTERVAL_S 120.0   /* rewrite the results file at most this often while runs finish */
@@ -1105,8 +1105,7 @@ int sweep_main(int argc, char **argv) {
     }
     if (do_collect) {
         rc = collect(dbpath, &db);
-        double t;
-        if (rc != 2 && results_path[0]) export_results(&db, results_path, &t);
+        if (rc != 2 && results_path[0]) export_results(&db, results_path, NULL);
         goto out;
     }
     /* the missing runs, each key once (two variants with the same settings are one run) */
@@ -1153,8 +1152,7 @@ int sweep_main(int argc, char **argv) {
         rc = ntodo ? run_slurm(s, &p, dbpath, todo, ntodo, partition, timelimit, array_max) : 0;
     } else if (ntodo) {
         rc = run_local(s, &p, &db, todo, ntodo, jobs < ntodo ? jobs : ntodo, results_path);
-        double t;
-        if (results_path[0]) export_results(&db, results_path, &t);
+        if (results_path[0]) export_results(&db, results_path, NULL);
     }
     free(todo);
 out:
