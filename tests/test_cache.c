@@ -694,6 +694,82 @@ static void test_sector_mask_matches_definition(void **state) {
     }
 }
 
+/* ---- victim reports (GPGPU-Sim 3.x's probe victim; the CCWS authors' VTA feed) ---- */
+
+typedef struct {
+    int n;
+    uint64_t line[8];
+    uint32_t warp[8];
+} victim_log;
+
+static void log_victim(void *ctx, uint64_t line_addr, uint32_t owner, const mem_req *cause) {
+    (void)cause;
+    victim_log *v = ctx;
+    assert_true(v->n < 8);
+    v->line[v->n] = line_addr;
+    v->warp[v->n++] = owner;
+}
+
+static void log_eviction(void *ctx, const cache_line *line, const mem_req *cause) {
+    log_victim(ctx, line->line_addr, line->warp, cause);
+}
+
+/* One set, two ways, global writes evict on a hit and allocate nothing on a miss
+ * (ccws_gtx285's L1D rules).  Worked by hand (req() makes the tag the warp):
+ *  1. warp 1 reads A: miss into way 0, which never held a line: no report.
+ *  2. warp 2 reads B: miss into way 1: no report.
+ *  3. warp 3 reads B: pending hit (merged): way 1 now belongs to warp 3.
+ *  4. both fills arrive.
+ *  5. warp 4 writes C: a miss that allocates nothing; a read would take the LRU
+ *     way 0 (A): report (A, warp 1); way 0 now belongs to warp 4.
+ *  6. warp 5 writes B: a hit, which invalidates way 1 (no report).
+ *  7. warp 6 reads D: takes the invalid way 1, whose last line was B, last
+ *     claimed by warp 3: report (B, warp 3).
+ *  8. warp 7 reads E: LRU is way 0 (A, inserted at 1; writes do not touch):
+ *     report (A, warp 4), where a genuine eviction names A's allocator, warp 1.
+ * The eviction hook on the same sequence sees only step 8's eviction. */
+static void test_victim_reports_follow_probe(void **state) {
+    (void)state;
+    cache *c = make("N:1:128:2,L:E:m:N:L,A:8:4,8");
+    victim_log probe = {0}, evictions = {0};
+    assert_int_equal(cache_set_victim_hook(c, log_victim, &probe), 0);
+    cache_set_evict_hook(c, log_eviction, &evictions);
+    mem_req woken[4];
+    const uint64_t A = 0x000, B = 0x080, C = 0x100, D = 0x180, E = 0x200;
+    assert_int_equal(read_line(c, A, 1), CACHE_MISS);
+    assert_int_equal(read_line(c, B, 2), CACHE_MISS);
+    assert_int_equal(read_line(c, B, 3), CACHE_HIT_RESERVED);
+    assert_int_equal(probe.n, 0);
+    assert_int_equal(serve_one(c, woken, 4), 1);
+    assert_int_equal(serve_one(c, woken, 4), 2);
+    mem_req wc = req(C, MEM_GLOBAL_ACC_W, 0x1, 4);
+    assert_int_equal(cache_access(c, &wc, 0, NULL), CACHE_MISS);
+    assert_null(cache_probe(c, C));
+    cache_miss_queue_pop(c);
+    assert_int_equal(probe.n, 1);
+    assert_int_equal(probe.line[0], A >> 7);
+    assert_int_equal(probe.warp[0], 1);
+    mem_req wb = req(B, MEM_GLOBAL_ACC_W, 0x1, 5);
+    assert_int_equal(cache_access(c, &wb, 0, NULL), CACHE_HIT);
+    assert_null(cache_probe(c, B));
+    cache_miss_queue_pop(c);
+    assert_int_equal(probe.n, 1);
+    assert_int_equal(read_line(c, D, 6), CACHE_MISS);
+    assert_int_equal(probe.n, 2);
+    assert_int_equal(probe.line[1], B >> 7);
+    assert_int_equal(probe.warp[1], 3);
+    assert_int_equal(serve_one(c, woken, 4), 1);
+    assert_int_equal(read_line(c, E, 7), CACHE_MISS);
+    assert_null(cache_probe(c, A));
+    assert_int_equal(probe.n, 3);
+    assert_int_equal(probe.line[2], A >> 7);
+    assert_int_equal(probe.warp[2], 4);
+    assert_int_equal(evictions.n, 1);
+    assert_int_equal(evictions.line[0], A >> 7);
+    assert_int_equal(evictions.warp[0], 1);
+    cache_destroy(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_fermi_l1),
@@ -714,6 +790,7 @@ int main(void) {
         cmocka_unit_test(test_flush_dirty),
         cmocka_unit_test(test_fermi_l1_write_policies),
         cmocka_unit_test(test_write_evict),
+        cmocka_unit_test(test_victim_reports_follow_probe),
         cmocka_unit_test(test_write_back_allocate_and_writeback),
         cmocka_unit_test(test_fill_without_mshr_is_refused),
         cmocka_unit_test(test_random_stress_no_request_lost),

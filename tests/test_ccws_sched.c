@@ -31,6 +31,14 @@ typedef struct {
     uint32_t nwarps;
 } fixture;
 
+/* A tag into warp w's VTA partition through whichever hook the configuration
+ * inserts from (an L1D miss's probe victim, or an eviction: exactly one of the
+ * two inserts; test_vta_insert_rule_picks_one_hook checks which). */
+static void vta_put(void *st, uint32_t w, uint64_t line, uint64_t now) {
+    sched_ccws.l1_evict(st, w, line, now);
+    sched_ccws.l1_miss_victim(st, w, line, now);
+}
+
 static void make_cfg(fixture *f, uint32_t nwarps, const sim_config *cfg) {
     char err[256] = "";
     sched_params p = {.sm_id = 0, .num_sched = 1, .max_warps = 32, .args = "", .cfg = cfg};
@@ -57,6 +65,7 @@ static sim_config old_rules(void) {
     c.ccws_ties_by_slot = false;
     c.ccws_score_from_first_access = false;
     c.ccws_recap = false;
+    c.ccws_vta_probe_victims = false;
     return c;
 }
 
@@ -74,7 +83,7 @@ static void issue_n(fixture *f, uint32_t n) { issue_by(f, 0, n); }
 
 /* A VTA hit of warp w on a fresh line at cycle now. */
 static void vta_hit(fixture *f, uint32_t w, uint64_t line, uint64_t now) {
-    sched_ccws.l1_evict(f->st, w, line, now);
+    vta_put(f->st, w, line, now);
     sched_ccws.l1_miss(f->st, w, line, false, now);
 }
 
@@ -102,13 +111,34 @@ static warp_mask denied(const fixture *f, uint64_t now) {
     return ~sched_ccws.load_permitted(f->st, now) & live;
 }
 
+/* -ccws_vta_probe_victims 1 (authors' code): tags come from the L1D's probe
+ * victims (l1_miss_victim), an eviction report inserts nothing; 0: the reverse. */
+static void test_vta_insert_rule_picks_one_hook(void **state) {
+    (void)state;
+    for (int rule = 0; rule <= 1; rule++) {
+        static sim_config c;
+        config_defaults(&c);
+        c.ccws_vta_probe_victims = rule;
+        fixture f;
+        make_cfg(&f, 2, &c);
+        sched_ccws.l1_evict(f.st, 0, 0x40, 1);
+        assert_true(counts(&f).inserts == (rule ? 0 : 1));
+        sched_ccws.l1_miss_victim(f.st, 0, 0x41, 2);
+        assert_true(counts(&f).inserts == 1);
+        /* the tag that went in is the one the owner's miss finds */
+        sched_ccws.l1_miss(f.st, 0, rule ? 0x41 : 0x40, false, 3);
+        assert_true(counts(&f).hits == 1);
+        sched_ccws.destroy(f.st);
+    }
+}
+
 /* An evicted line's tag goes to the partition of the warp that reserved it, and
  * only that warp's miss finds it there; a hit invalidates the entry. */
 static void test_vta_insert_on_evict_probe_by_owner_only(void **state) {
     (void)state;
     fixture f;
     make_old(&f, 4);
-    sched_ccws.l1_evict(f.st, 1, 0x40, 10);   /* warp 1 had reserved line 0x40 */
+    vta_put(f.st, 1, 0x40, 10);   /* warp 1 had reserved line 0x40 */
     sched_ccws.l1_miss(f.st, 2, 0x40, false, 11);    /* warp 2 misses on it: warp 2's partition is empty */
     ccws_counts c = counts(&f);
     assert_true(c.inserts == 1 && c.probes == 1 && c.hits == 0);
@@ -127,8 +157,8 @@ static void test_vta_partition_is_8_way_lru(void **state) {
     (void)state;
     fixture f;
     make_old(&f, 2);
-    for (uint64_t i = 0; i < 9; i++) sched_ccws.l1_evict(f.st, 0, 2 * i, i);
-    sched_ccws.l1_evict(f.st, 0, 1, 9);       /* set 1 is separate */
+    for (uint64_t i = 0; i < 9; i++) vta_put(f.st, 0, 2 * i, i);
+    vta_put(f.st, 0, 1, 9);       /* set 1 is separate */
     sched_ccws.l1_miss(f.st, 0, 0, false, 20);       /* evicted from the VTA: no hit */
     assert_true(counts(&f).hits == 0);
     sched_ccws.l1_miss(f.st, 0, 2, false, 21);
@@ -156,10 +186,10 @@ static void test_scores_jump_to_llds_and_decay_to_base(void **state) {
     issue_n(&f, 100);
     const uint64_t t0 = 1000;
     assert_true(denied(&f, t0) == 0);                       /* all at the base */
-    sched_ccws.l1_evict(f.st, 0, 0x80, t0);
+    vta_put(f.st, 0, 0x80, t0);
     sched_ccws.l1_miss(f.st, 0, 0x80, false, t0);
     assert_true(denied(&f, t0) == (warp_mask)1 << 7);
-    sched_ccws.l1_evict(f.st, 0, 0x81, t0);
+    vta_put(f.st, 0, 0x81, t0);
     sched_ccws.l1_miss(f.st, 0, 0x81, false, t0);
     assert_true(denied(&f, t0) == ((warp_mask)1 << 6 | (warp_mask)1 << 7));
     assert_true(denied(&f, t0 + 27) == ((warp_mask)1 << 6 | (warp_mask)1 << 7)); /* 201 + 600 > 800 */
@@ -180,7 +210,7 @@ static void test_cutoff_follows_scores_and_live_warps(void **state) {
     fixture f;
     make_old(&f, 4);                                  /* cutoff 400 */
     issue_n(&f, 100);
-    sched_ccws.l1_evict(f.st, 3, 7, 50);
+    vta_put(f.st, 3, 7, 50);
     sched_ccws.l1_miss(f.st, 3, 7, false, 50);           /* LLDS = 100 + 1/100 x 8 x 400 = 132 */
     /* order 3 (132), 0, 1, 2: sums 132, 232, 332, 432 > 400: warp 2 denied */
     assert_true(denied(&f, 50) == (warp_mask)1 << 2);
@@ -198,7 +228,7 @@ static void test_top_warp_always_loads(void **state) {
     fixture f;
     make_old(&f, 1);
     issue_n(&f, 10);
-    sched_ccws.l1_evict(f.st, 0, 5, 0);
+    vta_put(f.st, 0, 5, 0);
     sched_ccws.l1_miss(f.st, 0, 5, false, 0);   /* LLDS = 100 + 1/10 x 8 x 100 = 180 > cutoff 100 */
     assert_true(denied(&f, 0) == 0);
     sched_ccws.destroy(f.st);
@@ -213,7 +243,7 @@ static void test_gto_priority_and_alu_of_throttled_warp(void **state) {
     make_old(&f, 4);
     uint8_t age[4] = {0, 1, 2, 3};
     issue_n(&f, 100);
-    sched_ccws.l1_evict(f.st, 3, 7, 50);
+    vta_put(f.st, 3, 7, 50);
     sched_ccws.l1_miss(f.st, 3, 7, false, 50);  /* warp 2 denied loads (previous test) */
     assert_true(denied(&f, 50) == (warp_mask)1 << 2);
     sched_view v = {.now = 50, .sched_id = 0, .ready = (warp_mask)1 << 2 | (warp_mask)1 << 3, .owned = 0xf,
@@ -412,9 +442,9 @@ static void test_authors_vta_fifo_keeps_entries(void **state) {
         fixture f;
         if (old) make_old(&f, 1);
         else make(&f, 1);
-        for (uint64_t i = 0; i < 8; i++) sched_ccws.l1_evict(f.st, 0, 2 * i, i);
-        sched_ccws.l1_evict(f.st, 0, 0, 8);
-        sched_ccws.l1_evict(f.st, 0, 16, 9);
+        for (uint64_t i = 0; i < 8; i++) vta_put(f.st, 0, 2 * i, i);
+        vta_put(f.st, 0, 0, 8);
+        vta_put(f.st, 0, 16, 9);
         sched_ccws.l1_miss(f.st, 0, 0, false, 10);
         sched_ccws.l1_miss(f.st, 0, 2, false, 11);
         sched_ccws.l1_miss(f.st, 0, 2, false, 12);
@@ -437,9 +467,9 @@ static void test_authors_global_write_invalidates_every_vta(void **state) {
         c.ccws_vta_write_invalidate = inval;
         fixture f;
         make_cfg(&f, 3, &c);
-        sched_ccws.l1_evict(f.st, 0, 0x10, 1);
-        sched_ccws.l1_evict(f.st, 1, 0x10, 2);
-        sched_ccws.l1_evict(f.st, 1, 0x11, 3);
+        vta_put(f.st, 0, 0x10, 1);
+        vta_put(f.st, 1, 0x10, 2);
+        vta_put(f.st, 1, 0x11, 3);
         sched_ccws.l1_global_write(f.st, 2, 0x10, 4);
         sched_ccws.l1_miss(f.st, 0, 0x10, false, 5);
         sched_ccws.l1_miss(f.st, 1, 0x10, false, 6);
@@ -466,7 +496,7 @@ static void test_authors_pending_hits_probe_the_vta(void **state) {
         fixture f;
         make_cfg(&f, 2, &c);
         issue_n(&f, 10);
-        sched_ccws.l1_evict(f.st, 0, 0x20, 1);
+        vta_put(f.st, 0, 0x20, 1);
         sched_ccws.l1_miss(f.st, 0, 0x20, true, 2);
         ccws_counts n = counts(&f);
         assert_true(n.probes == (pending ? 1 : 0));
@@ -604,7 +634,11 @@ static void test_throttled_warp_may_not_issue_atomics(void **state) {
  *     5 probes, 2 VTA hits, no invalidation;
  *   -ccws_vta_probe_pending 0, mode 0: 4 probes, 1 hit;
  *   mode 1: the write takes A out of the VTA: 1 invalidation, 0 hits;
- *   -ccws_vta_write_invalidate 0, mode 1: 0 invalidations, 2 hits. */
+ *   -ccws_vta_write_invalidate 0, mode 1: 0 invalidations, 2 hits.
+ * Tags put into the VTA, mode 0: authors' rule (-ccws_vta_probe_victims 1), the
+ * probe victim of every miss on an absent line: C's miss names A (LRU), the
+ * second A's names B, the final store's (a write miss) names C: 3 inserts; with
+ * genuine evictions only (0), C evicts A and A evicts B: 2. */
 static const char *const wr_ptx =
     ".version 8.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry wr(.param .u64 buf, .param .u32 mode)\n{\n"
@@ -643,11 +677,16 @@ static void test_pipeline_pending_hits_and_global_writes(void **state) {
     assert_true(n.write_inv == 1 && n.hits == 0);
     n = run_wr(1, "-ccws_vta_write_invalidate", "0");
     assert_true(n.write_inv == 0 && n.hits == 2);
+    n = run_wr(0, "-ccws_vta_probe_victims", "1");
+    assert_true(n.inserts == 3 && n.hits == 2);
+    n = run_wr(0, "-ccws_vta_probe_victims", "0");
+    assert_true(n.inserts == 2 && n.hits == 2);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vta_insert_on_evict_probe_by_owner_only),
+        cmocka_unit_test(test_vta_insert_rule_picks_one_hook),
         cmocka_unit_test(test_vta_partition_is_8_way_lru),
         cmocka_unit_test(test_scores_jump_to_llds_and_decay_to_base),
         cmocka_unit_test(test_cutoff_follows_scores_and_live_warps),

@@ -65,6 +65,12 @@ static void on_l1_evict(void *ctx, const cache_line *line, const mem_req *cause)
     s->c.sched->l1_evict(s->sched_state, line->warp, line->line_addr, s->last_cycle);
 }
 
+static void on_l1_miss_victim(void *ctx, uint64_t line_addr, uint32_t owner, const mem_req *cause) {
+    (void)cause;
+    sm *s = ctx;
+    s->c.sched->l1_miss_victim(s->sched_state, owner, line_addr, s->last_cycle);
+}
+
 /* GPGPU-Sim's texture cache string reuses the MSHR fields: "F:<fragment fifo>:
  * <request fifo>,<rob>[:<result fifo>]".  Its texture cache allocates a line at
  * the miss and lets later accesses to it wait in the in-order fragment FIFO; the
@@ -99,6 +105,10 @@ int ldst_init(sm *s, char *err, size_t errlen) {
             return -1;
         }
         if (s->c.sched->l1_evict) cache_set_evict_hook(s->l1d, on_l1_evict, s);
+        if (s->c.sched->l1_miss_victim && cache_set_victim_hook(s->l1d, on_l1_miss_victim, s)) {
+            snprintf(err, errlen, "%s: out of memory for the victim records", name);
+            return -1;
+        }
         if (s->c.l1d_access_analysis) {
             if (!(s->l1_trace = l1_trace_create(&s->c.l1d, why, sizeof why))) {
                 snprintf(err, errlen, "-l1d_access_analysis: %s", why);

@@ -72,6 +72,13 @@ struct cache {
     uint8_t writeback_type;      /* MEM_L1_WRBK_ACC or MEM_L2_WRBK_ACC */
     cache_evict_hook hook;
     void *hook_ctx;
+    /* Victim reports as GPGPU-Sim 3.x's tag probe names them (cache_set_victim_hook):
+     * per way, the line it last held and the warp that last missed or merged on it,
+     * kept after the line is invalidated or flushed, as that simulator's blocks keep
+     * their tag and source fields.  NULL unless a hook is set. */
+    cache_victim_hook victim_hook;
+    void *victim_ctx;
+    cache_way_owner *way_owner;
     cache_index_addr_fn index_addr;  /* NULL: index with the line address itself */
     const void *index_ctx;
     /* The last line address indexed through index_addr and its set: the sectors
@@ -291,6 +298,7 @@ static cache_line *install(cache *c, uint32_t set, uint32_t way, uint64_t la, co
     l->sm = r->sm;
     l->warp = r->warp;
     l->pc = r->pc;
+    if (c->way_owner) c->way_owner[(size_t)set * c->g.assoc + way] = (cache_way_owner){la, r->warp, 1};
     if (c->pol->on_insert) c->pol->on_insert(c->pol_state, set, way, r, now);
     return l;
 }
@@ -630,6 +638,50 @@ static cache_outcome access_with_prefetcher(cache *c, const mem_req *r, uint8_t 
 
 /* ---- public API ---- */
 
+/* cache_access once the line, its set and the sectors wanted are known. */
+static cache_outcome access_line(cache *c, const mem_req *r, uint8_t want, uint64_t la, uint32_t set, uint64_t now,
+                                 cache_fail_reason *why) {
+    if (c->pf) return access_with_prefetcher(c, r, want, la, set, now, why);
+    cache_outcome o = mem_access_is_write(r->type) ? access_write(c, r, want, la, set, now, why)
+                                                   : access_read(c, r, want, la, set, now, why);
+    if (c->pol->on_access && o != CACHE_RESERVATION_FAIL)
+        c->pol->on_access(c->pol_state, set, find_way(c, set, la), r, o, now);
+    return o;
+}
+
+/* access_line, then the victim report GPGPU-Sim 3.x's probe gives (the CCWS
+ * authors' victim tags are filled from it, gpu-cache.cc
+ * high_locality_protected_cache::access): a miss on a line the cache did not
+ * hold names the way it took (a read that allocated) or would take (a write that
+ * allocates nothing: the victim a read would choose now), and reports what that
+ * way last held, an invalidated line included, with the warp that last missed or
+ * merged on it.  The way then belongs to this access's warp; a merge into a line
+ * in flight (a pending hit) takes the way over without a report.  The set's
+ * records are copied first because allocation overwrites them (install). */
+static cache_outcome access_reporting_victim(cache *c, const mem_req *r, uint8_t want, uint64_t la, uint32_t set,
+                                             uint64_t now, cache_fail_reason *why) {
+    cache_way_owner *own = &c->way_owner[(size_t)set * c->g.assoc];
+    cache_way_owner before[CACHE_MAX_ASSOC];
+    bool present = find_way(c, set, la) >= 0;
+    int victim = -1;
+    if (!present) {
+        memcpy(before, own, c->g.assoc * sizeof *own);
+        if (c->pol->pure_choice) victim = choose_victim(c, set, r, now);
+    }
+    cache_outcome o = access_line(c, r, want, la, set, now, why);
+    int way = find_way(c, set, la);
+    if (o == CACHE_MISS && !present) {
+        if (way < 0) way = victim;
+        if (way < 0) return o;   /* a policy whose choice cannot be asked twice: nothing named */
+        if (before[way].known) c->victim_hook(c->victim_ctx, before[way].line_addr, before[way].warp, r);
+        own[way].warp = r->warp;
+        own[way].known = 1;
+    } else if (o == CACHE_HIT_RESERVED && way >= 0) {
+        own[way].warp = r->warp;
+    }
+    return o;
+}
+
 cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_reason *why) {
     uint64_t la = line_addr_of(c, r->addr);
     uint32_t set = set_index(c, la);
@@ -639,12 +691,8 @@ cache_outcome cache_access(cache *c, const mem_req *r, uint64_t now, cache_fail_
      * names is taken, never a line the cache does not have. */
     uint8_t want = mem_line_mask(r, c->g.line_size);
     if (!want) want = mem_sector_mask(r->addr, 1, c->g.line_size);
-    if (c->pf) return access_with_prefetcher(c, r, want, la, set, now, why);
-    cache_outcome o = mem_access_is_write(r->type) ? access_write(c, r, want, la, set, now, why)
-                                                   : access_read(c, r, want, la, set, now, why);
-    if (c->pol->on_access && o != CACHE_RESERVATION_FAIL)
-        c->pol->on_access(c->pol_state, set, find_way(c, set, la), r, o, now);
-    return o;
+    if (c->victim_hook) return access_reporting_victim(c, r, want, la, set, now, why);
+    return access_line(c, r, want, la, set, now, why);
 }
 
 bool cache_read_hit(cache *c, const mem_req *r, uint64_t now) {
@@ -831,6 +879,16 @@ void cache_set_evict_hook(cache *c, cache_evict_hook fn, void *ctx) {
     c->hook_ctx = ctx;
 }
 
+int cache_set_victim_hook(cache *c, cache_victim_hook fn, void *ctx) {
+    if (fn && !c->way_owner) {
+        c->way_owner = calloc((size_t)c->g.nsets * c->g.assoc, sizeof *c->way_owner);
+        if (!c->way_owner) return -1;
+    }
+    c->victim_hook = fn;
+    c->victim_ctx = ctx;
+    return 0;
+}
+
 uint32_t cache_invalidate_all(cache *c) {
     uint32_t dropped_dirty = 0;
     for (uint32_t s = 0; s < c->g.nsets; s++) {
@@ -1013,6 +1071,7 @@ void cache_destroy(cache *c) {
     if (c->pf && c->pf->destroy && c->pf_state) c->pf->destroy(c->pf_state);
     free(c->lines);
     free(c->tags);
+    free(c->way_owner);
     free(c->mshr);
     free(c->wreq);
     free(c->wneed);

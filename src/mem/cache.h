@@ -38,6 +38,9 @@
 #include "mem/mem_req.h"
 #include "mem/prefetch/prefetch.h"
 
+/* Ways of a set at most: victim choice works on a 64-bit mask of candidates. */
+#define CACHE_MAX_ASSOC 64
+
 struct ldesc_set;   /* src/ldesc/ldesc.h: a launch's Locality Descriptors */
 
 /* ---- geometry and policies (GPGPU-Sim's cache configuration string) ---- */
@@ -265,6 +268,22 @@ typedef struct cache cache;
 /* Called with every line about to be evicted (before it is overwritten). */
 typedef void (*cache_evict_hook)(void *ctx, const cache_line *line, const mem_req *cause);
 
+/* What a way last held and who last claimed it (cache_set_victim_hook). */
+typedef struct cache_way_owner {
+    uint64_t line_addr;
+    uint32_t warp;    /* the warp that last missed or merged on the way */
+    uint32_t known;   /* 0: the way never held a line */
+} cache_way_owner;
+
+/* Called at every miss on a line the cache did not hold (a read that allocated,
+ * a write that allocated nothing) with the line its way (taken, or the victim a
+ * read would take now) last held, even one since invalidated or flushed, and the
+ * warp that last missed or merged on that way: the victim GPGPU-Sim 3.x's tag
+ * probe names, from which the CCWS authors fill their victim tags.  Never called
+ * for a way that never held a line; for a write miss only where the replacement
+ * policy's choice may be asked twice (cache_policy_ops.pure_choice). */
+typedef void (*cache_victim_hook)(void *ctx, uint64_t line_addr, uint32_t owner_warp, const mem_req *cause);
+
 /* name prefixes error messages ("L1D", "L2[3]").  NULL + err on a bad geometry
  * or an unknown policy. */
 cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t errlen);
@@ -329,6 +348,8 @@ uint32_t cache_set_of(const cache *c, uint64_t addr);
 const cache_line *cache_line_at(const cache *c, uint32_t set, uint32_t way);
 
 void cache_set_evict_hook(cache *c, cache_evict_hook fn, void *ctx);
+/* -1 when out of memory.  Costs each access a tag lookup more while set. */
+int cache_set_victim_hook(cache *c, cache_victim_hook fn, void *ctx);
 /* Type given to write-backs of dirty lines (default MEM_L1_WRBK_ACC; L2 slices
  * set MEM_L2_WRBK_ACC). */
 void cache_set_writeback_type(cache *c, mem_access_type type);

@@ -96,7 +96,7 @@ static int parse_shape(const split_text *s, const char *text, cache_geometry *g,
         return fail(err, errlen, text, "number of sets '%s' must be an integer in [1, 1048576]", f[first]);
     if (parse_u32(f[first + 1], 32, 256, &g->line_size) || !is_pow2(g->line_size))
         return fail(err, errlen, text, "line size '%s' must be a power of two in [32, 256] bytes", f[first + 1]);
-    if (parse_u32(f[first + 2], 1, 64, &g->assoc))
+    if (parse_u32(f[first + 2], 1, CACHE_MAX_ASSOC, &g->assoc))
         return fail(err, errlen, text, "associativity '%s' must be an integer in [1, 64]", f[first + 2]);
     return 0;
 }

@@ -10,14 +10,18 @@
  * -ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before,
  * -ccws_ties_by_slot, -ccws_score_from_first_access, -ccws_recap,
  * -ccws_vta_fifo, -ccws_vta_keep_on_hit, -ccws_throttle_atomics,
- * -ccws_vta_write_invalidate, -ccws_vta_probe_pending.
+ * -ccws_vta_write_invalidate, -ccws_vta_probe_pending, -ccws_vta_probe_victims.
  *
  * Lost intra-warp locality detector.  Each SM has a victim tag array (VTA)
  * split into one small set-associative tag store per warp slot
  * (-ccws_vta_entries tags, -ccws_vta_assoc ways; set = line address mod sets;
- * FIFO by allocation, or LRU).  The L1D remembers in every line the warp that
- * reserved it; when the line is evicted its tag goes into THAT warp's partition
- * (l1_evict).  On an L1D read miss (with the authors' code, also a pending hit:
+ * FIFO by allocation, or LRU).  Authors' code (l1_miss_victim): at every L1D
+ * miss on an absent line, read or write, the way the miss takes (or, a write
+ * allocating nothing, would take) gives up the tag it last held, an invalidated
+ * one too, to the partition of the last warp that missed or merged on that way.
+ * Other rule (-ccws_vta_probe_victims 0; l1_evict): the L1D remembers in every
+ * line the warp that reserved it, and when the line is evicted its tag goes into
+ * THAT warp's partition.  On an L1D read miss (with the authors' code, also a pending hit:
  * a miss merged into an MSHR) only the requesting warp's partition is probed
  * (l1_miss); a hit there is a "VTA hit": that warp missed on a line it had
  * itself brought in and lost to other warps' accesses.  A global write removes
@@ -82,7 +86,7 @@ typedef struct {
     uint32_t k_throttle, entries, assoc, base, decay;
     bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
     bool throttle_atomics, write_invalidate, probe_pending;
-    bool ties_by_slot, first_access, recap;
+    bool ties_by_slot, first_access, recap, probe_victims;
 } ccws_options;
 
 typedef struct {
@@ -90,7 +94,7 @@ typedef struct {
     uint32_t k_throttle, entries, assoc, sets, base, decay;
     bool add_base, resident_counts, admit_before, vta_fifo, keep_on_hit;
     bool throttle_atomics, write_invalidate, probe_pending;
-    bool ties_by_slot, first_access, recap;
+    bool ties_by_slot, first_access, recap, probe_victims;
 
     vta_entry *vta;        /* [max_warps][entries], set-major within a warp */
     uint64_t vta_clock;
@@ -123,7 +127,7 @@ typedef struct {
 static ccws_options read_options(const sched_params *p) {
     /* unit tests may build the plug-in without a configuration: the defaults */
     ccws_options o = {CCWS_DEFAULT_K, CCWS_DEFAULT_ENTRIES, CCWS_DEFAULT_ASSOC, CCWS_DEFAULT_BASE, CCWS_DEFAULT_DECAY,
-                      false, true, true, true, true, true, true, true, true, true, true};
+                      false, true, true, true, true, true, true, true, true, true, true, true};
     const sim_config *c = p->cfg;
     if (!c) return o;
     o.k_throttle = c->ccws_k_throttle;
@@ -142,6 +146,7 @@ static ccws_options read_options(const sched_params *p) {
     o.ties_by_slot = c->ccws_ties_by_slot;
     o.first_access = c->ccws_score_from_first_access;
     o.recap = c->ccws_recap;
+    o.probe_victims = c->ccws_vta_probe_victims;
     return o;
 }
 
@@ -195,6 +200,7 @@ static void *ccws_create(const sched_params *p, char *err, size_t errlen) {
     s->ties_by_slot = o.ties_by_slot;
     s->first_access = o.first_access;
     s->recap = o.recap;
+    s->probe_victims = o.probe_victims;
     for (uint32_t i = 0; i < CCWS_MAX_SCHED; i++) s->last[i] = -1;
     return s;
 }
@@ -380,10 +386,21 @@ static void ccws_l1_access(void *st, uint32_t w, bool hit, uint64_t now) {
 
 static bool ccws_throttles_atomics(void *st) { return ((const ccws_state *)st)->throttle_atomics; }
 
+/* The tags that enter the VTA: genuine evictions, owned by the warp that
+ * allocated the line (-ccws_vta_probe_victims 0), or the victim way of every
+ * miss as the authors' GPGPU-Sim 3.0 probe names it, owned by the last warp to
+ * miss or merge on that way (1; gpu-cache.cc, high_locality_protected_cache::
+ * access).  Both hooks are always set; the option picks the one that inserts. */
 static void ccws_l1_evict(void *st, uint32_t owner, uint64_t line_addr, uint64_t now) {
     (void)now;
     ccws_state *s = st;
-    if (owner < s->max_warps) vta_insert(s, owner, line_addr);
+    if (!s->probe_victims && owner < s->max_warps) vta_insert(s, owner, line_addr);
+}
+
+static void ccws_l1_miss_victim(void *st, uint32_t owner, uint64_t line_addr, uint64_t now) {
+    (void)now;
+    ccws_state *s = st;
+    if (s->probe_victims && owner < s->max_warps) vta_insert(s, owner, line_addr);
 }
 
 /* Ties in the score order: the lower slot (authors' code) or the older warp.
@@ -464,7 +481,8 @@ static const sched_stat_def ccws_stats[] = {
     {"ccws_vta_probes", NULL, NULL, 0,
      "L1D read misses (pending hits too with -ccws_vta_probe_pending 1) that probed the warp's VTA partition"},
     {"ccws_vta_hits", NULL, NULL, 0, "VTA hits: a warp missed on a line it had brought in and lost (lost locality)"},
-    {"ccws_vta_inserts", NULL, NULL, 0, "L1D evictions whose tag went to the reserving warp's VTA partition"},
+    {"ccws_vta_inserts", NULL, NULL, 0, "tags put into a warp's VTA partition (probe victims of L1D misses, or evictions with "
+     "-ccws_vta_probe_victims 0)"},
     {"ccws_vta_write_invalidations", NULL, NULL, 0, "victim tags removed by global writes to their line"},
     {"ccws_eval_cycles", NULL, NULL, 0, "SM cycles in which load permission was evaluated (SM awake, warps live)"},
     {"ccws_throttled_cycles", NULL, NULL, 0, "of those, cycles in which at least one live warp could not load"},
@@ -485,7 +503,7 @@ const warp_sched_ops sched_ccws = {
             "(-ccws_k_throttle, -ccws_vta_entries, -ccws_vta_assoc, -ccws_base_score, -ccws_decay_cycles, "
             "-ccws_llds_add_base, -ccws_resident_counts, -ccws_admit_before, -ccws_ties_by_slot, "
             "-ccws_score_from_first_access, -ccws_recap, -ccws_vta_fifo, -ccws_vta_keep_on_hit, "
-            "-ccws_throttle_atomics, -ccws_vta_write_invalidate, -ccws_vta_probe_pending)",
+            "-ccws_throttle_atomics, -ccws_vta_write_invalidate, -ccws_vta_probe_pending, -ccws_vta_probe_victims)",
     .create = ccws_create,
     .destroy = ccws_destroy,
     .pick = ccws_pick,
@@ -496,6 +514,7 @@ const warp_sched_ops sched_ccws = {
     .throttles_atomics = ccws_throttles_atomics,
     .l1_miss = ccws_l1_miss,
     .l1_evict = ccws_l1_evict,
+    .l1_miss_victim = ccws_l1_miss_victim,
     .l1_global_write = ccws_l1_global_write,
     .l1_access = ccws_l1_access,
     .report = ccws_report,

@@ -114,6 +114,11 @@ typedef struct warp_sched_ops {
      * write by warp w to line_addr (any outcome, also a refused attempt). */
     void (*l1_miss)(void *st, uint32_t w, uint64_t line_addr, bool merged, uint64_t now);
     void (*l1_evict)(void *st, uint32_t owner, uint64_t line_addr, uint64_t now);
+    /* The victim of an L1D miss as GPGPU-Sim 3.x's tag probe names it (mem/cache.h
+     * cache_victim_hook): at every read or write miss on an absent line, the line
+     * its way last held (an invalidated one too) and the warp that last missed or
+     * merged on that way. */
+    void (*l1_miss_victim)(void *st, uint32_t owner, uint64_t line_addr, uint64_t now);
     void (*l1_global_write)(void *st, uint32_t w, uint64_t line_addr, uint64_t now);
     /* Every L1D access by warp w the cache answered with a hit or a miss (reads
      * and writes; not pending hits, not refused attempts).  NULL: not wanted. */

@@ -140,6 +140,7 @@ struct locsim_config {
     bool ccws_vta_keep_on_hit;               /* VTA: a hit leaves the entry in place */
     bool ccws_throttle_atomics;              /* throttled warps may not issue atom either */
     bool ccws_vta_write_invalidate;          /* a global write clears its line from every warp's VTA */
+    bool ccws_vta_probe_victims;             /* VTA tags from every miss's probe victim, not evictions */
     bool ccws_vta_probe_pending;             /* pending hits (MSHR merges) probe the VTA too */
     bool ccws_ties_by_slot;                  /* equal scores: lower slot first (else the older warp) */
     bool ccws_score_from_first_access;       /* a new warp scores 0 until its first L1D hit or miss */

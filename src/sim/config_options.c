@@ -387,6 +387,10 @@ static const option_def options[] = {
     BOOL("ccws_vta_write_invalidate", ccws_vta_write_invalidate, "1",
          "(locsim) CCWS: 1 (authors' code): a global write to the L1D removes its line from every warp's victim "
          "tags; 0: writes leave the victim tags alone"),
+    BOOL("ccws_vta_probe_victims", ccws_vta_probe_victims, "1",
+         "(locsim) CCWS: 1 (authors' code): at every L1D read or write miss on an absent line, the line its way "
+         "last held (an invalidated one too) goes to the VTA of the last warp to miss or merge on that way; "
+         "0: genuine evictions, to the VTA of the warp that allocated the line"),
     BOOL("ccws_vta_probe_pending", ccws_vta_probe_pending, "1",
          "(locsim) CCWS: 1 (authors' code): every L1D read miss probes the warp's victim tags, pending hits "
          "(merged into an MSHR) included; 0: only misses that allocate"),
