@@ -4,6 +4,7 @@
  * simulated time, an energy option changes its component only, and runs repeat
  * bit for bit.  Per-event energies are set to distinct values so that a
  * mix-up of two events (or of an event and its component) shows. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "sim/config.h"
 #include "sim/energy.h"
 #include "timing_util.h"
 
@@ -252,6 +254,42 @@ static void test_bad_energy_option(void **state) {
     assert_int_not_equal(locsim_config_load("fermi_gtx480", 2, bad2, &cfg, err, sizeof err), LOCSIM_OK);
 }
 
+/* The DRAM energies of fermi_gtx480 (and sharing_fermi, and the built-in
+ * defaults) are GPUWattch's GTX480 figures (docs/energy.md, [G]): per column
+ * command read dram_rd_coeff x MEM_RD, write dram_wr_coeff x MEM_WR, precharge
+ * dram_pre_coeff x MEM_PRE (joules x scaling), no activate energy.  Hand-worked
+ * on the kernel above under the config's own energies: launch 1 reads src's
+ * one 128 B line from DRAM -- one activation and 4 read commands, no write or
+ * precharge (the L2 keeps dst) -- so its DRAM energy is 4 x the read figure;
+ * launch 2 finds src in the L2: no DRAM energy. */
+static void test_dram_energy_is_gpuwattch(void **state) {
+    (void)state;
+    const double rd_nj = 7.74707143e-8 * 0.33 * 1e9, wr_nj = 3.54664286e-8 * 0.40 * 1e9,
+                 pre_nj = 3.8475e-8 * 0.11 * 1e9;
+    const char *over[] = {"-gpgpu_perf_sim_memcpy", "0", NULL};
+    tdev t;
+    run(&t, over);
+    /* the config writes each figure to 3 decimals */
+    assert_true(fabs(stat_at(&t, 0, "%s", "energy_dram_rd") / 4.0 - rd_nj) < 1e-3);
+    assert_true(stat_at(&t, 0, "energy_%s_events", "dram_rd") == 4.0);
+    assert_true(stat_at(&t, 0, "energy_%s_events", "dram_act") == 1.0);
+    assert_true(stat_at(&t, 0, "energy_%s_events", "dram_wr") == 0.0);
+    assert_true(stat_at(&t, 0, "energy_%s_events", "dram_pre") == 0.0);
+    assert_true(fabs(stat_at(&t, 0, "energy_%s", "dram") - 4.0 * rd_nj) < 4e-3);   /* act: 0 nJ */
+    assert_true(stat_at(&t, 1, "energy_%s", "dram") == 0.0);
+    tdev_close(&t);
+    /* sharing_fermi (Tabbakh et al.'s GTX480) carries the same four figures */
+    locsim_config *cfg = NULL;
+    char err[256];
+    assert_int_equal(locsim_config_load("sharing_fermi", 0, NULL, &cfg, err, sizeof err), LOCSIM_OK);
+    const sim_config *c = cfg;
+    assert_true(fabs(c->energy_nj[EN_DRAM_WR] - wr_nj) < 1e-3);
+    assert_true(fabs(c->energy_nj[EN_DRAM_PRE] - pre_nj) < 1e-3);
+    assert_true(fabs(c->energy_nj[EN_DRAM_RD] - rd_nj) < 1e-3);
+    assert_true(c->energy_nj[EN_DRAM_ACT] == 0.0);
+    locsim_config_free(cfg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_is_count_times_energy),
@@ -260,6 +298,7 @@ int main(void) {
         cmocka_unit_test(test_option_changes_only_its_component),
         cmocka_unit_test(test_dp_energy_follows_the_dp_units),
         cmocka_unit_test(test_bad_energy_option),
+        cmocka_unit_test(test_dram_energy_is_gpuwattch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

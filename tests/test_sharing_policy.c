@@ -30,22 +30,32 @@ static mem_req req(uint64_t addr, uint8_t type, uint16_t sm, uint64_t tag) {
     return r;
 }
 
-static cache *make(const char *geometry, uint8_t level, uint8_t dead_block) {
+static cache *make_with(const char *geometry, uint8_t level, uint8_t dead_block, uint8_t detect_stores,
+                        uint8_t kernel_reset) {
     cache_geometry g;
     char err[256];
     assert_int_equal(cache_geometry_parse(geometry, &g, err, sizeof err), 0);
     snprintf(g.policy, sizeof g.policy, "sharing");
     g.level = level;
     g.sharing_dead_block = dead_block;
+    g.sharing_detect_stores = detect_stores;
+    g.sharing_kernel_reset = kernel_reset;
     assert_null(cache_policy_find("sharing")->check(&g));
     cache *c = cache_create(&g, "test", err, sizeof err);
     assert_non_null(c);
     return c;
 }
 
+static cache *make(const char *geometry, uint8_t level, uint8_t dead_block) {
+    return make_with(geometry, level, dead_block, 0, 0);
+}
+
 /* An L2 slice (allocate on miss, write-back, write-allocate) and an L1D
  * (allocate on fill, local write-back / global write-through, no write-allocate). */
 static cache *l2(void) { return make("N:1:128:4,L:B:m:W:L,A:8:4,8", CACHE_LEVEL_L2, 0); }
+static cache *l2_with(uint8_t detect_stores, uint8_t kernel_reset) {
+    return make_with("N:1:128:4,L:B:m:W:L,A:8:4,8", CACHE_LEVEL_L2, 0, detect_stores, kernel_reset);
+}
 static cache *l1(uint8_t dead) { return make("N:1:128:4,L:L:f:N:L,A:8:4,8", CACHE_LEVEL_L1D, dead); }
 
 /* Answer the oldest queued fetch as the level below, with hint (write-backs
@@ -329,6 +339,94 @@ static void test_l1_dead_block(void **state) {
     cache_destroy(c);
 }
 
+/* L2, sharing detection from loads only (the paper's flow chart starts from a
+ * load; -sharing_detect_stores 0, the default).  SM1 loads 1..4 (owner SM1).
+ * SM2 stores to line 1 (a write hit) and SM1 then reloads 2, 3, 4, so LRU
+ * order is 1, 2, 3, 4.  Loads only: the store left 1 private, and miss 5 evicts
+ * the LRU private line, 1.  With stores detected: 1 is shared, miss 5 evicts
+ * the LRU private line 2 and 1 stays. */
+static void stored_line_then_miss(cache *c) {
+    for (uint32_t k = 1; k <= 4; k++) fill(c, k, MEM_GLOBAL_ACC_R, 1, 0);
+    assert_int_equal(touch(c, 1, MEM_GLOBAL_ACC_W, 2), CACHE_HIT);
+    for (uint32_t k = 2; k <= 4; k++) assert_int_equal(touch(c, k, MEM_GLOBAL_ACC_R, 1), CACHE_HIT);
+    fill(c, 5, MEM_GLOBAL_ACC_R, 1, 0);
+}
+
+static void test_l2_loads_only_detection(void **state) {
+    (void)state;
+    cache *c = l2_with(0, 0);
+    stored_line_then_miss(c);
+    assert_null(cache_probe(c, L(1)));
+    assert_non_null(cache_probe(c, L(2)));
+    cache_destroy(c);
+
+    c = l2_with(1, 0);
+    stored_line_then_miss(c);
+    assert_non_null(cache_probe(c, L(1)));
+    assert_null(cache_probe(c, L(2)));
+    cache_destroy(c);
+}
+
+/* L2: a line a global store brought in (write-allocate) has no owner under
+ * loads-only detection: the first SM to load it owns it (its answer has no
+ * hint), the next SM to load it is a sharer.  With stores detected the storing
+ * SM owns it and the first loader is already a sharer.  An atomic (a read with
+ * MEM_REQ_ATOMIC) counts as a store. */
+static void test_l2_store_fill_owner(void **state) {
+    (void)state;
+    for (uint8_t stores = 0; stores <= 1; stores++) {
+        cache *c = l2_with(stores, 0);
+        mem_req w = req(L(6), MEM_GLOBAL_ACC_W, 3, 0);
+        assert_int_equal(cache_access(c, &w, 0, NULL), CACHE_MISS);   /* write-allocate */
+        assert_non_null(cache_probe(c, L(6)));
+        mem_req a = req(L(6), MEM_GLOBAL_ACC_R, 5, 0), b = req(L(6), MEM_GLOBAL_ACC_R, 3, 0);
+        a.flags = MEM_REQ_ATOMIC;
+        assert_int_equal(cache_access(c, &a, 0, NULL), CACHE_HIT);
+        assert_int_equal(cache_reply_hint(c, &a), stores ? CACHE_HINT_SHARED : 0);   /* atomic: a store */
+        a.flags = 0;
+        assert_int_equal(cache_access(c, &a, 0, NULL), CACHE_HIT);
+        assert_int_equal(cache_reply_hint(c, &a), stores ? CACHE_HINT_SHARED : 0);
+        assert_int_equal(cache_access(c, &b, 0, NULL), CACHE_HIT);
+        assert_int_equal(cache_reply_hint(c, &b), stores ? 0 : CACHE_HINT_SHARED);
+        cache_destroy(c);
+    }
+}
+
+/* L2, -sharing_kernel_reset.  Kernel 1: SM1 loads 1..4, SM2 loads 1 (shared).
+ * Kernel 2 begins.  Kept flags (0): SM2's load of 1 is still a sharer's; SM1's
+ * reloads of 2, 3, 4 leave 1 LRU but shared, so miss 5 evicts private 2.
+ * Reset (1): line 1 has no owner, SM2's load makes SM2 its owner (no hint),
+ * and 1 is private again: miss 5 evicts it. */
+static void two_kernels(cache *c, uint8_t expect_hint) {
+    for (uint32_t k = 1; k <= 4; k++) fill(c, k, MEM_GLOBAL_ACC_R, 1, 0);
+    mem_req s2 = req(L(1), MEM_GLOBAL_ACC_R, 2, 0);
+    assert_int_equal(cache_access(c, &s2, 0, NULL), CACHE_HIT);
+    assert_int_equal(cache_reply_hint(c, &s2), CACHE_HINT_SHARED);
+    cache_kernel_begin(c, NULL);
+    assert_int_equal(cache_access(c, &s2, 0, NULL), CACHE_HIT);
+    assert_int_equal(cache_reply_hint(c, &s2), expect_hint);
+    for (uint32_t k = 2; k <= 4; k++) assert_int_equal(touch(c, k, MEM_GLOBAL_ACC_R, 1), CACHE_HIT);
+    fill(c, 5, MEM_GLOBAL_ACC_R, 1, 0);
+}
+
+static void test_l2_kernel_reset(void **state) {
+    (void)state;
+    cache *c = l2_with(0, 0);
+    two_kernels(c, CACHE_HINT_SHARED);
+    assert_non_null(cache_probe(c, L(1)));
+    assert_null(cache_probe(c, L(2)));
+    cache_destroy(c);
+
+    c = l2_with(0, 1);
+    two_kernels(c, 0);
+    assert_null(cache_probe(c, L(1)));
+    assert_non_null(cache_probe(c, L(2)));
+    /* SM1's reload after the reset made it line 3's owner again: SM4 is a sharer */
+    mem_req s4 = req(L(3), MEM_GLOBAL_ACC_R, 4, 0);
+    assert_int_equal(cache_reply_hint(c, &s4), CACHE_HINT_SHARED);
+    cache_destroy(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check),
@@ -337,6 +435,9 @@ int main(void) {
         cmocka_unit_test(test_l2_pending_hit_shares),
         cmocka_unit_test(test_l2_victims_private_first),
         cmocka_unit_test(test_l2_private_writes),
+        cmocka_unit_test(test_l2_loads_only_detection),
+        cmocka_unit_test(test_l2_store_fill_owner),
+        cmocka_unit_test(test_l2_kernel_reset),
         cmocka_unit_test(test_l1_allocation),
         cmocka_unit_test(test_l1_bypassed_fill_answers_all),
         cmocka_unit_test(test_l1_dead_block),

@@ -76,6 +76,8 @@ typedef struct cache_geometry {
     uint8_t level;              /* what the cache is, for policies that differ by role:
                                    CACHE_LEVEL_L1D, CACHE_LEVEL_L2 or 0 (other) */
     uint8_t sharing_dead_block; /* -sharing_dead_block, for the 'sharing' policy's L1 */
+    uint8_t sharing_detect_stores; /* -sharing_detect_stores and -sharing_kernel_reset, */
+    uint8_t sharing_kernel_reset;  /* for the 'sharing' policy's L2 (docs/sharing.md) */
     uint8_t ldesc_bypass;       /* -ldesc_l1_bypass, -ldesc_l1_hard_pin, -ldesc_l1_soft_pin and */
     uint8_t ldesc_hard_pin;     /* -ldesc_unpin_period (core cycles, 0: never), for the */
     uint8_t ldesc_soft_pin;     /* 'ldesc' policy (docs/ldesc.md) */

@@ -662,6 +662,8 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         check_policy(&c->l1t, CACHE_LEVEL_OTHER, "", "gpgpu_tex_cache:l1", err, errlen))
         return -1;
     c->l1d.sharing_dead_block = (uint8_t)c->sharing_dead_block;
+    c->l2.sharing_detect_stores = (uint8_t)c->sharing_detect_stores;
+    c->l2.sharing_kernel_reset = (uint8_t)c->sharing_kernel_reset;
     c->l1d.ldesc_bypass = (uint8_t)c->ldesc_l1_bypass;
     c->l1d.ldesc_hard_pin = (uint8_t)c->ldesc_l1_hard_pin;
     c->l1d.ldesc_soft_pin = (uint8_t)c->ldesc_l1_soft_pin;

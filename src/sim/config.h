@@ -87,6 +87,8 @@ struct locsim_config {
     cache_geometry l1d, l1i, l1c, l1t, l2;   /* l2: one slice */
     char l1d_policy[32], l2_policy[32];      /* replacement overrides ("" = the string's letter) */
     uint32_t sharing_dead_block;             /* -sharing_dead_block (policy 'sharing', docs/sharing.md) */
+    uint32_t sharing_detect_stores;          /* -sharing_detect_stores (policy 'sharing' in the L2) */
+    uint32_t sharing_kernel_reset;           /* -sharing_kernel_reset (policy 'sharing' in the L2) */
     uint32_t ldesc_l1_bypass, ldesc_l1_hard_pin, ldesc_l1_soft_pin, ldesc_unpin_period;   /* policy 'ldesc' */
     uint32_t l1d_global_write;               /* L1D_GLOBAL_WRITE_* */
     bool flush_l1_cache;                     /* invalidate L1D between kernels */

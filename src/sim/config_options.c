@@ -227,6 +227,13 @@ static const option_def options[] = {
     UINT("sharing_dead_block", sharing_dead_block, "0", 0, 1,
          "(locsim) policy 'sharing' in the L1D: a private LRU line passed over once is marked dead and evicted the "
          "next time it is LRU (Tabbakh et al. VI-B)"),
+    UINT("sharing_detect_stores", sharing_detect_stores, "0", 0, 1,
+         "(locsim) policy 'sharing' in the L2: 0 only loads (ld.global/const/tex, fetches) set a line's owner and "
+         "shared flag, as the paper's flow chart (Tabbakh et al. Fig. 9); 1 global stores and atomics do too"),
+    UINT("sharing_kernel_reset", sharing_kernel_reset, "0", 0, 1,
+         "(locsim) policy 'sharing' in the L2: 1 clears every line's owner and shared flag at each kernel launch "
+         "(the next SM to load a line owns it); 0 the flags live as long as the line (the paper is silent; "
+         "docs/sharing.md)"),
     UINT("ldesc_l1_bypass", ldesc_l1_bypass, "1", 0, 1,
          "(locsim) policy 'ldesc' in the L1D: misses on NO_REUSE descriptors' data allocate no line (docs/ldesc.md)"),
     UINT("ldesc_l1_hard_pin", ldesc_l1_hard_pin, "1", 0, 1,
@@ -459,14 +466,16 @@ static const option_def options[] = {
     EN("noc_flit", EN_NOC_FLIT, "1.15",
        "per crossbar flit (request and reply networks); estimate: 40 B = 320 bits x 0.2 pJ/bit/mm [K] x "
        "10 mm (about half the side of the 529 mm^2 GF100 die) x 1.8 [S]"),
-    EN("dram_act", EN_DRAM_ACT, "4.0",
-       "per DRAM row activation; estimate: [K]'s 16 nJ for a 128 B line with its row opened is split as "
-       "activate 4 + precharge 2 + two 64 B bursts x 5"),
-    EN("dram_pre", EN_DRAM_PRE, "2.0", "per DRAM precharge; estimate (see dram_act)"),
-    EN("dram_rd", EN_DRAM_RD, "5.0",
-       "per DRAM read burst (one column command: -gpgpu_dram_burst_length beats of the channel); estimate "
-       "(see dram_act)"),
-    EN("dram_wr", EN_DRAM_WR, "5.0", "per DRAM write burst; estimate (see dram_act)"),
+    EN("dram_act", EN_DRAM_ACT, "0.0",
+       "per DRAM row activation; GPUWattch's GTX480 model charges none (dram_act_coeff 0 in GPGPU-Sim's "
+       "gpuwattch_gtx480.xml [G]): its read, write and precharge energies cover it"),
+    EN("dram_pre", EN_DRAM_PRE, "4.232",
+       "per DRAM precharge; [G]: dram_pre_coeff 3.8475e-8 J x MEM_PRE scaling 0.11"),
+    EN("dram_rd", EN_DRAM_RD, "25.565",
+       "per DRAM read burst (one column command: -gpgpu_dram_burst_length beats of the channel, GPGPU-Sim's "
+       "n_rd); [G]: dram_rd_coeff 7.74707143e-8 J x MEM_RD scaling 0.33"),
+    EN("dram_wr", EN_DRAM_WR, "14.187",
+       "per DRAM write burst; [G]: dram_wr_coeff 3.54664286e-8 J x MEM_WR scaling 0.40"),
     ST("sm", EN_STATIC_SM, "23.85",
        "static power of all SMs together, W: 15 x 1.59 W idle core power [G] (scale it with -gpgpu_n_clusters)"),
     ST("l2", EN_STATIC_L2, "3.0", "static power of the whole L2, W; estimate (leakage of 768 KB of 40 nm SRAM)"),

@@ -32,7 +32,8 @@ typedef struct {
     int ldst_fails, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
     int nbr, nbr_same, nbr_frac, sm_ctas, sm_ctas_max, sm_ctas_min, sm_insn, sm_insn_max;   /* CTA map */
     int ctas_max_ratio, ctas_min_ratio, insn_max_ratio, sharer_lines, sharer_sm_lines, sharers;
-    int l1d_bypassed, l1d_mshr_shared, l2_bypassed, l2_compulsory, l2_compulsory_frac, dram_bytes;   /* docs/sharing.md */
+    int l1d_bypassed, l1d_mshr_shared, l2_bypassed, l2_compulsory, l2_compulsory_frac, dram_bytes;
+    int l2_misses_no_bypass, l2_mpki_no_bypass;   /* docs/sharing.md */
     /* caps, windows and the regime (timing_stats.c, docs/timing-core.md) */
     int ff_insn, exec_insn, windows_closed, warmup_ctas, ff_ctas;
     int grid_ctas, cta_slots, grid_waves, num_sms, grid_ctas_max, grid_rows_max, occ_warps_max;

@@ -105,6 +105,12 @@ static int define_sharing(stats *s, timing_stat_ids *d) {
     C(l1d_mshr_shared, "L1D_mshr_hits_shared", 0,
       "L1D pending (MSHR) hits answered by a fill the L2 marked shared (another SM owns the line)");
     C(l2_bypassed, "L2_bypassed_fills", 0, "L2 misses the policy kept out of the L2 (allocate: bypass)");
+    C(l2_misses_no_bypass, "L2_total_cache_misses_no_bypass", 0,
+      "L2 misses less L2_bypassed_fills: the misses that allocated a line (a bypass -- e.g. ld.local under "
+      "-l2_policy sharing -- allocates none)");
+    ok &= (d->l2_mpki_no_bypass = stats_define_ratio(s, "L2_MPKI_no_bypass", NULL, d->l2_misses_no_bypass,
+                                                     d->gpu.insn, 1000.0, 0,
+                                                     "L2_MPKI without the bypassed misses (docs/sharing.md)")) >= 0;
     C(l2_compulsory, "L2_compulsory_misses", 0, "L2 misses that were the first reference to their line");
     R(l2_compulsory_frac, "L2_compulsory_miss_frac", l2_compulsory, l2.misses,
       "compulsory share of L2 misses (the rest: capacity and conflict)");
@@ -266,12 +272,13 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     }
     stats_add(s, d->l1d_bypassed, l1_bypassed);
     stats_add(s, d->l1d_mshr_shared, l1_mshr_shared);
-    uint64_t l2_bypassed = 0, compulsory = 0, dram_bytes = 0, lines = 0, l2_bytes = 0, l2_line = 0;
+    uint64_t l2_bypassed = 0, l2_misses = 0, compulsory = 0, dram_bytes = 0, lines = 0, l2_bytes = 0, l2_line = 0;
     for (uint32_t i = 0; i < gpu_num_partitions(t->g); i++) {
         partition *p = gpu_partition(t->g, i);
         for (uint32_t k = 0; k < partition_slices(p); k++) {
             stats_add_cache(s, &d->l2, partition_l2(p, k));
             l2_bypassed += cache_stats(partition_l2(p, k))->bypassed;
+            l2_misses += cache_total(partition_l2(p, k), CACHE_MISS);
             l2_bytes += cache_size_bytes(cache_geom(partition_l2(p, k)));
             l2_line = cache_geom(partition_l2(p, k))->line_size;
         }
@@ -281,6 +288,10 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
         dram_bytes += dram_stats(partition_dram(p))->read_bytes + dram_stats(partition_dram(p))->write_bytes;
     }
     stats_add(s, d->l2_bypassed, l2_bypassed);
+    /* In an allocate-on-miss L2 (every shipped config) each bypass is decided at,
+     * and is one of, the misses; an allocate-on-fill L2 decides at fills, which
+     * need not match misses one to one, hence the floor. */
+    stats_add(s, d->l2_misses_no_bypass, l2_misses > l2_bypassed ? l2_misses - l2_bypassed : 0);
     stats_add(s, d->l2_compulsory, compulsory);
     stats_add(s, d->dram_bytes, dram_bytes);
     stats_add(s, d->l2_lines, lines);

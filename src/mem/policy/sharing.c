@@ -9,8 +9,15 @@
  *             under the 'L' L1 write policy) take a way only from an invalid or
  *             private line, else go to DRAM without allocating; everything else
  *             (ld.global, ...) is filled, tentatively private, owner = requester;
- *   on_hit:   a global access (hit, or merge into a pending fill) by an SM other
- *             than the owner sets the shared flag;
+ *   on_hit:   a global load (hit, or merge into a pending fill) by an SM other
+ *             than the owner sets the shared flag.  Only loads set owners and
+ *             flags, as the paper's flow chart (Fig. 9) starts from a load; a
+ *             line a store brought in has no owner until its first load.  With
+ *             -sharing_detect_stores 1 global stores and atomics count too;
+ *   kernel_begin: with -sharing_kernel_reset 1 every line loses its owner and
+ *             shared flag (the paper is silent on the flags' lifetime; by
+ *             default they live as long as the line, as the L2's data does
+ *             across kernels in GPGPU-Sim 3.x);
  *   reply:    the answer to a global load of a non-owner carries
  *             CACHE_HINT_SHARED, so that the requester's L1 does not keep it;
  *   victim:   the LRU private line, else the LRU shared line.
@@ -40,7 +47,8 @@ typedef struct {
 
 typedef struct {
     uint32_t assoc;
-    uint8_t l1, dead_block;
+    uint64_t nlines;
+    uint8_t l1, dead_block, detect_stores, kernel_reset;
     uint64_t clock;
     sharing_line line[];   /* nsets * assoc */
 } sharing_state;
@@ -58,8 +66,11 @@ static void *sharing_create(const cache_geometry *g) {
     sharing_state *s = calloc(1, sizeof *s + (size_t)g->nsets * g->assoc * sizeof(sharing_line));
     if (!s) return NULL;
     s->assoc = g->assoc;
+    s->nlines = (uint64_t)g->nsets * g->assoc;
     s->l1 = g->level != CACHE_LEVEL_L2;
     s->dead_block = g->sharing_dead_block;
+    s->detect_stores = g->sharing_detect_stores;
+    s->kernel_reset = g->sharing_kernel_reset;
     return s;
 }
 
@@ -69,6 +80,15 @@ static sharing_line *at(sharing_state *s, uint32_t set, uint32_t way) { return &
  * write-backs (only local lines are written back by an 'L' L1). */
 static int private_data(uint8_t type) {
     return mem_access_is_local(type) || type == MEM_L1_WRBK_ACC;
+}
+
+/* Whether r takes part in sharing detection at the L2 (sets an owner or the
+ * shared flag): global data only, never write-backs; loads always, stores and
+ * atomics only with -sharing_detect_stores 1. */
+static int detects(const sharing_state *s, const mem_req *r) {
+    if (private_data(r->type) || mem_access_is_writeback(r->type)) return 0;
+    int store = mem_access_is_write(r->type) || (r->flags & MEM_REQ_ATOMIC);
+    return !store || s->detect_stores;
 }
 
 static cache_alloc_decision sharing_allocate(void *st, uint32_t set, uint32_t way, const cache_line *victim,
@@ -97,7 +117,9 @@ static void sharing_insert(void *st, uint32_t set, uint32_t way, const mem_req *
         l->owner = NO_OWNER;
     } else {
         l->shared = 0;
-        l->owner = r->sm;   /* a copy-engine fill has sm = NO_OWNER: the first SM to use the line owns it */
+        /* A copy-engine fill has sm = NO_OWNER, and a store's fill (loads-only
+         * detection) is given none: the first SM to load the line owns it. */
+        l->owner = detects(s, r) ? r->sm : NO_OWNER;
     }
 }
 
@@ -107,7 +129,7 @@ static void sharing_hit(void *st, uint32_t set, uint32_t way, const mem_req *r, 
     sharing_line *l = at(s, set, way);
     l->stamp = ++s->clock;
     l->dead = 0;
-    if (s->l1 || private_data(r->type) || mem_access_is_writeback(r->type)) return;
+    if (s->l1 || !detects(s, r)) return;
     if (l->owner == NO_OWNER) l->owner = r->sm;
     else if (r->sm != l->owner) l->shared = 1;
 }
@@ -115,8 +137,20 @@ static void sharing_hit(void *st, uint32_t set, uint32_t way, const mem_req *r, 
 static uint8_t sharing_reply_hint(void *st, uint32_t set, uint32_t way, const mem_req *r) {
     sharing_state *s = st;
     const sharing_line *l = at(s, set, way);
-    if (s->l1 || private_data(r->type) || l->owner == NO_OWNER || r->sm == l->owner) return 0;
+    if (s->l1 || !detects(s, r) || l->owner == NO_OWNER || r->sm == l->owner) return 0;
     return CACHE_HINT_SHARED;
+}
+
+/* A kernel starts: with -sharing_kernel_reset 1 forget who owns and who shares
+ * each line, so that this kernel's CTA-to-SM map alone decides. */
+static void sharing_kernel_begin(void *st, const struct ldesc_set *hints) {
+    (void)hints;
+    sharing_state *s = st;
+    if (s->l1 || !s->kernel_reset) return;
+    for (uint64_t i = 0; i < s->nlines; i++) {
+        s->line[i].owner = NO_OWNER;
+        s->line[i].shared = 0;
+    }
 }
 
 /* LRU among the candidates whose shared flag is `shared` (-1: none). */
@@ -159,4 +193,5 @@ const cache_policy_ops cache_policy_sharing = {
     .allocate = sharing_allocate,
     .reply_hint = sharing_reply_hint,
     .check = sharing_check,
+    .kernel_begin = sharing_kernel_begin,
 };
