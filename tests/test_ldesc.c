@@ -199,6 +199,43 @@ static void test_alg1_merge_and_priority(void **state) {
     assert_int_equal(used, 0);
 }
 
+/* Algorithm 1 within a NUMA zone (§4.3): CT_NUM counts the tiles holding the
+ * zone's CTAs, SM_NUM is the zone's SMs. */
+static void test_alg1_zone(void **state) {
+    (void)state;
+    uint32_t used;
+    locsim_dim3 grid = {8, 4, 1}, c;
+    /* zone 0 runs grid columns 0-1, zone 1 columns 2-7 (an uneven partition) */
+    uint8_t zone[32];
+    for (uint32_t id = 0; id < 32; id++) zone[id] = id % 8 >= 2;
+    locsim_ldesc d[2] = {desc(0x1000, 4096, LOCSIM_LDESC_INTER_THREAD), desc(0x4000, 4096, LOCSIM_LDESC_INTER_THREAD)};
+    d[0].compute_tile = (locsim_dim3){1, 4, 1};   /* one grid column */
+    d[1].compute_tile = (locsim_dim3){2, 4, 1};   /* two grid columns */
+    d[0].priority = 2, d[1].priority = 1;
+    ldesc_set s;
+    build(&s, d, 2);
+    /* the whole grid on 4 SMs: d0 (1,4,1) 8 tiles >= 4; merge d1: x 1 * max(2/1, 1)
+     * = 2, y 4 * max(4/4, 1) = 4 -> (2,4,1): 4 tiles >= 4: taken. */
+    used = ldesc_clusters(&s, LOCSIM_LDESC_INTER_THREAD, grid, 4, &c);
+    assert_dim(c, 2, 4, 1);
+    assert_int_equal(used, 2);
+    /* zone 1, 4 SMs: d0 (1,4,1) holds 6 of its tiles (columns 2..7) >= 4; d1 (2,4,1)
+     * holds 3 (columns 2-3, 4-5, 6-7) < 4: halve y -> (2,2,1): 6 tiles >= 4.  Merge:
+     * x 1 * max(2/1, 1) = 2, y 4 * max(2/4 = 0, 1) = 4 -> (2,4,1): 3 of the zone's
+     * tiles < 4: refused, CLS stays (1,4,1). */
+    used = ldesc_clusters_zone(&s, LOCSIM_LDESC_INTER_THREAD, grid, zone, 1, 4, &c);
+    assert_dim(c, 1, 4, 1);
+    assert_int_equal(used, 2);
+    /* zone 0, 4 SMs: d0 (1,4,1) holds 2 tiles < 4: halve y -> (1,2,1): 2 x 2 = 4.
+     * d1 (2,4,1) 1 tile -> y (2,2,1) 2 tiles -> tie, x first (1,2,1) 4.  Merge: x 1 *
+     * max(1/1, 1) = 1, y 2 * max(2/2, 1) = 2 -> (1,2,1), 4 >= 4: CLS (1,2,1). */
+    used = ldesc_clusters_zone(&s, LOCSIM_LDESC_INTER_THREAD, grid, zone, 0, 4, &c);
+    assert_dim(c, 1, 2, 1);
+    /* a zone without CTAs holds no tile: every C-Tile splits down to one CTA */
+    used = ldesc_clusters_zone(&s, LOCSIM_LDESC_INTER_THREAD, grid, zone, 2, 4, &c);
+    assert_dim(c, 1, 1, 1);
+}
+
 static void test_dtile_map(void **state) {
     (void)state;
     ldesc_set s;
@@ -470,32 +507,85 @@ static void test_prefetch_nearby(void **state) {
     prefetch_find("ldesc")->destroy(st);
 }
 
+/* One access with its outcome flags: candidates in *out. */
+static uint32_t pf_touch(void *st, uint64_t addr, int hit, int pending, int useful, int late, uint64_t *out) {
+    prefetch_access a;
+    memset(&a, 0, sizeof a);
+    a.addr = addr;
+    a.type = MEM_GLOBAL_ACC_R;
+    a.hit = (uint8_t)hit;
+    a.pending = (uint8_t)pending;
+    a.useful = (uint8_t)useful;
+    a.late = (uint8_t)late;
+    return prefetch_find("ldesc")->on_access(st, &a, 0, out, PREFETCH_MAX_CANDIDATES);
+}
+
+/* Distance = L1 / (active D-Tiles x W) strides, W = the bytes one warp touches in
+ * one step, at least one 128 B line; L1 = 32768 B. */
 static void test_prefetch_stride(void **state) {
     (void)state;
-    /* 64 KB at B of 4-byte elements; D-Tile 64 x 4 elements: width 64 x 4 = 256 B,
-     * a whole tile 1 KB; stride 64 elements = 256 B.  Distance = 32768 / (active x
-     * 256) strides. */
-    const uint64_t B = 0x100000;
-    locsim_ldesc d = desc(B, 65536, LOCSIM_LDESC_INTER_THREAD);
+    uint64_t out[PREFETCH_MAX_CANDIDATES];
+    /* syrk's A at N = 384 (workloads/syrk/host.c): 384 x 384 floats = 589824 B, D-Tile
+     * 384 x 32 elements (32 rows of N; 49152 B), stride 1 element = 4 B.  The stride
+     * runs along the rows (1 < 384): a warp reads one float in each of min(32, 32)
+     * rows a step, W = 32 x 4 = 128 B.  (The row width 384 x 4 = 1536 B as W gave
+     * 32768 / 1536 = 21 strides = 84 B: inside the line in flight.) */
+    const uint64_t A = 0x200000, T = 49152;
+    locsim_ldesc sk = desc(A, 589824, LOCSIM_LDESC_INTER_THREAD);
+    sk.data_tile = (locsim_dim3){384, 32, 1};
+    sk.stride = 1;
+    ldesc_set s;
+    build(&s, &sk, 1);
+    void *st = pf_make(&s);
+    assert_int_equal(pf_miss(st, A, 0, out), 1);            /* tile 0, 1 active: 32768 / 128 = 256 x 4 B */
+    assert_int_equal(out[0], A + 1024);
+    assert_int_equal(pf_miss(st, A + T, 0, out), 1);        /* tile 1, 2 active: 128 x 4 B */
+    assert_int_equal(out[0], A + T + 512);
+    for (uint64_t k = 2; k < 11; k++) pf_miss(st, A + k * T, 0, out);   /* tiles 2..10 */
+    /* tile 11, 12 active: 32768 / (12 x 128) = 21 strides = 84 B < a line: 128 B */
+    assert_int_equal(pf_miss(st, A + 11 * T + 4, 0, out), 1);
+    assert_int_equal(out[0], A + 11 * T + 4 + 128);
+    /* what triggers: a pending hit on a demand fetch does not (the miss before it
+     * asked already), nor a plain hit; the first touch of a prefetched line (useful)
+     * or of one in flight (late) does.  Still 12 tiles in the window of 16 (these
+     * are tile 0 again): 128 B. */
+    assert_int_equal(pf_touch(st, A + 8, 0, 1, 0, 0, out), 0);
+    assert_int_equal(pf_touch(st, A + 8, 1, 0, 0, 0, out), 0);
+    assert_int_equal(pf_touch(st, A + 1024, 1, 0, 1, 0, out), 1);
+    assert_int_equal(out[0], A + 1024 + 128);
+    assert_int_equal(pf_touch(st, A + 1152, 0, 1, 0, 1, out), 1);
+    assert_int_equal(out[0], A + 1152 + 128);
+    prefetch_find("ldesc")->destroy(st);
+
+    /* 1 MB at B, D-Tile 64 x 4 elements (1 KB), stride 64 elements = 256 B: a stride
+     * of a whole row steps row to row, a warp reads min(32, 64) = 32 floats of one
+     * row, W = 128 B.  1 active: 256 strides = 65536 B; 2 active: 32768 B. */
+    const uint64_t B = 0x1000000;
+    locsim_ldesc d = desc(B, 1 << 20, LOCSIM_LDESC_INTER_THREAD);
     d.data_tile = (locsim_dim3){64, 4, 1};
     d.stride = 64;
-    ldesc_set s;
     build(&s, &d, 1);
-    void *st = pf_make(&s);
-    uint64_t out[PREFETCH_MAX_CANDIDATES];
-    assert_int_equal(pf_miss(st, B, 0, out), 1);           /* tile 0, 1 active: 128 x 256 = 32768 ahead */
-    assert_int_equal(out[0], B + 32768);
-    assert_int_equal(pf_miss(st, B + 1024, 0, out), 1);    /* tile 1, 2 active: 64 x 256 = 16384 ahead */
-    assert_int_equal(out[0], B + 1024 + 16384);
-    assert_int_equal(pf_miss(st, B + 8, 0, out), 1);       /* tile 0 again, still 2 active */
-    assert_int_equal(out[0], B + 8 + 16384);
-    assert_int_equal(pf_miss(st, B + 60000, 0, out), 0);   /* tile 58, 3 active: 42 x 256 ahead = past the end */
+    st = pf_make(&s);
+    assert_int_equal(pf_miss(st, B, 0, out), 1);
+    assert_int_equal(out[0], B + 65536);
+    assert_int_equal(pf_miss(st, B + 1024, 0, out), 1);
+    assert_int_equal(out[0], B + 1024 + 32768);
+    assert_int_equal(pf_miss(st, B + 1040000, 0, out), 0);   /* 3 active: 85 x 256 B ahead = past the end */
     prefetch_find("ldesc")->destroy(st);
-    /* a negative stride looks backwards: fresh, 1 active: 40000 - 32768 */
+    /* rows narrower than a warp: data_tile.x = 16, W = 16 x 4 = 64 B: 512 strides */
+    s.e[0].d.data_tile.x = 16, s.e[0].tile_bytes = 64;
+    st = pf_make(&s);
+    assert_int_equal(pf_miss(st, B, 0, out), 1);
+    assert_int_equal(out[0], B + 512 * 256);
+    prefetch_find("ldesc")->destroy(st);
+    /* a negative stride looks backwards: fresh, 1 active: 200000 - 65536; from
+     * less than the distance into the structure: nothing */
+    build(&s, &d, 1);
     s.e[0].d.stride = -64;
     st = pf_make(&s);
-    assert_int_equal(pf_miss(st, B + 40000, 0, out), 1);
-    assert_int_equal(out[0], B + 40000 - 32768);
+    assert_int_equal(pf_miss(st, B + 200000, 0, out), 1);
+    assert_int_equal(out[0], B + 200000 - 65536);
+    assert_int_equal(pf_miss(st, B + 1000, 0, out), 0);
     prefetch_find("ldesc")->destroy(st);
     /* COACCESSED IRREGULAR: no prefetch (soft pinning's case); REGULAR with stride 0: none */
     s.e[0].d.pattern = LOCSIM_LDESC_IRREGULAR;
@@ -619,6 +709,7 @@ int main(void) {
         cmocka_unit_test(test_set_lookup),
         cmocka_unit_test(test_alg1_split),
         cmocka_unit_test(test_alg1_merge_and_priority),
+        cmocka_unit_test(test_alg1_zone),
         cmocka_unit_test(test_dtile_map),
         cmocka_unit_test(test_cta_scheduler),
         cmocka_unit_test(test_l1_bypass),

@@ -80,9 +80,9 @@ static void test_first_touch(void **state) {
     assert_int_equal(o->zone_of(st, 0x10000, 0, 0, &local), 2);   /* survived the growth */
     /* the grid in contiguous chunks: CTA id -> id * 4 / 10 */
     uint8_t zone[10];
-    locsim_dim3 cls = {1, 1, 1};
+    locsim_dim3 cls[NUMA_MAX_MODULES];
     numa_launch L = {.grid = {10, 1, 1}, .nctas = 10};
-    assert_int_equal(o->kernel_begin(st, &L, zone, &cls), 1);
+    assert_int_equal(o->kernel_begin(st, &L, zone, cls), 1);
     const uint8_t want[10] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 3};
     assert_memory_equal(zone, want, 10);
     o->destroy(st);
@@ -134,6 +134,7 @@ static void test_algorithm2(void **state) {
     assert_true(plan.util > 2.999 && plan.util < 3.001);
     const uint8_t want[8] = {0, 0, 1, 1, 2, 2, 3, 3};
     assert_memory_equal(zone, want, 8);
+    numa_ldesc_plan_free(&plan);
 
     /* The placement itself: same plan, and addresses follow the chosen bits of their
      * offset in the structure: A + 0x1000 -> (0x1000 >> 12) & 3 = 1; B + 0x3000 -> 3;
@@ -142,9 +143,9 @@ static void test_algorithm2(void **state) {
     char err[128];
     void *st = o->create(&geom4, err, sizeof err);
     assert_non_null(st);
-    locsim_dim3 cls;
+    locsim_dim3 cls[NUMA_MAX_MODULES];
     numa_launch L = {.grid = {8, 1, 1}, .nctas = 8, .ldesc = &s};
-    assert_int_equal(o->kernel_begin(st, &L, zone, &cls), 1);
+    assert_int_equal(o->kernel_begin(st, &L, zone, cls), 1);
     assert_memory_equal(zone, want, 8);
     uint64_t local;
     assert_int_equal(o->zone_of(st, 0x101000, 0, 1, &local), 1);
@@ -153,7 +154,7 @@ static void test_algorithm2(void **state) {
     assert_int_equal(o->zone_of(st, 0x300080, 0, 1, &local), numa_xor_zone(0x300080, 2));
     /* without descriptors: no partition (the CTA scheduler decides) */
     numa_launch none = {.grid = {8, 1, 1}, .nctas = 8};
-    assert_int_equal(o->kernel_begin(st, &none, zone, &cls), 0);
+    assert_int_equal(o->kernel_begin(st, &none, zone, cls), 0);
     o->destroy(st);
 }
 
@@ -204,6 +205,79 @@ static void test_algorithm2_tiles(void **state) {
     assert_true(plan.util > 0.999 && plan.util < 1.001);
     const uint8_t want[8] = {0, 1, 2, 3, 0, 1, 2, 3};
     assert_memory_equal(zone, want, 8);
+}
+
+/* Footnote 3: D-Tiles larger than 64 KB go through the page table (any 64 KB
+ * page to any zone).  4 CTAs in a row, 4 zones.
+ * One descriptor B: 512 KB (8 pages), D-Tile 128 KB (32768 floats), C-Tile 1
+ * CTA: CTA k reads pages 2k and 2k+1.
+ *   bits b = 16 (zone = page & 3): CTA k's pages in zones 2k & 3, 2k+1 & 3, half
+ *   each: ties keep the chunk zone k if it holds half, else the first better one:
+ *   CTA 0 -> 0 (pages 0,1 in zones 0,1), CTA 1 -> 2 (pages 2,3 in 2,3; zone 1
+ *   holds none), CTA 2 -> 0, CTA 3 -> 3: local 0.5 each, balance (4/4)/2 = 0.5:
+ *   utility 0.25.  b <= 15: each 128 KB tile covers every zone equally: ties keep
+ *   zone k, local 0.25, balance 1: 0.25.
+ *   the page table: D-Tiles 0..3 in 4 runs -> CTA k in zone k, pages 2k, 2k+1
+ *   to zone k (all their bytes are CTA k's): local 1, balance 1: utility 1, the
+ *   only strictly better one.  Page zones 0,0,1,1,2,2,3,3; each page's index in
+ *   its zone 0,1,0,1,...
+ * With a higher-priority A (64 KB, D-Tile 16 KB, CTA k reads [16k, 16k+16) KB):
+ *   A's b = 14 puts tile k in zone k: partition 0,1,2,3, utility 2 x 1 x 1 = 2
+ *   (lower b give 0.25-0.5 of it, b >= 15 unbalance it, A's own page table cannot
+ *   split its single page); B under it: bits at most 0.5 (b = 16: CTA 0 has page 0,
+ *   CTA 3 page 7: (0.5 + 0 + 0 + 0.5) / 4 = 0.25), the page table 1 x 1 x 1 = 1:
+ *   total 3, B paged. */
+static void test_algorithm2_pages(void **state) {
+    (void)state;
+    locsim_ldesc b = desc1d(0x1000000, 8 << 16, 32768, 1, 0);
+    uint8_t used[2] = {1, 1};
+    ldesc_set s;
+    ldesc_set_build(&s, &b, used, 1);
+    uint8_t zone[4], scratch[4];
+    numa_ldesc_plan plan;
+    numa_ldesc_plan_run(&s, (locsim_dim3){4, 1, 1}, 4, 2, zone, scratch, &plan);
+    assert_int_equal(plan.bit[0], NUMA_LDESC_PAGE_MAP);
+    assert_true(plan.util > 0.999 && plan.util < 1.001);
+    const uint8_t want[4] = {0, 1, 2, 3}, pages[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+    assert_memory_equal(zone, want, 4);
+    assert_memory_equal(plan.page[0], pages, 8);
+    for (uint32_t p = 0; p < 8; p++) assert_int_equal(plan.rank[0][p], p % 2);
+    numa_ldesc_plan_free(&plan);
+
+    /* the placement: page 3 -> zone 1, its second page there (local + 64 KB);
+     * page 5 -> zone 2, its second page */
+    const numa_place_ops *o = numa_place_find("ldesc");
+    char err[128];
+    void *st = o->create(&geom4, err, sizeof err);
+    assert_non_null(st);
+    locsim_dim3 cls[NUMA_MAX_MODULES];
+    numa_launch L = {.grid = {4, 1, 1}, .nctas = 4, .ldesc = &s};
+    assert_int_equal(o->kernel_begin(st, &L, zone, cls), 1);
+    uint64_t local;
+    assert_int_equal(o->zone_of(st, 0x1000000 + 0x30005, 0, 1, &local), 1);
+    assert_int_equal(local, 0x1000000 + 0x10005);
+    assert_int_equal(o->zone_of(st, 0x1000000 + 0x50010, 0, 1, &local), 2);
+    assert_int_equal(local, 0x1000000 + 0x10010);
+    assert_int_equal(o->zone_of(st, 0x1000000 + 0x00100, 0, 1, &local), 0);
+    assert_int_equal(local, 0x1000000 + 0x00100);
+
+    /* A above B: A on bits 14, B through the page table */
+    locsim_ldesc two[2] = {b, desc1d(0x2000000, 1 << 16, 4096, 1, 1)};
+    ldesc_set_build(&s, two, used, 2);
+    assert_int_equal(s.e[0].lo, 0x2000000);
+    numa_ldesc_plan_run(&s, (locsim_dim3){4, 1, 1}, 4, 2, zone, scratch, &plan);
+    assert_int_equal(plan.bit[0], 14);
+    assert_int_equal(plan.bit[1], NUMA_LDESC_PAGE_MAP);
+    assert_true(plan.util > 2.999 && plan.util < 3.001);
+    assert_memory_equal(zone, want, 4);
+    assert_memory_equal(plan.page[1], pages, 8);
+    assert_null(plan.page[0]);   /* bits: no page table kept */
+    numa_ldesc_plan_free(&plan);
+    /* the next launch replaces the plan (the old page tables are freed: ASan) */
+    L.ldesc = &s;
+    assert_int_equal(o->kernel_begin(st, &L, zone, cls), 1);
+    assert_int_equal(o->zone_of(st, 0x1000000 + 0x70000, 0, 1, &local), 3);
+    o->destroy(st);
 }
 
 /* ---- the fabric ---- */
@@ -661,7 +735,7 @@ static void test_bad_config(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
-        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route), cmocka_unit_test(test_dram_decode_ldesc),
+        cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_algorithm2_pages), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route), cmocka_unit_test(test_dram_decode_ldesc),
         cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost),
         cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_cta_steal), cmocka_unit_test(test_cta_steal_groups), cmocka_unit_test(test_bad_config),
     };

@@ -1,6 +1,7 @@
 /* Locality Descriptors: validation, the priority-sorted set, Algorithm 1 and the
  * tile helpers (ldesc.h; docs/ldesc.md says how the paper's gaps were filled). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ldesc/ldesc.h"
@@ -111,12 +112,39 @@ uint64_t ldesc_tile_count(locsim_dim3 t, locsim_dim3 grid) {
     return (uint64_t)ceil_div(grid.x, t.x) * ceil_div(grid.y, t.y) * ceil_div(grid.z, t.z);
 }
 
+/* Where Algorithm 1 counts C-Tiles (its CT_NUM): the whole grid, or only the
+ * tiles that hold at least one CTA of one NUMA zone (cta_zone[id] == zone). */
+typedef struct {
+    locsim_dim3 grid;
+    const uint8_t *cta_zone;   /* NULL: the whole grid */
+    uint8_t zone;
+} tile_scope;
+
+/* CT_NUM: the tiles of shape t in the scope. */
+static uint64_t scope_count(const tile_scope *sc, locsim_dim3 t) {
+    uint64_t all = ldesc_tile_count(t, sc->grid);
+    if (!sc->cta_zone) return all;
+    uint8_t *seen = calloc(all, 1);
+    if (!seen) return all;   /* out of host memory: count the grid's tiles */
+    uint64_t nx = ceil_div(sc->grid.x, t.x), ny = ceil_div(sc->grid.y, t.y), n = 0;
+    uint64_t nctas = (uint64_t)sc->grid.x * sc->grid.y * sc->grid.z;
+    for (uint64_t id = 0; id < nctas; id++) {
+        if (sc->cta_zone[id] != sc->zone) continue;
+        uint64_t x = id % sc->grid.x, y = id / sc->grid.x % sc->grid.y, z = id / ((uint64_t)sc->grid.x * sc->grid.y);
+        uint64_t k = x / t.x + nx * (y / t.y + ny * (z / t.z));
+        n += !seen[k];
+        seen[k] = 1;
+    }
+    free(seen);
+    return n;
+}
+
 /* Step 1 of Algorithm 1 for one descriptor: halve the C-Tile along its largest
- * dimension (the lowest of equal ones) until the grid holds at least num_sms
+ * dimension (the lowest of equal ones) until the scope holds at least num_sms
  * C-Tiles or the tile is one CTA.  Halving rounds up, so a dimension of 5 CTAs
  * becomes 3 (tiles of 3 and 2). */
-static locsim_dim3 split(locsim_dim3 t, locsim_dim3 grid, uint32_t num_sms) {
-    while (ldesc_tile_count(t, grid) < num_sms && (t.x > 1 || t.y > 1 || t.z > 1)) {
+static locsim_dim3 split(locsim_dim3 t, const tile_scope *sc, uint32_t num_sms) {
+    while (scope_count(sc, t) < num_sms && (t.x > 1 || t.y > 1 || t.z > 1)) {
         uint32_t *d = &t.x;
         if (t.y > *d) d = &t.y;
         if (t.z > *d) d = &t.z;
@@ -125,14 +153,14 @@ static locsim_dim3 split(locsim_dim3 t, locsim_dim3 grid, uint32_t num_sms) {
     return t;
 }
 
-uint32_t ldesc_clusters(const ldesc_set *s, uint32_t type_mask, locsim_dim3 grid, uint32_t num_sms,
-                        locsim_dim3 *cls) {
+static uint32_t clusters_in(const ldesc_set *s, uint32_t type_mask, const tile_scope *sc, uint32_t num_sms,
+                            locsim_dim3 *cls) {
     locsim_dim3 one = {1, 1, 1};
     *cls = one;
     uint32_t used = 0;
     for (uint32_t i = 0; s && i < s->n; i++) {   /* s is sorted by priority, highest first */
         if (!(s->e[i].d.type & type_mask)) continue;
-        locsim_dim3 ct = split(ldesc_ctile_dims(&s->e[i], grid), grid, num_sms);
+        locsim_dim3 ct = split(ldesc_ctile_dims(&s->e[i], sc->grid), sc, num_sms);
         if (!used++) {
             *cls = ct;   /* line 8: the highest-priority descriptor's C-Tiles */
             continue;
@@ -144,9 +172,21 @@ uint32_t ldesc_clusters(const ldesc_set *s, uint32_t type_mask, locsim_dim3 grid
         f = ct.x / cls->x, m.x = cls->x * (f > 1 ? f : 1);
         f = ct.y / cls->y, m.y = cls->y * (f > 1 ? f : 1);
         f = ct.z / cls->z, m.z = cls->z * (f > 1 ? f : 1);
-        if (ldesc_tile_count(m, grid) >= num_sms) *cls = m;
+        if (scope_count(sc, m) >= num_sms) *cls = m;
     }
     return used;
+}
+
+uint32_t ldesc_clusters(const ldesc_set *s, uint32_t type_mask, locsim_dim3 grid, uint32_t num_sms,
+                        locsim_dim3 *cls) {
+    tile_scope sc = {.grid = grid};
+    return clusters_in(s, type_mask, &sc, num_sms, cls);
+}
+
+uint32_t ldesc_clusters_zone(const ldesc_set *s, uint32_t type_mask, locsim_dim3 grid, const uint8_t *cta_zone,
+                             uint8_t zone, uint32_t num_sms, locsim_dim3 *cls) {
+    tile_scope sc = {.grid = grid, .cta_zone = cta_zone, .zone = zone};
+    return clusters_in(s, type_mask, &sc, num_sms, cls);
 }
 
 uint64_t ldesc_dtile_of_ctile(const ldesc_entry *e, locsim_dim3 c, locsim_dim3 n) {

@@ -76,6 +76,13 @@ uint64_t ldesc_tile_count(locsim_dim3 t, locsim_dim3 grid);
  * grid's single-CTA tile (1,1,1)). */
 uint32_t ldesc_clusters(const ldesc_set *s, uint32_t type_mask, locsim_dim3 grid, uint32_t num_sms,
                         locsim_dim3 *cls);
+/* Algorithm 1 within one NUMA zone (§4.3: "we first partition the CTAs across
+ * the different NUMA zones, and then use Algorithm 1 within each NUMA zone"): as
+ * ldesc_clusters, with num_sms the zone's SMs and CT_NUM counting only the tiles
+ * that hold at least one of the zone's CTAs (cta_zone[id] == zone, id over the
+ * grid). */
+uint32_t ldesc_clusters_zone(const ldesc_set *s, uint32_t type_mask, locsim_dim3 grid, const uint8_t *cta_zone,
+                             uint8_t zone, uint32_t num_sms, locsim_dim3 *cls);
 
 /* The D-Tile (index in X->Y->Z order) that the C-Tile at tile coordinates c
  * accesses, by the descriptor's compute-data map; the C-Tile grid has n tiles

@@ -623,7 +623,8 @@ static cache_outcome access_with_prefetcher(cache *c, const mem_req *r, uint8_t 
     c->pf_last_warp = r->warp;
     c->pf_last_sm = r->sm;
     prefetch_access a = {.addr = r->addr, .pc = r->pc, .warp = r->warp, .sm = r->sm, .type = r->type,
-                         .hit = o == CACHE_HIT, .late = c->pf_late};
+                         .hit = o == CACHE_HIT, .pending = o == CACHE_HIT_RESERVED,
+                         .late = c->pf_late};
     if (was_prefetched) {
         a.useful = 1;
         a.pf_warp = pf_warp;

@@ -311,17 +311,23 @@ static void cta_free(numa *n) {
 
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, locsim_dim3 cls) {
+/* Clusters of zone z's CTAs: cls[z] tiles of the grid, ncl[z] of them per dimension. */
+static int cta_build(numa *n, const numa_launch *L, const uint8_t *zone, const locsim_dim3 *cls) {
     numa_cta *c = calloc(1, sizeof *c);
     keyed *k = malloc(L->nctas * sizeof *k);
     if (!c || !k) goto oom;
     n->cta = c;
     c->n = n;
-    uint64_t ncx = ceil_div(L->grid.x, cls.x), ncy = ceil_div(L->grid.y, cls.y), ncz = ceil_div(L->grid.z, cls.z);
-    uint64_t nclusters = ncx * ncy * ncz;
+    uint64_t ncx[NUMA_MAX_MODULES], ncy[NUMA_MAX_MODULES], nclusters = 1;   /* the most of any zone */
+    for (uint32_t m = 0; m < n->c.n_modules; m++) {
+        ncx[m] = ceil_div(L->grid.x, cls[m].x), ncy[m] = ceil_div(L->grid.y, cls[m].y);
+        uint64_t all = ncx[m] * ncy[m] * ceil_div(L->grid.z, cls[m].z);
+        if (all > nclusters) nclusters = all;
+    }
     for (uint64_t id = 0; id < L->nctas; id++) {
         uint64_t x = id % L->grid.x, y = (id / L->grid.x) % L->grid.y, z = id / ((uint64_t)L->grid.x * L->grid.y);
-        uint64_t cl = x / cls.x + ncx * (y / cls.y + ncy * (z / cls.z));
+        const locsim_dim3 *t = &cls[zone[id]];
+        uint64_t cl = x / t->x + ncx[zone[id]] * (y / t->y + ncy[zone[id]] * (z / t->z));
         k[id].key = zone[id] * nclusters + cl;
         k[id].cta = id;
     }
@@ -375,17 +381,20 @@ int numa_kernel_begin(numa *n, const numa_launch *L, char *err, size_t errlen) {
         snprintf(err, errlen, "out of host memory partitioning %llu CTAs", (unsigned long long)L->nctas);
         return -1;
     }
-    locsim_dim3 cls = {1, 1, 1};
+    locsim_dim3 cls[NUMA_MAX_MODULES];
+    for (uint32_t m = 0; m < NUMA_MAX_MODULES; m++) cls[m] = (locsim_dim3){1, 1, 1};
     /* the placement always plans (ldesc picks its bits here); with
      * -numa_cta_partition 0 its partition is dropped (the paper's LDesc-Placement) */
-    int part = n->c.place->kernel_begin(n->place, L, zone, &cls);
+    int part = n->c.place->kernel_begin(n->place, L, zone, cls);
     int r = 0;
     if (part && n->c.cta_partition) {
         for (uint64_t i = 0; i < L->nctas; i++)
             if (zone[i] >= n->c.n_modules) zone[i] = 0;   /* defensive: a policy's bad zone */
-        if (cls.x == 0) cls.x = 1;
-        if (cls.y == 0) cls.y = 1;
-        if (cls.z == 0) cls.z = 1;
+        for (uint32_t m = 0; m < n->c.n_modules; m++) {
+            if (cls[m].x == 0) cls[m].x = 1;
+            if (cls[m].y == 0) cls[m].y = 1;
+            if (cls[m].z == 0) cls[m].z = 1;
+        }
         if (cta_build(n, L, zone, cls)) {
             snprintf(err, errlen, "out of host memory partitioning %llu CTAs", (unsigned long long)L->nctas);
             r = -1;

@@ -48,8 +48,9 @@ typedef struct numa_place_ops {
     void (*destroy)(void *st);
     /* Optional: a launch begins.  A policy that partitions the grid writes the
      * zone of every CTA into cta_zone[0..nctas) and returns 1; 0 leaves the CTAs
-     * to the configured CTA scheduler.  *cls gets the CTA cluster shape SMs should
-     * take CTAs in ((1,1,1): one CTA at a time). */
+     * to the configured CTA scheduler.  cls[z] (z < nzones) gets the CTA cluster
+     * shape zone z's SMs take its CTAs in ((1,1,1), the value it holds on entry:
+     * one CTA at a time). */
     int (*kernel_begin)(void *st, const numa_launch *L, uint8_t *cta_zone, locsim_dim3 *cls);
     /* The zone of addr, as an SM of zone `from` accesses it (touch = 1) or as
      * the host's copies look at it (touch = 0: first_touch places nothing then;
@@ -70,13 +71,19 @@ uint64_t numa_squeeze(uint64_t addr, uint32_t bit, uint32_t n);
 uint64_t numa_bytes_in_zone(uint64_t lo, uint64_t hi, uint32_t b, uint32_t zone_bits, uint32_t z);
 
 /* ---- Algorithm 2 (numa_place_ldesc.c), exposed for its unit test ---- */
+#define NUMA_LDESC_PAGE_MAP 0xff   /* plan.bit: placed page by page through the page table (footnote 3) */
 typedef struct {
-    uint8_t bit[LOCSIM_LDESC_MAX];   /* lowest zone-index bit per descriptor (7..16) */
+    uint8_t bit[LOCSIM_LDESC_MAX];   /* lowest zone-index bit per descriptor (7..16), or NUMA_LDESC_PAGE_MAP */
     double util;                     /* the chosen partition's utility */
+    uint8_t *page[LOCSIM_LDESC_MAX];   /* NUMA_LDESC_PAGE_MAP: the zone of each 64 KB page of the structure */
+    uint32_t *rank[LOCSIM_LDESC_MAX];  /* and the page's index among the structure's pages in that zone */
 } numa_ldesc_plan;
-/* Run Algorithm 2 for the launch: cta_zone[nctas] gets the CTA partition. */
+/* Run Algorithm 2 for the launch: cta_zone[nctas] gets the CTA partition.  The
+ * plan's page tables are allocated here (numa_ldesc_plan_free; plan is
+ * overwritten, so free the previous one first). */
 void numa_ldesc_plan_run(const struct ldesc_set *s, locsim_dim3 grid, uint64_t nctas, uint32_t zone_bits,
                          uint8_t *cta_zone, uint8_t *scratch, numa_ldesc_plan *plan);
+void numa_ldesc_plan_free(numa_ldesc_plan *plan);
 
 /* ---- the fabric (numa.c) ---- */
 

@@ -1,16 +1,20 @@
 /* The Locality Descriptor prefetcher (Vijaykumar et al. §4.5 and Fig. 11;
  * docs/ldesc.md), for the L1D (-l1d_prefetcher ldesc).  Only INTER_THREAD data
  * is prefetched (shared data is what many threads stall on together), and only
- * when an access to it misses the cache (a miss or a pending hit):
+ * when an access to it misses the cache (see triggers()):
  *
  *   NEARBY                  the next line (if still inside the data structure);
- *   COACCESSED, REGULAR     address + L1_size / (active_tiles x tile_width) x stride,
- *                           tile_width = data_tile.x x elem_size bytes (the bytes
- *                           accessed together), stride = |stride| x elem_size bytes,
- *                           active_tiles = the distinct D-Tiles among the last
- *                           LDESC_PF_WINDOW triggers (at least 1): more tiles in
- *                           flight shorten the distance, as the paper's equation
- *                           intends; the target must lie inside the data structure;
+ *   COACCESSED, REGULAR     address + L1_size / (active_tiles x step_width) x stride,
+ *                           at least one line ahead.  step_width = the bytes one
+ *                           warp touches in one step of the access pattern (the
+ *                           paper's "number of bytes that are accessed at the same
+ *                           time", see step_bytes()), stride = |stride| x elem_size
+ *                           bytes, active_tiles = the distinct D-Tiles among the
+ *                           last LDESC_PF_WINDOW triggers (at least 1): more tiles
+ *                           in flight shorten the distance, as the paper's equation
+ *                           intends.  A distance below one line would name the line
+ *                           already in flight, so it is raised to one line.  The
+ *                           target must lie inside the data structure;
  *   COACCESSED, IRREGULAR   nothing (soft pinning handles it).
  * The cache counts issued / useful / late prefetches (cache_prefetch_counters);
  * this prefetcher adds how many candidates each rule produced. */
@@ -21,6 +25,7 @@
 #include "mem/prefetch/prefetch.h"
 
 #define LDESC_PF_WINDOW 16   /* triggers remembered to count active D-Tiles */
+#define LDESC_PF_WARP 32     /* threads of a warp (EXEC_WARP_SIZE; GPGPU-Sim's warp_size) */
 
 typedef struct {
     uint32_t line;
@@ -62,10 +67,36 @@ static uint32_t active_tiles(ldesc_pf *p, int id, uint64_t tile) {
     return distinct;
 }
 
+/* Does this access start a prefetch?  §4.5: "triggered when an access misses
+ * the cache".  A miss does; so does the first demand touch of a line a prefetch
+ * brought (useful) or is still bringing (late), the access that would have missed
+ * without the prefetch, so a stream being prefetched keeps going.  A pending hit
+ * on a demand fetch does not: it did not miss, and the access that did has
+ * already asked for the same target. */
+static int triggers(const prefetch_access *a) {
+    if (a->useful || a->late) return 1;
+    return !a->hit && !a->pending;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* The bytes one warp touches in one step of a REGULAR pattern (each of its
+ * threads reads one element per step).  A stride shorter than a D-Tile row walks
+ * along the rows: the warp's threads read one element in each of
+ * min(32, rows) rows (syrk's A: 32 rows j, one float each = 128 B a step).  A
+ * stride of a row or more moves from row to row: the warp reads min(32,
+ * data_tile.x) consecutive elements of one row (atax's x: 32 floats = 128 B). */
+static uint64_t step_bytes(const ldesc_entry *e) {
+    const locsim_ldesc *d = &e->d;
+    uint64_t rows = (uint64_t)d->data_tile.y * d->data_tile.z;
+    uint64_t elems = e->stride_bytes < e->tile_bytes ? rows : d->data_tile.x;
+    return min_u64(elems, LDESC_PF_WARP) * d->elem_size;
+}
+
 static uint32_t lpf_access(void *st, const prefetch_access *a, uint64_t now, uint64_t *out, uint32_t cap) {
     (void)now;
     ldesc_pf *p = st;
-    if (a->hit || !cap || mem_access_is_local(a->type)) return 0;
+    if (!triggers(a) || !cap || mem_access_is_local(a->type)) return 0;
     const ldesc_entry *e = ldesc_lookup(p->set, a->addr);
     if (!e || !(e->d.type & LOCSIM_LDESC_INTER_THREAD)) return 0;
     uint64_t target;
@@ -75,13 +106,14 @@ static uint32_t lpf_access(void *st, const prefetch_access *a, uint64_t now, uin
     } else if (e->d.pattern == LOCSIM_LDESC_REGULAR && e->stride_bytes && e->tile_bytes) {
         uint64_t dtile_bytes = e->tile_bytes * e->d.data_tile.y * e->d.data_tile.z;
         uint32_t active = active_tiles(p, e->id, (a->addr - e->lo) / dtile_bytes);
-        uint64_t steps = p->l1_bytes / ((uint64_t)active * e->tile_bytes);
-        if (!steps) return 0;
-        target = e->d.stride < 0 ? a->addr - steps * e->stride_bytes : a->addr + steps * e->stride_bytes;
+        uint64_t dist = p->l1_bytes / ((uint64_t)active * step_bytes(e)) * e->stride_bytes;
+        if (dist < p->line) dist = p->line;   /* past the line in flight */
+        if (e->d.stride < 0 && dist > a->addr) return 0;
+        target = e->d.stride < 0 ? a->addr - dist : a->addr + dist;
     } else {
         return 0;
     }
-    if (target < e->lo || target >= e->hi) return 0;   /* (an underflow wraps above hi) */
+    if (target < e->lo || target >= e->hi) return 0;
     if (nearby) p->nearby++;
     else p->strided++;
     out[0] = target;
@@ -103,7 +135,8 @@ static void lpf_report(const void *st, void (*emit)(void *, const char *, double
 const prefetch_ops prefetch_ldesc = {
     .name = "ldesc",
     .help = "Locality Descriptor prefetcher: on a miss to INTER_THREAD data, the next line (NEARBY) or "
-            "address + L1/(active tiles x tile width) x stride (COACCESSED REGULAR) (docs/ldesc.md)",
+            "address + L1/(active tiles x bytes a warp touches per step) x stride, at least a line "
+            "(COACCESSED REGULAR) (docs/ldesc.md)",
     .create = lpf_create,
     .destroy = free,
     .on_access = lpf_access,

@@ -59,6 +59,7 @@ typedef struct prefetch_access {
     uint16_t warp, sm;    /* requester (SM-local warp slot, as GPGPU-Sim's mem_fetch::get_wid) */
     uint8_t type;         /* mem_access_type */
     uint8_t hit;          /* 1: the data was present (hit); 0: miss or pending hit */
+    uint8_t pending;      /* 1: a pending hit (the line was already in flight; hit = 0) */
     uint8_t useful;       /* first demand touch of a line a prefetch brought */
     uint8_t late;         /* merged into a prefetch still in flight */
     uint16_t pf_warp;     /* useful / late: the warp whose access triggered that prefetch */
