@@ -104,6 +104,14 @@ numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t err
     /* ns -> interconnect cycles, rounded up */
     n->lat_cycles = (uint64_t)ceil(c->link_ns * (double)c->icnt_khz / 1e6 - 1e-9);
     for (uint32_t i = 0; i < m; i++) n->links[i].credit = n->rate;
+    /* crossbar ports per module and network: ceil(link bytes per cycle / port
+     * bytes per cycle), so the ports do not throttle the link; no more than the
+     * SMs or slices of a module, which are all the sources that can use them
+     * (a link of unbounded bandwidth gets one port per source) */
+    uint32_t per_module = c->num_sms / m, slices = c->n_channels / m * c->slices_per_channel;
+    if (slices > per_module) per_module = slices;
+    double link_bpc = (double)n->rate / (double)n->cost_per_byte, want = ceil(link_bpc / (c->port_bytes ? c->port_bytes : 1) - 1e-9);
+    n->xbar_ports = want < 1 ? 1 : want > per_module ? per_module : (uint32_t)want;
     if (zone_map_init(n, err, errlen)) {
         numa_destroy(n);
         return NULL;
@@ -128,6 +136,7 @@ void numa_destroy(numa *n) {
 }
 
 uint32_t numa_modules(const numa *n) { return n->c.n_modules; }
+uint32_t numa_xbar_ports(const numa *n) { return n->xbar_ports; }
 const numa_counters *numa_stats(const numa *n) { return &n->st; }
 double numa_link_bytes_per_cycle(const numa *n) { return (double)n->rate / (double)n->cost_per_byte; }
 
@@ -186,6 +195,10 @@ uint32_t numa_route_peek(numa *n, uint64_t addr) {
 
 uint32_t numa_zone_of_slice(const numa *n, uint32_t slice) {
     return slice / (n->chans_per_zone * n->c.slices_per_channel);
+}
+
+uint32_t numa_zone_of_dst(const numa *n, uint32_t net, uint32_t dst) {
+    return net ? numa_zone_of_sm(n, dst) : numa_zone_of_slice(n, dst);
 }
 
 /* ---- links ---- */

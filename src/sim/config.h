@@ -115,6 +115,7 @@ struct locsim_config {
     uint32_t numa_page_size;                 /* bytes (first_touch) */
     bool numa_cta_partition;                 /* let the placement partition the grid */
     bool numa_cta_steal;                     /* idle zones take CTAs of other zones */
+    bool numa_flat_fabric;                   /* the zones' mapping over one crossbar, no links */
     uint32_t rop_latency, dram_latency;      /* L2 cycles */
     uint32_t partition_queues[PART_Q_COUNT];
 

@@ -345,6 +345,9 @@ static const option_def options[] = {
     BOOL("numa_cta_steal", numa_cta_steal, "1",
          "(locsim) with a partitioned grid, an SM whose zone has no CTA left takes one from the zone with the most left "
          "(its last cluster not started); 0: it idles"),
+    BOOL("numa_flat_fabric", numa_flat_fabric, "0",
+         "(locsim) 1: keep the modules' data placement and zone mapping but join every SM to every L2 slice through "
+         "one crossbar, without links (the monolithic twin with the same address mapping)"),
 
     SECTION("CCWS warp scheduler (-gpgpu_scheduler ccws) and L1D locality analyses"),
     UINT("ccws_k_throttle", ccws_k_throttle, "8", 0, 1000000,
