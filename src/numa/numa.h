@@ -92,6 +92,7 @@ typedef struct {
     int cta_partition;               /* -numa_cta_partition */
     int cta_steal;                   /* -numa_cta_steal: an SM whose zone has no CTA left takes another zone's */
     int flat;                        /* -numa_flat_fabric: no module boundary (every access crosses one crossbar) */
+    int ring;                        /* -numa_link_topology ring: links only between neighbours of a ring */
 } numa_config;
 
 typedef struct {
@@ -160,6 +161,7 @@ extern const struct cta_sched_ops numa_cta_ops;
 void *numa_cta_state(numa *n);
 
 const numa_counters *numa_stats(const numa *n);
+uint32_t numa_n_links(const numa *n);             /* links of the fabric (each one way) */
 double numa_link_bytes_per_cycle(const numa *n);   /* one link's rate, bytes per interconnect cycle */
 
 struct numa {
@@ -173,6 +175,7 @@ struct numa {
     int64_t rate, cost_per_byte;     /* token bucket: credit per cycle, cost per byte */
     uint64_t lat_cycles;
     uint32_t xbar_ports;             /* egress (and ingress) crossbar ports per module per network */
+    uint32_t nlinks;                 /* modules (one egress link each), or 2 x modules on a ring */
     struct numa_cta *cta;            /* the running kernel's zone dispatch */
 };
 

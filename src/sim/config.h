@@ -112,6 +112,7 @@ struct locsim_config {
     double numa_link_bandwidth;              /* GB/s per module's egress link */
     double numa_link_latency;                /* ns */
     char numa_placement[32];                 /* xor | first_touch | ldesc (src/numa/) */
+    char numa_link_topology[16];             /* egress | ring (src/numa/numa.c) */
     uint32_t numa_page_size;                 /* bytes (first_touch) */
     bool numa_cta_partition;                 /* let the placement partition the grid */
     bool numa_cta_steal;                     /* idle zones take CTAs of other zones */

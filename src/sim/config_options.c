@@ -335,6 +335,9 @@ static const option_def options[] = {
         "(locsim) GB/s of each module's egress link to the other modules (requests and replies it sends)"),
     DBL("numa_link_latency", numa_link_latency, "20", 0.0, 1e6,
         "(locsim) ns a packet spends crossing an inter-module link (rounded up to interconnect cycles)"),
+    STR("numa_link_topology", numa_link_topology, "egress",
+        "(locsim) links between modules: egress (one link per module, one hop to any module) | ring (a link to each "
+        "neighbour of a ring, the shorter way round; MCM-GPU's topology)"),
     STR("numa_placement", numa_placement, "xor",
         "(locsim) data placement across zones: xor (line interleaving) | first_touch (64 KB pages, FirstTouch-Distrib) "
         "| ldesc (Locality Descriptor Algorithm 2)"),
