@@ -256,8 +256,6 @@ int numa_link_push(numa *n, uint32_t m, const mem_req *r, uint32_t bytes, uint32
     return link_enqueue(n, link_towards(n, m, p.zone), &p, 0);
 }
 
-/* Transmit while the bucket has credit (a packet may overdraw it: the average
- * rate is exact), then hand over what has arrived, in order. */
 /* The next class from rr on (wrapping) with a packet not yet sent, or NULL. */
 static link_class *next_to_send(struct numa_link *l, uint32_t *k) {
     for (uint32_t i = 0; i < LINK_CLASSES; i++) {
@@ -278,7 +276,9 @@ static int link_hand_over(numa *n, struct numa_link *l, link_pkt *p, numa_delive
     return p->hop + 1 < MAX_HOPS ? link_enqueue(n, next, p, p->hop + 1) : -1;
 }
 
-static void link_cycle(numa *n, struct numa_link *l, numa_deliver_fn deliver, void *ctx) {
+/* Transmit while the bucket has credit (a packet may overdraw it: the average
+ * rate is exact). */
+static void link_send(numa *n, struct numa_link *l) {
     /* the classes take turns, one packet each, while credit lasts */
     uint32_t k;
     link_class *c;
@@ -295,6 +295,12 @@ static void link_cycle(numa *n, struct numa_link *l, numa_deliver_fn deliver, vo
     }
     l->credit += n->rate;
     if (l->credit > n->rate) l->credit = n->rate;
+}
+
+/* Hand over what has arrived, in order within each class.  After every link
+ * has sent (numa_links_cycle), so a packet forwarded on a ring leaves its next
+ * link in the next cycle whichever the two links' order. */
+static void link_arrive(numa *n, struct numa_link *l, numa_deliver_fn deliver, void *ctx) {
     for (int j = 0; j < LINK_CLASSES; j++) {
         link_class *c = &l->cls[j];
         while (c->sent) {
@@ -309,7 +315,8 @@ static void link_cycle(numa *n, struct numa_link *l, numa_deliver_fn deliver, vo
 }
 
 void numa_links_cycle(numa *n, numa_deliver_fn deliver, void *ctx) {
-    for (uint32_t i = 0; i < n->nlinks; i++) link_cycle(n, &n->links[i], deliver, ctx);
+    for (uint32_t i = 0; i < n->nlinks; i++) link_send(n, &n->links[i]);
+    for (uint32_t i = 0; i < n->nlinks; i++) link_arrive(n, &n->links[i], deliver, ctx);
     n->st.link_cycles++;
 }
 
