@@ -126,6 +126,7 @@ static void test_ldesc_gtx480(void **state) {
     assert_int_equal(c.l1d.assoc, 4);
     assert_int_equal(config_num_l2_slices(&c) * cache_size_bytes(&c.l2), 768 * 1024);
     assert_int_equal(c.l2.assoc, 16);
+    assert_false(c.l2.sectored);   /* GPGPU-Sim 3.2.2's L2: whole 128 B line fills */
     assert_int_equal(c.n_mem, 6);
     assert_string_equal(c.cta_scheduler, "rr");
 }
@@ -147,6 +148,9 @@ static void test_ldesc_numa4(void **state) {
     assert_int_equal(c.num_sched_per_core, 2);
     assert_string_equal(c.scheduler, "gto");
     assert_true(c.numa_link_bandwidth == 192.0);
+    assert_false(c.l2.sectored);
+    assert_string_equal(c.numa_link_topology, "ring");   /* MCM-GPU's, 32 ns a hop */
+    assert_true(c.numa_link_latency == 32.0);
     assert_string_equal(c.numa_placement, "xor");
     double gbps = c.clock_mhz[CLOCK_DRAM] * 1e6 * c.dram.freq_ratio * c.dram.bus_width * c.dram.chips * c.n_mem / 1e9;
     assert_true(gbps > 767.99 && gbps < 768.01);

@@ -581,6 +581,52 @@ static void test_link_cost(void **state) {
     numa_destroy(n);
 }
 
+/* A ring of 4 modules (MCM-GPU's topology, -numa_link_topology ring), one SM
+ * each, 64 GB/s and 10 ns links at 1 GHz: a 40 B reply is 1 cycle on the wire
+ * plus 10, so one hop delivers at 11.  Two hops: the first link hands it to the
+ * next at 11, which sends it in the next cycle (links send before they hand
+ * over): 12 + 1 + 10 = 23.  Routes: 0 -> 1 and 0 -> 3 are one hop (clockwise,
+ * counter-clockwise); 0 -> 2 and 1 -> 3 are half the ring: module 0 (even) goes
+ * clockwise over 1, module 1 (odd) counter-clockwise over 0.  Each crossing is
+ * counted: 2 + 2 + 1 + 1 = 6 packets on the 8 links. */
+static void test_ring(void **state) {
+    (void)state;
+    addrmap_config ac = {.n_channels = 8, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    addrmap am8;
+    assert_int_equal(addrmap_init(&am8, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 4, .num_sms = 4, .n_channels = 8, .slices_per_channel = 2, .link_gbps = 64,
+                     .link_ns = 10, .icnt_khz = 1000000, .page_size = 65536, .place = numa_place_find("xor"),
+                     .ring = 1};
+    numa *n = numa_create(&c, &am8, err, sizeof err);
+    if (!n) fail_msg("%s", err);
+    assert_int_equal(numa_n_links(n), 8);
+    mem_req r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 1, 2), 0);   /* module 0 -> SM 2: two hops */
+    assert_int_equal(numa_link_push(n, 1, &r, 40, 1, 3), 0);   /* module 1 -> SM 3: two hops */
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 1, 1), 0);   /* module 0 -> SM 1: one hop */
+    assert_int_equal(numa_link_push(n, 0, &r, 40, 1, 3), 0);   /* module 0 -> SM 3: one hop */
+    sink s = {0};
+    for (s.cycle = 0; s.cycle < 40; s.cycle++) numa_links_cycle(n, deliver, &s);
+    assert_int_equal(s.n, 4);
+    uint64_t when[4] = {0};
+    for (int i = 0; i < 4; i++) when[s.port[i]] = s.at[i];
+    assert_int_equal(when[1], 11);
+    assert_int_equal(when[2], 23);
+    int at11 = 0, at23 = 0;
+    for (int i = 0; i < 4; i++)
+        if (s.port[i] == 3) {
+            at11 += s.at[i] == 11;
+            at23 += s.at[i] == 23;
+        }
+    assert_int_equal(at11, 1);   /* from module 0, one hop counter-clockwise */
+    assert_int_equal(at23, 1);   /* from module 1, two hops */
+    assert_int_equal(numa_stats(n)->link_packets, 6);
+    assert_true(numa_links_idle(n));
+    numa_destroy(n);
+}
+
 /* The zone dispatch of a partitioned grid, strict zones (-numa_cta_steal 0, as
  * fabric() leaves it): first_touch on 2 modules (1 SM each) splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
  * linear order (every CTA is its own group), and nothing once its zone is done. */
@@ -736,7 +782,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
         cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_algorithm2_pages), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route), cmocka_unit_test(test_dram_decode_ldesc),
-        cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost),
+        cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost), cmocka_unit_test(test_ring),
         cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_cta_steal), cmocka_unit_test(test_cta_steal_groups), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -204,3 +204,43 @@ extern "C" __global__ void flush_l2(const unsigned *region, unsigned line_words,
     asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(region + (size_t)i * line_words));
     if (v == 0x12345678u) sink[0] = v;  // never true: keeps the load
 }
+
+// Bandwidth of a set of L2 lines (the host's list, nlines a multiple of 8 x the
+// grid's warps): every warp reads whole lines (lane l: word l, one 128 B access
+// per warp load), 8 independent loads at a time bypassing the L1D
+// (ld.global.cg), so that each SM keeps as many in flight as its MSHRs allow.
+// The list is read once to bring it into the L2, then `reps` times timed; each
+// CTA writes its clock before and after (out[2 * blockIdx.x ...]); the host takes
+// the span from the earliest start to the latest end over the CTAs.
+#define S_LDCG(v, a) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(a));
+#define LINES8(i)                                                                 \
+    {                                                                             \
+        unsigned v0, v1, v2, v3, v4, v5, v6, v7;                                  \
+        S_LDCG(v0, lines[(i)] + 4 * lane) S_LDCG(v1, lines[(i) + warps] + 4 * lane) \
+        S_LDCG(v2, lines[(i) + 2 * warps] + 4 * lane)                             \
+        S_LDCG(v3, lines[(i) + 3 * warps] + 4 * lane)                             \
+        S_LDCG(v4, lines[(i) + 4 * warps] + 4 * lane)                             \
+        S_LDCG(v5, lines[(i) + 5 * warps] + 4 * lane)                             \
+        S_LDCG(v6, lines[(i) + 6 * warps] + 4 * lane)                             \
+        S_LDCG(v7, lines[(i) + 7 * warps] + 4 * lane)                             \
+        acc += v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7;                             \
+    }
+extern "C" __global__ void stream_lines(long long *out, int reps, const unsigned long long *lines,
+                                        unsigned nlines, unsigned *sink) {
+    unsigned wpc = blockDim.x >> 5, warps = gridDim.x * wpc;
+    unsigned w = blockIdx.x * wpc + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    unsigned acc = 0;
+    for (unsigned i = w; i < nlines; i += 8 * warps) LINES8(i)
+    __syncthreads();
+    long long t0 = clock64();
+    _Pragma("unroll 1")
+    for (int r = 0; r < reps; r++)
+        for (unsigned i = w; i < nlines; i += 8 * warps) LINES8(i)
+    __syncthreads();
+    long long t1 = clock64();
+    if (threadIdx.x == 0) {
+        out[2 * blockIdx.x] = t0;
+        out[2 * blockIdx.x + 1] = t1;
+    }
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}

@@ -19,6 +19,7 @@
 #include "locsim/locsim.h"
 #include "mem/addrmap.h"
 #include "mem/mem_req.h"
+#include "numa/numa.h"
 #include "sim/config.h"
 
 extern const char ubench_ptx[];
@@ -40,7 +41,7 @@ typedef struct {
     verdict v;
 } ub_row;
 
-typedef struct {
+typedef struct ub_ctx {
     const sim_config *cfg;
     locsim_device *dev;
     locsim_module *mod;
@@ -54,6 +55,9 @@ typedef struct {
     char names[1024];
     int failed, passed, noopt, errors;
     uint32_t lanes;        /* warp_size / simd_width: cycles a warp holds a pipeline per issue */
+    /* A multi-module configuration: the whole GPU (all its modules, placement
+     * xor), where the lat.numa / thr.numa rows run; NULL otherwise. */
+    struct ub_ctx *numa;
 } ub_ctx;
 
 /* ---- option values by name ---- */
@@ -732,6 +736,157 @@ static void dram_rows(ub_ctx *c) {
     }
 }
 
+/* ---- a multi-module GPU: local and remote L2 hits (docs/numa.md) ----
+ * Run on the whole GPU with the xor placement, whose zone of an address the
+ * host can work out (numa_xor_zone).  The timed CTAs run on module 0's SMs
+ * (the round-robin CTA scheduler gives CTA i to SM i at a launch). */
+
+/* Up to n offsets into the buffer of L2 lines whose zone is z, from `from` on. */
+static size_t zone_lines(const ub_ctx *c, uint32_t z, uint64_t from, uint64_t *off, size_t n) {
+    uint32_t line = c->cfg->l2.line_size ? c->cfg->l2.line_size : 128, bits = (uint32_t)__builtin_ctz(c->cfg->numa_n_modules);
+    size_t k = 0;
+    for (uint64_t a = from; a + line <= c->buf_bytes && k < n; a += line)
+        if (numa_xor_zone(c->buf + a, bits) == z) off[k++] = a;
+    return k;
+}
+
+/* The module farthest from module 0: half the ring away (any other module
+ * with one egress link each: all are one hop). */
+static uint32_t far_zone(const ub_ctx *c, uint32_t *hops) {
+    uint32_t m = c->cfg->numa_n_modules;
+    int ring = !strcmp(c->cfg->numa_link_topology, "ring");
+    *hops = ring ? m / 2 : 1;
+    return m / 2;
+}
+
+/* What one remote access adds, each way, in interconnect cycles: the far
+ * module's crossbar (icnt_latency + the packet's flits) and, per link, the
+ * link's latency and the packet's time on the wire (bytes / bytes per cycle,
+ * rounded up); a packet that goes on to a next link leaves it a cycle later. */
+static double remote_extra(const ub_ctx *c, double bytes, uint32_t hops) {
+    double icnt = clock_mhz(c, 1), flit = opt_num(c, "icnt_flit_size"), fpc = opt_num(c, "icnt_flits_per_cycle");
+    double lat = ceil(opt_num(c, "numa_link_latency") * icnt / 1000 - 1e-9);
+    double bpc = opt_num(c, "numa_link_bandwidth") * 1000 / icnt;
+    return opt_num(c, "icnt_latency") + ceil(ceil(bytes / flit) / fpc) + hops * (lat + ceil(bytes / bpc - 1e-9)) +
+           (hops - 1);
+}
+
+static void numa_lat_rows(ub_ctx *c) {
+    for (int remote = 0; remote < 2; remote++) {
+        ub_row r = {0};
+        snprintf(r.name, sizeof r.name, "lat.numa.%s", remote ? "remote" : "local");
+        if (!wanted(c, r.name) || !c->numa) continue;
+        ub_ctx *n = c->numa;
+        uint32_t hops = 0, z = remote ? far_zone(n, &hops) : 0;
+        /* 512 lines of zone z (more than the L1D holds, all in the zone's L2),
+         * chased as lat.l2.hit chases its lines */
+        enum { N = 512 };
+        static uint64_t off[N];
+        if (zone_lines(n, z, 0, off, N) < N || chain_write(n, off, N) ||
+            chase_run(n, "chase_global", n->buf + off[0], N / 128, N / 64, &r.measured)) {
+            c->errors++;
+            continue;
+        }
+        l2_expect(n, &r);
+        if (remote) {
+            const sim_config *g = n->cfg;
+            double data = g->l1d.sectored ? 32 : g->l1d.line_size, core = clock_mhz(n, 0), icnt = clock_mhz(n, 1);
+            double add = (remote_extra(n, MEM_PACKET_HEADER_BYTES, hops) +
+                          remote_extra(n, MEM_PACKET_HEADER_BYTES + data, hops)) * core / icnt;
+            r.configured += add;
+            r.lo += add;
+            r.hi += add;
+            snprintf(r.formula, sizeof r.formula, "L2 hit + 2 x (far crossbar + %u x (numa_link_latency + wire))", hops);
+        } else {
+            snprintf(r.formula, sizeof r.formula, "L2 hit of the SM's own module (as lat.l2.hit)");
+        }
+        report(c, &r);
+    }
+}
+
+/* One launch of stream_lines over `nlines` lines (list: their addresses) by
+ * `ctas` CTAs of THR_WARPS warps: the span from the earliest CTA's start to the
+ * latest one's end, in core cycles. */
+static int stream_span(ub_ctx *n, locsim_dptr list, uint32_t nlines, uint32_t ctas, int reps, int64_t *span) {
+    locsim_kernel *k;
+    locsim_dim3 grid = {ctas, 1, 1}, block = {THR_WARPS * 32, 1, 1};
+    void *args[] = {&n->out, &reps, &list, &nlines, &n->sink};
+    int64_t t[2 * 64];
+    if (ctas > 64 || locsim_module_get_kernel(n->mod, "stream_lines", &k) != LOCSIM_OK ||
+        locsim_launch(k, grid, block, 0, args, 5) != LOCSIM_OK ||
+        locsim_memcpy_dtoh(n->dev, t, n->out, 2 * ctas * sizeof *t) != LOCSIM_OK) {
+        fprintf(stderr, "locsim ubench: stream_lines: %s\n", locsim_last_error(n->dev));
+        return -1;
+    }
+    int64_t lo = t[0], hi = t[1];
+    for (uint32_t i = 1; i < ctas; i++) {
+        if (t[2 * i] < lo) lo = t[2 * i];
+        if (t[2 * i + 1] > hi) hi = t[2 * i + 1];
+    }
+    *span = hi - lo;
+    return 0;
+}
+
+/* Module 0's SMs (one CTA each) read L2 lines of zone z: 8 lines per warp at a
+ * time, 2048 lines (256 KB: in the zone's L2), with 2 and 4 timed passes; the
+ * growth of the span over the two extra passes gives L2 data bytes per core
+ * cycle, free of the start and the end. */
+static int numa_stream(ub_ctx *n, uint32_t z, double *bpc) {
+    enum { LINES = 2048 };
+    static uint64_t off[LINES], addr[LINES];
+    uint32_t sms = config_num_sms(n->cfg) / n->cfg->numa_n_modules;
+    uint32_t line = n->cfg->l2.line_size ? n->cfg->l2.line_size : 128;
+    locsim_dptr list;
+    if (LINES % (8 * THR_WARPS * sms) || zone_lines(n, z, 16u << 20, off, LINES) < LINES) {
+        fprintf(stderr, "locsim ubench: thr.numa: cannot lay out %d lines of zone %u for %u SMs\n", LINES, z, sms);
+        return -1;
+    }
+    for (int i = 0; i < LINES; i++) addr[i] = n->buf + off[i];
+    if (locsim_malloc(n->dev, &list, sizeof addr) != LOCSIM_OK ||
+        locsim_memcpy_htod(n->dev, list, addr, sizeof addr) != LOCSIM_OK)
+        return -1;
+    int64_t s2, s4;
+    int rc = stream_span(n, list, LINES, sms, 2, &s2) || stream_span(n, list, LINES, sms, 4, &s4) ? -1 : 0;
+    locsim_free(n->dev, list);
+    if (rc || s4 <= s2) return -1;
+    *bpc = (double)LINES * line * 2 / (double)(s4 - s2);
+    return 0;
+}
+
+static void numa_thr_rows(ub_ctx *c) {
+    for (int remote = 0; remote < 2; remote++) {
+        ub_row r = {0};
+        snprintf(r.name, sizeof r.name, "thr.numa.%s", remote ? "remote" : "local");
+        if (!wanted(c, r.name) || !c->numa) continue;
+        ub_ctx *n = c->numa;
+        uint32_t hops = 0, z = remote ? far_zone(n, &hops) : 0;
+        if (numa_stream(n, z, &r.measured)) {
+            c->errors++;
+            continue;
+        }
+        const sim_config *g = n->cfg;
+        double data = g->l1d.sectored ? 32 : g->l1d.line_size, core = clock_mhz(n, 0), icnt = clock_mhz(n, 1);
+        double flit = opt_num(n, "icnt_flit_size"), fpc = opt_num(n, "icnt_flits_per_cycle");
+        double rep_cycles = ceil(ceil((MEM_PACKET_HEADER_BYTES + data) / flit) / fpc);
+        double sms = config_num_sms(g) / g->numa_n_modules;
+        if (remote) {
+            /* every reply crosses one link (zone z's way to module 0): its bytes per
+             * cycle, of which the data's share */
+            double link = opt_num(n, "numa_link_bandwidth") * 1000 / icnt;
+            r.configured = link * data / (MEM_PACKET_HEADER_BYTES + data) * icnt / core;
+            snprintf(r.formula, sizeof r.formula, "numa_link_bandwidth x data/(data+header), B/core cycle");
+        } else {
+            /* a reply holds the SM's crossbar output for its flits */
+            r.configured = sms * data / rep_cycles * icnt / core;
+            snprintf(r.formula, sizeof r.formula, "%.0f SMs x line / reply flits, B/core cycle", sms);
+        }
+        r.hi = r.configured * 1.02;
+        r.lo = 0;
+        snprintf(r.tol, sizeof r.tol, "<= +2%%");
+        report(c, &r);
+    }
+}
+
 static void all_rows(ub_ctx *c) {
     for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_latency(c, &alu_ops[i]);
     for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_throughput(c, &alu_ops[i]);
@@ -740,6 +895,37 @@ static void all_rows(ub_ctx *c) {
     const_hit_row(c);
     l2_hit_row(c);
     dram_rows(c);
+    numa_lat_rows(c);
+    numa_thr_rows(c);
+}
+
+/* The whole multi-module GPU for the lat.numa / thr.numa rows: the loaded
+ * configuration (its own overrides, without the -numa_n_modules 1 added for the
+ * other rows) with -numa_placement xor, on a device of its own. */
+static int numa_ctx_open(ub_ctx *c, ub_ctx *nc, const char *config, int noverrides, char **overrides,
+                         locsim_config **ncfg) {
+    char *ov[MAX_OVERRIDES + 2];
+    for (int i = 0; i < noverrides; i++) ov[i] = overrides[i];
+    ov[noverrides] = "-numa_placement";
+    ov[noverrides + 1] = "xor";
+    if (cli_load_config(config, noverrides + 2, ov, ncfg)) return -1;
+    *nc = *c;
+    nc->cfg = *ncfg;
+    nc->numa = NULL;
+    nc->buf_bytes = 64u << 20;
+    if (locsim_device_create(*ncfg, LOCSIM_MODE_TIMING, &nc->dev) != LOCSIM_OK ||
+        locsim_module_load_ptx(nc->dev, ubench_ptx, ubench_ptx_len, "ubench/kernel.ptx", &nc->mod) != LOCSIM_OK ||
+        locsim_malloc(nc->dev, &nc->out, 3 * 32 * sizeof(int64_t) + 2 * 4096 * sizeof(int64_t)) != LOCSIM_OK ||
+        locsim_malloc(nc->dev, &nc->sink, 4u << 20) != LOCSIM_OK ||
+        locsim_malloc(nc->dev, &nc->buf, nc->buf_bytes) != LOCSIM_OK) {
+        fprintf(stderr, "locsim ubench: the multi-module GPU: %s\n",
+                nc->dev ? locsim_last_error(nc->dev) : "cannot create a device");
+        if (nc->dev) locsim_device_destroy(nc->dev);
+        locsim_config_free(*ncfg);
+        return -1;
+    }
+    c->numa = nc;
+    return 0;
 }
 
 int cmd_ubench(int argc, char **argv) {
@@ -804,15 +990,29 @@ int cmd_ubench(int argc, char **argv) {
         locsim_config_free(cfg);
         return 2;
     }
+    ub_ctx nc;
+    locsim_config *ncfg = NULL;
+    if (modules > 1 && numa_ctx_open(&c, &nc, config, noverrides - 2, overrides, &ncfg)) {
+        locsim_module_unload(c.mod);
+        locsim_device_destroy(c.dev);
+        locsim_config_free(cfg);
+        return 2;
+    }
     printf("locsim ubench: configuration %s\n", config);
     if (modules > 1)
-        printf("(%d modules: measured as one module, -numa_n_modules 1; the inter-module link is tested by test_numa)\n",
+        printf("(%d modules: every row but lat.numa and thr.numa measured as one module, -numa_n_modules 1; those on "
+               "the whole GPU with -numa_placement xor)\n",
                modules);
     printf("\n");
     print_header();
     all_rows(&c);
     printf("\n%d passed, %d failed, %d not set by any option%s\n", c.passed, c.failed, c.noopt,
            c.errors ? ", kernel errors" : "");
+    if (c.numa) {
+        locsim_module_unload(nc.mod);
+        locsim_device_destroy(nc.dev);
+        locsim_config_free(ncfg);
+    }
     locsim_module_unload(c.mod);
     locsim_device_destroy(c.dev);
     locsim_config_free(cfg);

@@ -10,23 +10,32 @@
 
 #define LINK_QUEUE 256   /* packets a link's class holds, waiting and in flight */
 
+#define MAX_HOPS (NUMA_MAX_MODULES / 2)   /* the longest shortest path of a ring */
+#define LINK_CLASSES (2 * MAX_HOPS)
+
 typedef struct {
     mem_req r;
     uint32_t bytes, net, port;
+    uint32_t zone, hop;  /* destination module; links crossed before this one */
     uint64_t ready;      /* interconnect cycle it may leave the link */
 } link_pkt;
 
-/* Requests and replies queue apart (two classes, as GPGPU-Sim's two subnets):
- * a reply never waits behind a request, so a request stuck at a full slice
- * cannot block the replies that would free it (no protocol deadlock). */
+/* Requests and replies queue apart (as GPGPU-Sim's two subnets): a reply never
+ * waits behind a request, so a request stuck at a full slice cannot block the
+ * replies that would free it (no protocol deadlock).  On a ring each also
+ * queues by the hop it is on (class 2 x hop + net): a packet waiting for room
+ * on its next link waits only for a higher class, so no cycle of links can
+ * wait on itself (no routing deadlock). */
 typedef struct {
     link_pkt q[LINK_QUEUE];
     uint32_t head, count, sent;   /* the first `sent` packets from head are on the wire */
 } link_class;
 
 struct numa_link {
-    link_class cls[2];            /* [0] requests, [1] replies */
+    link_class cls[LINK_CLASSES];
     uint32_t rr;                  /* the class that transmits first next time */
+    uint32_t from, to;            /* modules at its ends; ring only (to = UINT32_MAX: any) */
+    int dir;                      /* ring: +1 clockwise (m -> m+1), -1 counter-clockwise */
     int64_t credit;               /* token bucket, in units of 1/(icnt_khz) bytes */
     uint64_t now;
 };
@@ -87,7 +96,10 @@ numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t err
         return NULL;
     }
     numa *n = calloc(1, sizeof *n);
-    if (!n || !(n->links = calloc(m, sizeof *n->links))) {
+    /* one egress link per module, or on a ring two (one to each neighbour; a
+     * ring of two modules has one link each way) */
+    uint32_t nlinks = c->ring && m > 2 ? 2 * m : m;
+    if (!n || !(n->links = calloc(nlinks, sizeof *n->links))) {
         free(n);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -103,7 +115,23 @@ numa *numa_create(const numa_config *c, const addrmap *am, char *err, size_t err
     n->cost_per_byte = (int64_t)c->icnt_khz;
     /* ns -> interconnect cycles, rounded up */
     n->lat_cycles = (uint64_t)ceil(c->link_ns * (double)c->icnt_khz / 1e6 - 1e-9);
-    for (uint32_t i = 0; i < m; i++) n->links[i].credit = n->rate;
+    n->nlinks = nlinks;
+    for (uint32_t i = 0; i < nlinks; i++) {
+        struct numa_link *l = &n->links[i];
+        l->credit = n->rate;
+        l->from = nlinks == m ? i : i / 2;
+        l->dir = nlinks == m || i % 2 == 0 ? 1 : -1;
+        l->to = c->ring ? (l->from + m + (uint32_t)l->dir) % m : UINT32_MAX;
+    }
+    /* crossbar ports per module and network: ceil(link bytes per cycle / port
+     * bytes per cycle), so the ports do not throttle the link; no more than the
+     * SMs or slices of a module, which are all the sources that can use them
+     * (a link of unbounded bandwidth gets one port per source) */
+    uint32_t per_module = c->num_sms / m, slices = c->n_channels / m * c->slices_per_channel;
+    if (slices > per_module) per_module = slices;
+    double link_bpc = (double)n->rate / (double)n->cost_per_byte * (nlinks / m);   /* a module's links together */
+    double want = ceil(link_bpc / (c->port_bytes ? c->port_bytes : 1) - 1e-9);
+    n->xbar_ports = want < 1 ? 1 : want > per_module ? per_module : (uint32_t)want;
     if (zone_map_init(n, err, errlen)) {
         numa_destroy(n);
         return NULL;
@@ -128,6 +156,7 @@ void numa_destroy(numa *n) {
 }
 
 uint32_t numa_modules(const numa *n) { return n->c.n_modules; }
+uint32_t numa_xbar_ports(const numa *n) { return n->xbar_ports; }
 const numa_counters *numa_stats(const numa *n) { return &n->st; }
 double numa_link_bytes_per_cycle(const numa *n) { return (double)n->rate / (double)n->cost_per_byte; }
 
@@ -188,49 +217,95 @@ uint32_t numa_zone_of_slice(const numa *n, uint32_t slice) {
     return slice / (n->chans_per_zone * n->c.slices_per_channel);
 }
 
+uint32_t numa_zone_of_dst(const numa *n, uint32_t net, uint32_t dst) {
+    return net ? numa_zone_of_sm(n, dst) : numa_zone_of_slice(n, dst);
+}
+
 /* ---- links ---- */
 
-int numa_link_push(numa *n, uint32_t m, const mem_req *r, uint32_t bytes, uint32_t net, uint32_t port) {
-    link_class *l = &n->links[m].cls[net ? 1 : 0];
-    if (l->count == LINK_QUEUE) {
+uint32_t numa_n_links(const numa *n) { return n->nlinks; }
+
+/* The link module m sends a packet for module z on.  Ring: the shorter way
+ * round; at half the ring, even modules go clockwise and odd ones the other
+ * way, so that every link carries the same share of uniform traffic. */
+static struct numa_link *link_towards(numa *n, uint32_t m, uint32_t z) {
+    uint32_t N = n->c.n_modules;
+    if (n->nlinks == N) return &n->links[m];
+    uint32_t d = (z + N - m) % N;
+    int cw = d < N / 2 || (d == N / 2 && m % 2 == 0);
+    return &n->links[2 * m + (cw ? 0 : 1)];
+}
+
+/* Queue p's copy on link l, as its hop-th link; -1: that class is full. */
+static int link_enqueue(numa *n, struct numa_link *l, const link_pkt *p, uint32_t hop) {
+    link_class *c = &l->cls[2 * hop + (p->net ? 1 : 0)];
+    if (c->count == LINK_QUEUE) {
         n->st.link_send_stalls++;
         return -1;
     }
-    link_pkt *p = &l->q[(l->head + l->count) % LINK_QUEUE];
-    p->r = *r;
-    p->bytes = bytes;
-    p->net = net;
-    p->port = port;
-    p->ready = 0;
-    l->count++;
+    link_pkt *q = &c->q[(c->head + c->count) % LINK_QUEUE];
+    *q = *p;
+    q->hop = hop;
+    q->ready = 0;
+    c->count++;
     return 0;
 }
 
+int numa_link_push(numa *n, uint32_t m, const mem_req *r, uint32_t bytes, uint32_t net, uint32_t port) {
+    link_pkt p = {.r = *r, .bytes = bytes, .net = net, .port = port, .zone = numa_zone_of_dst(n, net, port)};
+    return link_enqueue(n, link_towards(n, m, p.zone), &p, 0);
+}
+
+/* The next class from rr on (wrapping) with a packet not yet sent, or NULL. */
+static link_class *next_to_send(struct numa_link *l, uint32_t *k) {
+    for (uint32_t i = 0; i < LINK_CLASSES; i++) {
+        uint32_t j = (l->rr + i) % LINK_CLASSES;
+        if (l->cls[j].sent < l->cls[j].count) {
+            *k = j;
+            return &l->cls[j];
+        }
+    }
+    return NULL;
+}
+
+/* An arrived packet leaves link l: into its destination's network, or (ring)
+ * onto the next link of its way round.  0 when it left. */
+static int link_hand_over(numa *n, struct numa_link *l, link_pkt *p, numa_deliver_fn deliver, void *ctx) {
+    if (l->to == UINT32_MAX || l->to == p->zone) return deliver(ctx, p->net, p->port, &p->r, p->bytes);
+    struct numa_link *next = &n->links[2 * l->to + (l->dir > 0 ? 0 : 1)];
+    return p->hop + 1 < MAX_HOPS ? link_enqueue(n, next, p, p->hop + 1) : -1;
+}
+
 /* Transmit while the bucket has credit (a packet may overdraw it: the average
- * rate is exact), then hand over what has arrived, in order. */
-static void link_cycle(numa *n, struct numa_link *l, numa_deliver_fn deliver, void *ctx) {
-    /* the two classes take turns, one packet each, while credit lasts */
-    while (l->credit > 0) {
-        link_class *c = &l->cls[l->rr];
-        if (c->sent == c->count) c = &l->cls[l->rr ^ 1];
-        if (c->sent == c->count) break;
+ * rate is exact). */
+static void link_send(numa *n, struct numa_link *l) {
+    /* the classes take turns, one packet each, while credit lasts */
+    uint32_t k;
+    link_class *c;
+    while (l->credit > 0 && (c = next_to_send(l, &k))) {
         link_pkt *p = &c->q[(c->head + c->sent) % LINK_QUEUE];
         int64_t cost = (int64_t)p->bytes * n->cost_per_byte;
         l->credit -= cost;
         /* on the wire for ceil(cost / rate) cycles, then the latency */
         p->ready = l->now + n->lat_cycles + (uint64_t)((cost + n->rate - 1) / n->rate);
         c->sent++;
-        l->rr = (uint32_t)(c == &l->cls[0]);   /* the other class next */
+        l->rr = (k + 1) % LINK_CLASSES;   /* the next class first next time */
         n->st.link_packets++;
         n->st.link_bytes += p->bytes;
     }
     l->credit += n->rate;
     if (l->credit > n->rate) l->credit = n->rate;
-    for (int k = 0; k < 2; k++) {
-        link_class *c = &l->cls[k];
+}
+
+/* Hand over what has arrived, in order within each class.  After every link
+ * has sent (numa_links_cycle), so a packet forwarded on a ring leaves its next
+ * link in the next cycle whichever the two links' order. */
+static void link_arrive(numa *n, struct numa_link *l, numa_deliver_fn deliver, void *ctx) {
+    for (int j = 0; j < LINK_CLASSES; j++) {
+        link_class *c = &l->cls[j];
         while (c->sent) {
             link_pkt *p = &c->q[c->head];
-            if (p->ready > l->now || deliver(ctx, p->net, p->port, &p->r, p->bytes)) break;
+            if (p->ready > l->now || link_hand_over(n, l, p, deliver, ctx)) break;
             c->head = (c->head + 1) % LINK_QUEUE;
             c->count--;
             c->sent--;
@@ -240,20 +315,22 @@ static void link_cycle(numa *n, struct numa_link *l, numa_deliver_fn deliver, vo
 }
 
 void numa_links_cycle(numa *n, numa_deliver_fn deliver, void *ctx) {
-    for (uint32_t m = 0; m < n->c.n_modules; m++) link_cycle(n, &n->links[m], deliver, ctx);
+    for (uint32_t i = 0; i < n->nlinks; i++) link_send(n, &n->links[i]);
+    for (uint32_t i = 0; i < n->nlinks; i++) link_arrive(n, &n->links[i], deliver, ctx);
     n->st.link_cycles++;
 }
 
 int numa_links_idle(const numa *n) {
-    for (uint32_t m = 0; m < n->c.n_modules; m++)
-        if (n->links[m].cls[0].count || n->links[m].cls[1].count) return 0;
+    for (uint32_t i = 0; i < n->nlinks; i++)
+        for (int j = 0; j < LINK_CLASSES; j++)
+            if (n->links[i].cls[j].count) return 0;
     return 1;
 }
 
 void numa_links_skip(numa *n, uint64_t cycles) {
-    for (uint32_t m = 0; m < n->c.n_modules; m++) {
-        n->links[m].now += cycles;
-        n->links[m].credit = n->rate;
+    for (uint32_t i = 0; i < n->nlinks; i++) {
+        n->links[i].now += cycles;
+        n->links[i].credit = n->rate;
     }
     n->st.link_cycles += cycles;
 }

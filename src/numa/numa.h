@@ -92,10 +92,14 @@ typedef struct {
     uint32_t num_sms, n_channels, slices_per_channel;
     double link_gbps, link_ns;
     uint64_t icnt_khz;
+    uint32_t port_bytes;             /* bytes one crossbar port moves per interconnect cycle
+                                        (-icnt_flit_size x -icnt_flits_per_cycle) */
     uint64_t page_size;
     const numa_place_ops *place;
     int cta_partition;               /* -numa_cta_partition */
     int cta_steal;                   /* -numa_cta_steal: an SM whose zone has no CTA left takes another zone's */
+    int flat;                        /* -numa_flat_fabric: no module boundary (every access crosses one crossbar) */
+    int ring;                        /* -numa_link_topology ring: links only between neighbours of a ring */
 } numa_config;
 
 typedef struct {
@@ -128,6 +132,23 @@ uint64_t numa_l2_index_addr(const void *ctx, uint64_t addr);
  * channels see its data as a dense address space, whatever the placement. */
 void numa_decode(const void *ctx, uint64_t addr, addr_loc *out);
 
+/* The crossbar ports of the links.  A remote packet crosses its own module's
+ * crossbar to one of the module's egress ports (extra outputs of the network),
+ * the link, then the far module's crossbar from one of that module's ingress
+ * ports (extra inputs) to its destination: it uses the source port and the
+ * destination port a monolithic GPU's packet would, plus the link and its two
+ * ports.  A module has numa_xbar_ports() of each per network, enough ports that
+ * together they move the link's bytes per cycle (at most one per SM or slice
+ * of the module, which is all that can feed them).  Indices are relative to
+ * the first extra port of the network: a source (SM or slice) of module m
+ * sends through egress port numa_egress_port(n, m, src); its packet enters
+ * module m' through ingress port numa_ingress_port(n, m', src). */
+uint32_t numa_xbar_ports(const numa *n);
+static inline uint32_t numa_egress_port(const numa *n, uint32_t m, uint32_t src);
+static inline uint32_t numa_ingress_port(const numa *n, uint32_t m, uint32_t src);
+/* The zone of a network destination: an L2 slice (requests, net 0) or an SM (replies). */
+uint32_t numa_zone_of_dst(const numa *n, uint32_t net, uint32_t dst);
+
 /* Links: push a packet into module m's egress link (-1: full), to be delivered
  * at output port `port` of the network `net` (0 requests, 1 replies). */
 int numa_link_push(numa *n, uint32_t m, const mem_req *r, uint32_t bytes, uint32_t net, uint32_t port);
@@ -147,6 +168,7 @@ extern const struct cta_sched_ops numa_cta_ops;
 void *numa_cta_state(numa *n);
 
 const numa_counters *numa_stats(const numa *n);
+uint32_t numa_n_links(const numa *n);             /* links of the fabric (each one way) */
 double numa_link_bytes_per_cycle(const numa *n);   /* one link's rate, bytes per interconnect cycle */
 
 struct numa {
@@ -159,9 +181,19 @@ struct numa {
     struct numa_link *links;
     int64_t rate, cost_per_byte;     /* token bucket: credit per cycle, cost per byte */
     uint64_t lat_cycles;
+    uint32_t xbar_ports;             /* egress (and ingress) crossbar ports per module per network */
+    uint32_t nlinks;                 /* modules (one egress link each), or 2 x modules on a ring */
     struct numa_cta *cta;            /* the running kernel's zone dispatch */
 };
 
 static inline uint32_t numa_zone_of_sm(const numa *n, uint32_t sm) { return sm / n->sms_per_zone; }
+/* Sources and destinations are spread over the module's ports by index: a fixed
+ * choice keeps each source's packets in order and is deterministic. */
+static inline uint32_t numa_egress_port(const numa *n, uint32_t m, uint32_t src) {
+    return m * n->xbar_ports + src % n->xbar_ports;
+}
+static inline uint32_t numa_ingress_port(const numa *n, uint32_t m, uint32_t src) {
+    return m * n->xbar_ports + src % n->xbar_ports;
+}
 
 #endif

@@ -636,6 +636,10 @@ static int check_numa(const sim_config *c, char *err, size_t errlen) {
         if (k > 0 && (size_t)k < errlen) snprintf(err + k, errlen - (size_t)k, ")");
         return -1;
     }
+    if (strcmp(c->numa_link_topology, "egress") && strcmp(c->numa_link_topology, "ring")) {
+        snprintf(err, errlen, "-numa_link_topology: expected egress or ring, got '%s'", c->numa_link_topology);
+        return -1;
+    }
     if (m & (m - 1)) {
         snprintf(err, errlen, "-numa_n_modules: expected a power of two, got %u", m);
         return -1;

@@ -114,9 +114,11 @@ struct locsim_config {
     double numa_link_bandwidth;              /* GB/s per module's egress link */
     double numa_link_latency;                /* ns */
     char numa_placement[32];                 /* xor | first_touch | ldesc (src/numa/) */
+    char numa_link_topology[16];             /* egress | ring (src/numa/numa.c) */
     uint32_t numa_page_size;                 /* bytes (first_touch) */
     bool numa_cta_partition;                 /* let the placement partition the grid */
     bool numa_cta_steal;                     /* idle zones take CTAs of other zones */
+    bool numa_flat_fabric;                   /* the zones' mapping over one crossbar, no links */
     uint32_t rop_latency, dram_latency;      /* L2 cycles */
     uint32_t partition_queues[PART_Q_COUNT];
 

@@ -342,6 +342,9 @@ static const option_def options[] = {
         "(locsim) GB/s of each module's egress link to the other modules (requests and replies it sends)"),
     DBL("numa_link_latency", numa_link_latency, "20", 0.0, 1e6,
         "(locsim) ns a packet spends crossing an inter-module link (rounded up to interconnect cycles)"),
+    STR("numa_link_topology", numa_link_topology, "egress",
+        "(locsim) links between modules: egress (one link per module, one hop to any module) | ring (a link to each "
+        "neighbour of a ring, the shorter way round; MCM-GPU's topology)"),
     STR("numa_placement", numa_placement, "xor",
         "(locsim) data placement across zones: xor (line interleaving) | first_touch (64 KB pages, FirstTouch-Distrib) "
         "| ldesc (Locality Descriptor Algorithm 2)"),
@@ -352,6 +355,9 @@ static const option_def options[] = {
     BOOL("numa_cta_steal", numa_cta_steal, "1",
          "(locsim) with a partitioned grid, an SM whose zone has no CTA left takes one from the zone with the most left "
          "(its last cluster not started); 0: it idles"),
+    BOOL("numa_flat_fabric", numa_flat_fabric, "0",
+         "(locsim) 1: keep the modules' data placement and zone mapping but join every SM to every L2 slice through "
+         "one crossbar, without links (the monolithic twin with the same address mapping)"),
 
     SECTION("CCWS warp scheduler (-gpgpu_scheduler ccws) and L1D locality analyses"),
     UINT("ccws_k_throttle", ccws_k_throttle, "8", 0, 1000000,

@@ -82,38 +82,41 @@ struct gpu {
 
 /* ---- ports between SMs and the networks ---- */
 
-/* A request of a multi-module GPU: to the slice the placement names, through
- * the sender module's egress link when that slice is in another module.  The
- * request network has one extra input per slice where the links deliver.
+/* A request of a multi-module GPU: to the slice the placement names.  A remote
+ * one crosses the sender's own crossbar to one of its module's egress ports
+ * (the request network's outputs past the slices), whence numa_icnt_tick moves
+ * it onto the module's link; it enters the far module's crossbar at an ingress
+ * port (inputs past the SMs).  So it takes the SM's port as a local request
+ * does, and the slice's port at the far end (docs/numa.md, "Crossing modules").
  * (The SMs' port: a single-module GPU's gpu_send never looks for a fabric.) */
 static int numa_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     gpu *g = ctx;
     numa *n = g->numa;
     uint32_t slice, zone = numa_route(n, r->addr, sm_id, &slice), from = numa_zone_of_sm(n, sm_id);
-    uint32_t bytes = mem_packet_bytes(r);
-    if (zone == from) {
-        if (icnt_try_push(g->req_net, sm_id, slice, r, bytes) != 0) {
-            g->st.send_fails++;
-            return 0;
-        }
-        n->st.local++;
-    } else {
-        if (numa_link_push(n, from, r, bytes, 0, slice)) {
-            g->st.send_fails++;
-            return 0;
-        }
-        n->st.remote++;
+    uint32_t dst = zone == from || n->c.flat ? slice : g->nslices + numa_egress_port(n, from, sm_id);
+    if (icnt_try_push(g->req_net, sm_id, dst, r, mem_packet_bytes(r)) != 0) {
+        g->st.send_fails++;
+        return 0;
     }
+    if (zone == from) n->st.local++;
+    else n->st.remote++;
     n->st.zone_accesses[zone]++;
     return 1;
 }
 
-/* A packet arriving over a link enters its network at the extra input of its
- * output port (requests: slice port; replies: SM port). */
+/* A packet arriving over a link enters the destination module's crossbar at
+ * the ingress port of its source (requests: their SM; replies: their slice),
+ * as it left its own module through its source's egress port: each ingress
+ * queue holds packets for any output in arrival order, as the source's own
+ * port does, so the ports add no queue per destination that a monolithic
+ * crossbar lacks (a packet for a busy output blocks those behind it). */
 static int numa_deliver(void *ctx, uint32_t net, uint32_t port, const mem_req *r, uint32_t bytes) {
     gpu *g = ctx;
+    numa *n = g->numa;
     icnt *x = net ? g->rep_net : g->req_net;
-    uint32_t src = (net ? g->nslices : g->p.num_sms) + port;
+    uint32_t from = net ? numa_route_peek(n, r->addr) : r->sm;
+    if (from == UINT32_MAX) from = 0;   /* defensive: a reply's line was placed when its request was sent */
+    uint32_t src = (net ? g->nslices : g->p.num_sms) + numa_ingress_port(n, numa_zone_of_dst(n, net, port), from);
     return icnt_try_push(x, src, port, r, bytes);
 }
 
@@ -166,8 +169,8 @@ static int build_memory(gpu *g, char *err, size_t errlen) {
             snprintf(err, errlen, "multi-module GPU: %s", why);
             return -1;
         }
-        extra_req = g->nslices;
-        extra_rep = g->p.num_sms;
+        /* each module's ingress (inputs) and egress (outputs) ports, both networks */
+        extra_req = extra_rep = g->p.numa.n_modules * numa_xbar_ports(g->numa);
         for (uint32_t i = 0; i < g->nparts; i++) {
             partition_set_decode(g->parts[i], numa_decode, g->numa);
             for (uint32_t s = 0; s < g->slices_per_part; s++)
@@ -175,9 +178,11 @@ static int build_memory(gpu *g, char *err, size_t errlen) {
                     cache_set_index_addr(partition_l2(g->parts[i], s), numa_l2_index_addr, g->numa);
         }
     }
-    g->req_net = icnt_create(&g->p.icnt, g->p.num_sms + extra_req, g->nslices, "request network", why, sizeof why);
+    g->req_net = icnt_create(&g->p.icnt, g->p.num_sms + extra_req, g->nslices + extra_req, "request network", why,
+                             sizeof why);
     if (g->req_net)
-        g->rep_net = icnt_create(&g->p.icnt, g->nslices + extra_rep, g->p.num_sms, "reply network", why, sizeof why);
+        g->rep_net = icnt_create(&g->p.icnt, g->nslices + extra_rep, g->p.num_sms + extra_rep, "reply network", why,
+                                 sizeof why);
     if (!g->req_net || !g->rep_net) {
         snprintf(err, errlen, "interconnect: %s", why);
         return -1;
@@ -388,6 +393,7 @@ static void core_tick(gpu *g, uint64_t now) {
     for (uint32_t w = 0; (w << 6) < g->p.num_sms; w++) {
         for (uint64_t m = icnt_ready_word(g->rep_net, w); m; m &= m - 1) {
             uint32_t s = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            if (s >= g->p.num_sms) break;   /* the links' egress ports (multi-module) come after the SMs */
             mem_req r;
             if (icnt_pop(g->rep_net, s, &r) == 0) {
                 sm_receive(g->sms[s], &r, now);
@@ -435,8 +441,30 @@ static void icnt_tick(gpu *g) {
     icnt_cycle(g->rep_net);
 }
 
-/* icnt_tick of a multi-module GPU: a reply for an SM of another module goes
- * back over the slice module's link; then the links and the networks advance. */
+/* Packets at the egress ports of network net (outputs from `first` on) move onto
+ * their module's link, in port order, while the link takes them; a full link
+ * leaves them there (the crossbar backs up behind them).  A request's slice is
+ * the placement's (numa_send placed it; numa_route_peek only looks). */
+static void egress_to_links(gpu *g, icnt *x, uint32_t net, uint32_t first) {
+    numa *n = g->numa;
+    uint32_t k = numa_xbar_ports(n);
+    for (uint32_t m = 0; m < numa_modules(n); m++)
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t out = first + m * k + j;
+            const mem_req *r;
+            while ((r = icnt_peek(x, out))) {
+                uint32_t dst = net ? r->sm : numa_route_peek(n, r->addr);
+                if (dst == UINT32_MAX) dst = 0;   /* defensive: numa_send placed every request it sent */
+                if (numa_link_push(n, m, r, mem_packet_bytes(r), net, dst)) break;
+                mem_req gone;
+                icnt_pop(x, out, &gone);
+            }
+        }
+}
+
+/* icnt_tick of a multi-module GPU: a reply for an SM of another module crosses
+ * the slice module's crossbar to an egress port; then the egress ports feed the
+ * links, the links deliver into the ingress ports, and the networks advance. */
 static void numa_icnt_tick(gpu *g) {
     numa *n = g->numa;
     for (uint32_t i = 0; i < g->nparts; i++) {
@@ -446,13 +474,13 @@ static void numa_icnt_tick(gpu *g) {
             const mem_req *r = partition_reply_peek(p, local);
             if (!r || r->sm >= g->p.num_sms) continue;
             uint32_t sl = i * g->slices_per_part + local, zone = numa_zone_of_slice(n, sl);
-            uint32_t bytes = mem_packet_bytes(r);
-            int sent = zone == numa_zone_of_sm(n, r->sm)
-                           ? icnt_try_push(g->rep_net, sl, r->sm, r, bytes) == 0
-                           : numa_link_push(n, zone, r, bytes, 1, r->sm) == 0;
-            if (sent) partition_reply_pop(p, local);
+            uint32_t dst = zone == numa_zone_of_sm(n, r->sm) || n->c.flat ? r->sm
+                                                                          : g->p.num_sms + numa_egress_port(n, zone, sl);
+            if (icnt_try_push(g->rep_net, sl, dst, r, mem_packet_bytes(r)) == 0) partition_reply_pop(p, local);
         }
     }
+    egress_to_links(g, g->req_net, 0, g->nslices);
+    egress_to_links(g, g->rep_net, 1, g->p.num_sms);
     numa_links_cycle(n, numa_deliver, g);
     icnt_cycle(g->req_net);
     icnt_cycle(g->rep_net);
@@ -464,6 +492,7 @@ static void l2_tick(gpu *g) {
     for (uint32_t w = 0; (w << 6) < g->nslices; w++) {
         for (uint64_t m = icnt_ready_word(g->req_net, w); m; m &= m - 1) {
             uint32_t sl = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            if (sl >= g->nslices) break;   /* the links' egress ports (multi-module) come after the slices */
             partition *p = g->parts[sl / g->slices_per_part];
             uint32_t local = sl % g->slices_per_part;
             mem_req r;

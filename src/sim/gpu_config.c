@@ -127,9 +127,11 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     p->numa = (numa_config){.n_modules = c->numa_n_modules, .num_sms = p->num_sms, .n_channels = c->n_mem,
                             .slices_per_channel = c->n_sub_partition_per_mchannel,
                             .link_gbps = c->numa_link_bandwidth, .link_ns = c->numa_link_latency,
-                            .icnt_khz = p->clock_khz[CLK_ICNT], .page_size = c->numa_page_size,
+                            .icnt_khz = p->clock_khz[CLK_ICNT],
+                            .port_bytes = c->icnt.flit_size * c->icnt.flits_per_cycle, .page_size = c->numa_page_size,
                             .place = numa_place_find(c->numa_placement), .cta_partition = c->numa_cta_partition,
-                            .cta_steal = c->numa_cta_steal};
+                            .cta_steal = c->numa_cta_steal, .flat = c->numa_flat_fabric,
+                            .ring = !strcmp(c->numa_link_topology, "ring")};
     if (!p->numa.place) {
         snprintf(err, errlen, "-numa_placement: unknown placement '%s'", c->numa_placement);
         return -1;

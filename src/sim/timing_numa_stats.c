@@ -82,7 +82,7 @@ void timing_numa_stats_collect(timing_state *t) {
     stats_add(s, d->numa_link_bytes, c->link_bytes);
     stats_add(s, d->numa_link_stalls, c->link_send_stalls);
     stats_add(s, d->numa_link_cap,
-              (uint64_t)llround((double)c->link_cycles * numa_modules(n) * numa_link_bytes_per_cycle(n)));
+              (uint64_t)llround((double)c->link_cycles * numa_n_links(n) * numa_link_bytes_per_cycle(n)));
     stats_add(s, d->numa_parts, c->partitioned_kernels);
     stats_add(s, d->numa_stolen, c->stolen_ctas);
 }

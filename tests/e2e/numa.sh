@@ -65,6 +65,27 @@ else echo "FAIL: stolen CTAs: $s1 with stealing, $s0 without"; fail=1; fi
 "$locsim" run spmv --size 1 --config ldesc_numa4 -numa_placement ldesc --json "$tmp/again.json" >/dev/null 2>&1
 if cmp -s "$tmp/ldesc.json" "$tmp/again.json"; then echo "ok: two runs give identical JSON"
 else echo "FAIL: two ldesc_numa4 runs differ"; fail=1; fi
+# The monolithic twin is at least as fast as the 4-module GPU: transpose --size 2
+# (512 CTAs, every access remote 3 times in 4 under xor) with the same placement
+# and zone mapping over one crossbar (-numa_flat_fabric 1).  Before remote packets
+# crossed their own module's crossbar, the 4-module run (6916 cycles, non-sectored
+# L2) beat even the -numa_n_modules 1 twin (8099): the links entered the far
+# crossbar through an extra port per destination.
+cyc() { stat "$1" gpu_tot_sim_cycle; }
+"$locsim" run transpose --size 2 --config ldesc_numa4 -gpgpu_perf_sim_memcpy 0 --json "$tmp/t4.json" >/dev/null 2>&1
+"$locsim" run transpose --size 2 --config ldesc_numa4 -gpgpu_perf_sim_memcpy 0 -numa_flat_fabric 1 --json "$tmp/tflat.json" >/dev/null 2>&1
+c4=$(cyc "$tmp/t4.json"); cf=$(cyc "$tmp/tflat.json"); lf=$(stat "$tmp/tflat.json" numa_link_bytes)
+if [ -n "$c4" ] && [ -n "$cf" ] && [ "$cf" -le "$c4" ] && [ "$lf" = 0 ]; then echo "ok: transpose: flat twin $cf <= 4 modules $c4 cycles, no link bytes"
+else echo "FAIL: transpose: flat twin $cf cycles, 4 modules $c4 (link bytes of the twin: $lf)"; fail=1; fi
+o=$("$locsim" run vectoradd --size 1 -numa_link_topology mesh 2>&1) && { echo "FAIL: -numa_link_topology mesh accepted"; fail=1; }
+grep -q "numa_link_topology.*mesh" <<<"$o" || { echo "FAIL: -numa_link_topology mesh: $o"; fail=1; }
+# the local/remote ubench rows on the whole GPU: all pass, remote slower than local
+o=$("$locsim" ubench --config ldesc_numa4 --only lat.numa,thr.numa 2>&1); rc=$?
+npass=$(grep -c "^[lt][ah][tr]\.numa\..* PASS$" <<<"$o")
+loc=$(awk '$1 == "lat.numa.local" {print $(NF-2)}' <<<"$o"); rem=$(awk '$1 == "lat.numa.remote" {print $(NF-2)}' <<<"$o")
+if [ $rc = 0 ] && [ "$npass" = 4 ] && python3 -c "import sys; sys.exit(0 if float('$rem') > float('$loc') else 1)"; then
+  echo "ok: ubench lat.numa/thr.numa: 4 PASS, remote $rem > local $loc cycles"
+else echo "FAIL: ubench lat.numa/thr.numa (exit $rc, $npass PASS)"; echo "$o" | tail -6; fail=1; fi
 o=$("$locsim" run vectoradd --size 1 -numa_placement bogus 2>&1) && { echo "FAIL: -numa_placement bogus accepted"; fail=1; }
 grep -q "numa_placement.*bogus" <<<"$o" || { echo "FAIL: -numa_placement bogus: $o"; fail=1; }
 o=$("$locsim" run vectoradd --size 1 -numa_n_modules 3 2>&1) && { echo "FAIL: -numa_n_modules 3 accepted"; fail=1; }
