@@ -80,6 +80,12 @@ static const mutation mutations[] = {
       "dw_rows' update step divides by 2 instead of 4" },
     { "pf", "pf", "add.f32 \t%f9, %f8, 0fC0000000;", "add.f32 \t%f9, %f8, 0fBF800000;",
       "pf_likelihood moves the particles by -1 in y instead of -2" },
+    { "kmeans_gm", "kmeans_gm", "ld.global.f32 \t%f22, [%rd33+-8];", "ld.global.f32 \t%f22, [%rd33+-4];",
+      "kmeans_gm_assign's unrolled loop subtracts centre element f+1 from feature f" },
+    { "kmeans_gm_nounroll", "kmeans_gm_nounroll", "add.s64 \t%rd18, %rd18, %rd2;", "add.s64 \t%rd18, %rd18, 4;",
+      "kmeans_gm_assign_nounroll steps to the next point instead of the next feature" },
+    { "kmeans_gm_transpose", "kmeans_gm", "ld.global.f32 \t%f2, [%rd36+-4];", "ld.global.f32 \t%f2, [%rd36+-8];",
+      "kmeans_gm_transpose copies a point's feature 0 where its feature 1 belongs" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */
@@ -107,7 +113,7 @@ static void broken_kernel_fails(void **state) {
     size_t len = 0;
     char *ptx = mutate(e->ptx, *e->ptx_len, m, &len);
     if (!ptx) fail_msg("%s: the mutation text '%s' is not in its kernel.ptx any more", m->workload, m->find);
-    workload_entry broken = { e->wl, ptx, &len, e->ptxas, e->ptxas_len };
+    workload_entry broken = { e->wl, ptx, &len, e->ptxas, e->ptxas_len, e->dir };
     locsim_device *dev = NULL;
     assert_int_equal(locsim_device_create(NULL, LOCSIM_MODE_FUNCTIONAL, &dev), LOCSIM_OK);
     locsim_set_memcheck(dev, 1);

@@ -27,6 +27,7 @@ wl_result workload_run(const workload_entry *e, locsim_device *dev, uint32_t siz
     ctx.ptxas = e->ptxas;
     ctx.ptxas_len = e->ptxas_len ? *e->ptxas_len : 0;
     ctx.name = e->wl->name;
+    ctx.dir = e->dir ? e->dir : e->wl->name;
     wl_result r = e->wl->run(&ctx);
     if (ctx.bad_size) r = WL_BAD_SIZE;
     if (detail && detail_size) snprintf(detail, detail_size, "%s", ctx.detail);
@@ -36,7 +37,7 @@ wl_result workload_run(const workload_entry *e, locsim_device *dev, uint32_t siz
 locsim_module *wl_load_module(wl_ctx *ctx) {
     locsim_module *mod = NULL;
     char name[128];
-    snprintf(name, sizeof name, "workloads/%s/kernel.ptx", ctx->name);
+    snprintf(name, sizeof name, "workloads/%s/kernel.ptx", ctx->dir);
     locsim_status st = locsim_module_load_ptx(ctx->dev, ctx->ptx, ctx->ptx_len, name, &mod);
     if (st != LOCSIM_OK) {
         wl_error(ctx, st, "loading the module");
@@ -44,7 +45,7 @@ locsim_module *wl_load_module(wl_ctx *ctx) {
     }
     /* registers per thread as ptxas allocated them (tools/gen-ptx.sh) */
     if (ctx->ptxas_len) {
-        snprintf(name, sizeof name, "workloads/%s/kernel.ptxas", ctx->name);
+        snprintf(name, sizeof name, "workloads/%s/kernel.ptxas", ctx->dir);
         st = locsim_module_set_ptxas_listing(mod, ctx->ptxas, ctx->ptxas_len, name);
         if (st != LOCSIM_OK) {
             wl_error(ctx, st, "reading the ptxas listing");

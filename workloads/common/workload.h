@@ -1,7 +1,9 @@
 /* The workload interface: each workloads/<name>/host.c defines one `workload`
  * named wl_<name>.  The build embeds workloads/<name>/kernel.ptx and generates a
  * registry (workload_table) from the directory list, so adding a workload is
- * adding a directory.
+ * adding a directory.  A directory's `variants` file may name further workloads
+ * that its host.c also defines (wl_<variant>), run on the same module: another
+ * kernel of kernel.cu with the same host code (kmeans_gm_nounroll).
  *
  * A workload generates its input deterministically from (size, seed), runs its
  * kernels on ctx->dev, and checks the output against a CPU reference.
@@ -27,6 +29,7 @@ typedef struct {
     const char *ptxas;      /* the embedded kernel.ptxas (ptxas -v listing; may be empty) */
     size_t ptxas_len;
     const char *name;
+    const char *dir;        /* workloads/<dir>/ holds its kernel.ptx (name, unless a variant) */
     char detail[512];       /* why it failed (first mismatch, or the locsim error) */
     int bad_size;           /* wl_size_ok refused ctx->size */
 } wl_ctx;
@@ -45,6 +48,7 @@ typedef struct {
     const size_t *ptx_len;
     const char *ptxas;          /* ptxas -v listing of the PTX: registers per thread */
     const size_t *ptxas_len;
+    const char *dir;            /* workloads/<dir>/: the module's directory; NULL = wl->name */
 } workload_entry;
 
 extern const workload_entry workload_table[];  /* generated; ends with a NULL wl */
