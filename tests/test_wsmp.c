@@ -166,6 +166,30 @@ static void mfq_timeouts(void **state) {
     f.ops->destroy(f.st);
 }
 
+/* mfq_wait_over_<W>_L<k>: how long requests stayed in level k.  L1 timeout
+ * 150, L2's out of reach.  X and Y (sigma 30: L1) arrive at 0 and 10; X is
+ * served at 50 (waited 50: over no mark), Y times out at 160 (waited 150 in
+ * L1: over 100, not 200) and is served from L0 at 400.  Z (sigma 60: L2)
+ * arrives at 0 and is served at 401 (waited 401 in L2: over 100, 200, 400). */
+static void mfq_wait_marks(void **state) {
+    (void)state;
+    fake_channel f;
+    fc_init(&f, 25, 50, 75, 150, 100000, 100000);
+    fc_push(&f, 'X', 0, 30, 1, 0, 0);
+    fc_push(&f, 'Z', 0, 60, 3, 0, 0);
+    fc_push(&f, 'Y', 0, 30, 2, 0, 10);
+    assert_int_equal(fc_pick(&f, 0, 50), 'X');
+    assert_int_equal(fc_pick(&f, 0, 400), 'Y');
+    assert_int_equal(fc_pick(&f, 0, 401), 'Z');
+    static const struct { const char *name; double want; } want[] = {
+        {"mfq_wait_over_100_L1", 1}, {"mfq_wait_over_200_L1", 0}, {"mfq_wait_over_100_L2", 1},
+        {"mfq_wait_over_200_L2", 1}, {"mfq_wait_over_400_L2", 1}, {"mfq_wait_over_800_L2", 0},
+        {"mfq_timeouts_L1", 1},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) assert_true(fc_stat(&f, want[i].name) == want[i].want);
+    f.ops->destroy(f.st);
+}
+
 /* Inside one level (all sigma 10: L0): arrivals W1 (write, warp 1), R2 (read,
  * warp 2), R3 (read, warp 3), R2b (read, warp 2).  Reads first, in arrival
  * order: R2; then the same warp as the last served: R2b; then R3; the write
@@ -367,6 +391,7 @@ int main(void) {
         cmocka_unit_test(mfq_level_choice), cmocka_unit_test(mfq_timeouts), cmocka_unit_test(mfq_order_in_level),
         cmocka_unit_test(mfq_per_bank),     cmocka_unit_test(wsmp_scheduler), cmocka_unit_test(sigma_levels),
         cmocka_unit_test(sigma_one_level_per_instruction), cmocka_unit_test(mfq_row_hit_first),
+        cmocka_unit_test(mfq_wait_marks),
         cmocka_unit_test(wsmp_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
