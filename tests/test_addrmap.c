@@ -197,6 +197,33 @@ static void test_partition_address(void **state) {
     }
 }
 
+/* addrmap_global_addr inverts the partition address: for addresses spread
+ * over 40 bits, the device address of (its slice, its partition address) is
+ * the address itself -- GTX480's mapping with and without each hash, and a
+ * D-bit mapping with 2 slices per channel, hashed and not. */
+static void test_global_addr_inverts(void **state) {
+    (void)state;
+    addrmap maps[6];
+    for (int h = 0; h < 4; h++) maps[h] = gtx480((uint8_t)(h & 1), (uint8_t)(h >> 1));
+    for (int h = 0; h < 2; h++) {
+        addrmap_config c = {.n_channels = 4, .n_sub_per_channel = 2, .nbanks = 8, .channel_hash = (uint8_t)h};
+        snprintf(c.mapping, sizeof c.mapping, "RRRRRRRR.RRRBBBDD.CCCCCCCC");
+        char err[256];
+        assert_int_equal(addrmap_init(&maps[4 + h], &c, err, sizeof err), 0);
+    }
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i < 5000; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t a = i < 64 ? (uint64_t)i * 128 : x & ((1ull << 40) - 1);
+            addr_loc l = at(&maps[k], a);
+            uint64_t back = addrmap_global_addr(&maps[k], l.slice, addrmap_partition_addr(&maps[k], a));
+            if (back != a) print_error("map %d: %#llx -> slice %u -> %#llx\n", k, (unsigned long long)a, l.slice,
+                                       (unsigned long long)back);
+            assert_true(back == a);
+        }
+}
+
 /* dramid@ decodes divide by the channel count with a multiplication
  * (addrmap_init says why it is exact below 2^64 / n, and divides above).  Check
  * it against the division itself: channel = (A >> K) % n and the channel-local
@@ -251,6 +278,7 @@ int main(void) {
         cmocka_unit_test(test_dbit_mapping),
         cmocka_unit_test(test_mapping_errors),
         cmocka_unit_test(test_partition_address),
+        cmocka_unit_test(test_global_addr_inverts),
         cmocka_unit_test(test_dramid_division_exact),
         cmocka_unit_test(test_slice_per_line),
     };

@@ -31,6 +31,8 @@ typedef struct {
     double stat_value;
 } fake_channel;
 
+static bool fc_row_hit_first;   /* -mfq_row_hit_first of the next fc_init */
+
 static void fc_init(fake_channel *f, uint32_t t1, uint32_t t2, uint32_t t3, uint32_t to1, uint32_t to2, uint32_t to3) {
     memset(f, 0, sizeof *f);
     f->q.slots = f->slots;
@@ -46,6 +48,7 @@ static void fc_init(fake_channel *f, uint32_t t1, uint32_t t2, uint32_t t3, uint
     cfg.queue_size = QCAP;
     cfg.mfq_thresholds[0] = t1, cfg.mfq_thresholds[1] = t2, cfg.mfq_thresholds[2] = t3;
     cfg.mfq_timeouts[0] = to1, cfg.mfq_timeouts[1] = to2, cfg.mfq_timeouts[2] = to3;
+    cfg.mfq_row_hit_first = fc_row_hit_first;
     f->ops = dram_sched_find("mfq");
     assert_non_null(f->ops);
     assert_true(f->ops->uses_sigma);
@@ -75,9 +78,10 @@ static int32_t fc_push(fake_channel *f, uint32_t id, uint32_t bank, uint8_t sigm
     return s;
 }
 
-/* The id of the request bank takes at now (removed from the bank's list). */
-static uint32_t fc_pick(fake_channel *f, uint32_t bank, uint64_t now) {
-    int32_t s = f->ops->pick(f->st, &f->q, bank, -1, now);
+/* The id of the request bank takes at now with open_row open (-1: none),
+ * removed from the bank's list. */
+static uint32_t fc_pick_row(fake_channel *f, uint32_t bank, int64_t open_row, uint64_t now) {
+    int32_t s = f->ops->pick(f->st, &f->q, bank, open_row, now);
     assert_true(s != DRAM_NONE);
     dram_request *e = &f->slots[s];
     assert_int_equal(e->bank, bank);
@@ -88,6 +92,8 @@ static uint32_t fc_pick(fake_channel *f, uint32_t bank, uint64_t now) {
     e->in_service = 1;
     return (uint32_t)e->req.addr;
 }
+
+static uint32_t fc_pick(fake_channel *f, uint32_t bank, uint64_t now) { return fc_pick_row(f, bank, -1, now); }
 
 static void grab(void *ctx, const char *name, double value) {
     fake_channel *f = ctx;
@@ -160,6 +166,30 @@ static void mfq_timeouts(void **state) {
     f.ops->destroy(f.st);
 }
 
+/* mfq_wait_over_<W>_L<k>: how long requests stayed in level k.  L1 timeout
+ * 150, L2's out of reach.  X and Y (sigma 30: L1) arrive at 0 and 10; X is
+ * served at 50 (waited 50: over no mark), Y times out at 160 (waited 150 in
+ * L1: over 100, not 200) and is served from L0 at 400.  Z (sigma 60: L2)
+ * arrives at 0 and is served at 401 (waited 401 in L2: over 100, 200, 400). */
+static void mfq_wait_marks(void **state) {
+    (void)state;
+    fake_channel f;
+    fc_init(&f, 25, 50, 75, 150, 100000, 100000);
+    fc_push(&f, 'X', 0, 30, 1, 0, 0);
+    fc_push(&f, 'Z', 0, 60, 3, 0, 0);
+    fc_push(&f, 'Y', 0, 30, 2, 0, 10);
+    assert_int_equal(fc_pick(&f, 0, 50), 'X');
+    assert_int_equal(fc_pick(&f, 0, 400), 'Y');
+    assert_int_equal(fc_pick(&f, 0, 401), 'Z');
+    static const struct { const char *name; double want; } want[] = {
+        {"mfq_wait_over_100_L1", 1}, {"mfq_wait_over_200_L1", 0}, {"mfq_wait_over_100_L2", 1},
+        {"mfq_wait_over_200_L2", 1}, {"mfq_wait_over_400_L2", 1}, {"mfq_wait_over_800_L2", 0},
+        {"mfq_timeouts_L1", 1},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) assert_true(fc_stat(&f, want[i].name) == want[i].want);
+    f.ops->destroy(f.st);
+}
+
 /* Inside one level (all sigma 10: L0): arrivals W1 (write, warp 1), R2 (read,
  * warp 2), R3 (read, warp 3), R2b (read, warp 2).  Reads first, in arrival
  * order: R2; then the same warp as the last served: R2b; then R3; the write
@@ -177,6 +207,27 @@ static void mfq_order_in_level(void **state) {
     assert_int_equal(fc_pick(&f, 0, 3), 3);
     assert_int_equal(fc_pick(&f, 0, 4), 1);
     f.ops->destroy(f.st);
+}
+
+/* -mfq_row_hit_first: bank 0 has row 7 open.  Arrivals: A (L0, row 3), B (L1,
+ * row 7), C (L0, row 7), D (L0, row 3).  The literal MFQ serves L0 in arrival
+ * order whatever the row: A, C, D, then B.  The variant takes L0's row hit C
+ * first, then A, D (FIFO among L0's misses) -- but never L1's row hit B before
+ * a request of L0. */
+static void mfq_row_hit_first(void **state) {
+    (void)state;
+    static const uint32_t rows[] = {0, 3, 7, 7, 3};
+    static const uint8_t sigmas[] = {0, 10, 30, 10, 10};
+    static const uint32_t literal[] = {1, 3, 4, 2}, variant[] = {3, 1, 4, 2};
+    for (int v = 0; v < 2; v++) {
+        fc_row_hit_first = v;
+        fake_channel f;
+        fc_init(&f, 25, 50, 75, 1000, 1000, 1000);
+        for (uint32_t id = 1; id <= 4; id++) f.slots[fc_push(&f, id, 0, sigmas[id], 1, 0, 0)].row = rows[id];
+        for (uint32_t k = 0; k < 4; k++) assert_int_equal(fc_pick_row(&f, 0, 7, 1 + k), v ? variant[k] : literal[k]);
+        f.ops->destroy(f.st);
+    }
+    fc_row_hit_first = false;
 }
 
 /* One MFQ per bank: bank 1's pick sees only bank 1's requests (its L3 request,
@@ -288,6 +339,39 @@ static void sigma_levels(void **state) {
     }
 }
 
+/* All requests of one memory instruction share one sigma, so one MFQ level
+ * (docs/wsmp.md): the same kernel with a 1-cycle L1 latency, so that the first
+ * lane's miss is ready to leave the SM while the L1 is still looking up the
+ * other lanes (one access per cycle).  Stamped per request as it left, the
+ * first requests counted only the lanes looked up so far (sigma 96, 93, ...:
+ * L3, then L2, ...); taken once per instruction, every request of the n lanes
+ * has sigma floor(100 (32 - n) / 32): n = 32 -> 0, all 128 in L0; n = 20 ->
+ * 37, all 80 in L1. */
+static void sigma_one_level_per_instruction(void **state) {
+    (void)state;
+    static const struct { uint32_t n, level; } cases[] = {{32, 0}, {20, 1}};
+    static const char *const ov[] = {"-gpgpu_dram_scheduler", "mfq", "-gpgpu_perf_sim_memcpy", "0",
+                                     "-gpgpu_cache:dl1", "N:32:128:4,L:L:m:N:H,S:64:8,64", "-gpgpu_l1_latency", "1",
+                                     NULL};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tdev t;
+        tdev_open(&t, "fermi_gtx480", ov);
+        locsim_kernel *k = tdev_kernel(&t, sigma_ptx, "lanes");
+        locsim_dptr in = tdev_alloc(&t, NULL, 32 * 128);
+        uint32_t n = cases[i].n;
+        void *args[] = {&in, &n};
+        tdev_launch(&t, k, 1, 32, args, 2);
+        for (uint32_t lv = 0; lv < 4; lv++) {
+            char name[32];
+            snprintf(name, sizeof name, "mfq_arrivals_L%u", lv);
+            double got = tdev_stat(&t, name, 0);
+            printf("l1 latency 1, n=%2u L%u: %.0f\n", n, lv, got);
+            assert_int_equal((uint32_t)got, lv == cases[i].level ? 4 * n : 0);
+        }
+        tdev_close(&t);
+    }
+}
+
 /* The option set of the paper's three configurations loads, and MFQ's options
  * are checked. */
 static void wsmp_options(void **state) {
@@ -306,6 +390,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mfq_level_choice), cmocka_unit_test(mfq_timeouts), cmocka_unit_test(mfq_order_in_level),
         cmocka_unit_test(mfq_per_bank),     cmocka_unit_test(wsmp_scheduler), cmocka_unit_test(sigma_levels),
+        cmocka_unit_test(sigma_one_level_per_instruction), cmocka_unit_test(mfq_row_hit_first),
+        cmocka_unit_test(mfq_wait_marks),
         cmocka_unit_test(wsmp_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -253,6 +253,39 @@ static void sigma_release(sm *s, mem_slot *m) {
     sigma_update(s, m->warp);
 }
 
+/* An instruction's requests carry one sigma, taken once (paper 3.4 and 3.5:
+ * a warp's tolerance is sensed from the threads that failed to find their
+ * data in the cache, and the warp enters one MFQ queue; docs/wsmp.md).  It is
+ * taken when the L1 has looked up the instruction's last access, so that all
+ * its missing lanes count, or earlier if one of its requests must leave
+ * before then (the L1 latency is shorter than its lookups, or refusals
+ * stretched them): then the lanes not looked up yet count as waiting too,
+ * which they are.  Its requests made so far carry SIGMA_PENDING and are
+ * amended where they wait; the later ones are stamped at creation. */
+#define SIGMA_PENDING 0xFF
+
+static int pending_mine(const mem_req *r, uint64_t tag) { return r->tag == tag && r->sigma == SIGMA_PENDING; }
+
+static void sigma_fix(sm *s) {
+    ldst_unit *u = &s->ldst;
+    uint32_t lanes = s->wait_lanes[u->warp];
+    for (uint32_t i = u->next; i < u->naccess; i++) lanes |= u->acc[i].lanes;
+    u->sigma = (uint8_t)((32 - (uint32_t)__builtin_popcount(lanes)) * 100 / 32);
+    u->sigma_fixed = 1;
+    uint64_t tag = ((uint64_t)u->target << TAG_TARGET_SHIFT) | u->slot;
+    if (u->target == TARGET_BYPASS) {
+        for (uint32_t i = 0; i < s->bypass.len; i++) {
+            mem_req *r = &s->bypass.q[(s->bypass.head + i) % s->bypass.cap];
+            if (pending_mine(r, tag)) r->sigma = u->sigma;
+        }
+        return;
+    }
+    cache *c = u->target == TARGET_L1D ? s->l1d : u->target == TARGET_L1C ? s->l1c : s->l1t;
+    mem_req *r;
+    for (uint32_t i = 0; (r = cache_miss_queue_at(c, i)); i++)
+        if (pending_mine(r, tag)) r->sigma = u->sigma;
+}
+
 static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     mem_slot *m = &s->slots[i];
     if (!m->all_sent || m->outstanding) return;
@@ -607,6 +640,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
     u->slot = (uint32_t)slot;
     u->pc = info->pc;
     u->next = 0;
+    u->sigma_fixed = 0;
     sm_mem_pending_set(s, w, W->mem_pending + 1);
     s->ctas[W->cta_slot].inflight++;
     if (!u->busy) {
@@ -656,10 +690,15 @@ static void send_one(sm *s, uint64_t now) {
                                     : cache_miss_queue_peek(s->l1t);
         if (!r) continue;
         mem_req stamped;
-        if (s->c.track_sigma) {   /* the warp's latency tolerance as the request leaves, its own misses counted */
-            stamped = *r;
-            stamped.sigma = s->sigma[stamped.warp < SCHED_MAX_WARPS ? stamped.warp : 0];
-            r = &stamped;
+        if (s->c.track_sigma && r->sigma == SIGMA_PENDING) {
+            const ldst_unit *u = &s->ldst;
+            if (u->busy && !u->sigma_fixed && r->tag == (((uint64_t)u->target << TAG_TARGET_SHIFT) | u->slot)) {
+                sigma_fix(s);      /* its instruction's first request to leave: amends r too */
+            } else {               /* not from the unit's instruction (a copy a cache made): the warp's now */
+                stamped = *r;
+                stamped.sigma = s->sigma[stamped.warp < SCHED_MAX_WARPS ? stamped.warp : 0];
+                r = &stamped;
+            }
         }
         if (!s->send(s->port_ctx, s->id, r)) return;  /* interconnect full: retry next cycle */
         if (src == 0) cache_miss_queue_pop(s->l1d);
@@ -685,7 +724,7 @@ static mem_req make_request(const sm *s, const ldst_unit *u, const ldst_access *
     r.size = (uint16_t)(is_write ? a->bytes : mem_sector_count(a->sectors) * MEM_SECTOR_SIZE);
     r.sm = (uint16_t)s->id;
     r.warp = (uint16_t)u->warp;
-    r.sigma = s->sigma[u->warp];
+    r.sigma = !s->c.track_sigma ? s->sigma[u->warp] : u->sigma_fixed ? u->sigma : SIGMA_PENDING;
     r.type = u->type;
     r.flags = u->atomic ? MEM_REQ_ATOMIC : 0;
     return r;
@@ -759,6 +798,7 @@ void ldst_cycle(sm *s, uint64_t now) {
     s->st.gmem_requests++;
     if (++u->next < u->naccess) return;
     u->busy = 0;
+    if (s->c.track_sigma && !u->sigma_fixed) sigma_fix(s);  /* every missing lane known */
     sm_poke(s, now); /* the unit can take a new instruction this very cycle */
     s->slots[u->slot].all_sent = 1;
     slot_maybe_done(s, u->slot, now);

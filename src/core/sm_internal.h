@@ -217,6 +217,8 @@ typedef struct {
     uint8_t atomic;
     uint8_t blocked;       /* the current access was refused and nothing has changed since:
                               retrying cannot succeed before a fill or a miss-queue pop */
+    uint8_t sigma_fixed;   /* track_sigma: the instruction's sigma is taken (sigma_fix in ldst.c) */
+    uint8_t sigma;         /* ... and is this */
     uint32_t warp, slot, pc;
     uint32_t naccess, next;
     uint64_t free_at;      /* shared-memory bank conflicts keep the unit busy until */

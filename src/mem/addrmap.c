@@ -177,14 +177,56 @@ static uint64_t squeeze(uint64_t x, uint64_t mask) {
 }
 
 uint64_t addrmap_partition_addr(const addrmap *m, uint64_t addr) {
-    uint64_t local;
-    if (m->dramid_bit >= 0) {
-        uint64_t low = addr & ((1ull << m->dramid_bit) - 1);
-        local = chan_quotient(m, addr >> m->dramid_bit) << m->dramid_bit | low;
-    } else {
-        local = squeeze(addr, m->chan_mask);
-    }
+    /* With D bits the fields (the slice's bank bits among them) are positions
+     * of the address itself: both go out of it together. */
+    if (m->dramid_bit < 0) return squeeze(addr, m->chan_mask | m->sub_mask);
+    uint64_t low = addr & ((1ull << m->dramid_bit) - 1);
+    uint64_t local = chan_quotient(m, addr >> m->dramid_bit) << m->dramid_bit | low;
     return squeeze(local, m->sub_mask);
+}
+
+/* The inverse of squeeze: open a gap at each bit of mask, lowest first (the
+ * positions are those of the result), and put there the next bit of fill. */
+static uint64_t expand(uint64_t x, uint64_t mask, uint64_t fill) {
+    for (uint32_t j = 0; mask; j++) {
+        uint32_t b = (uint32_t)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        uint64_t low = x & ((1ull << b) - 1);
+        x = (b == 63 ? 0 : (x >> b) << (b + 1)) | (fill >> j & 1) << b | low;
+    }
+    return x;
+}
+
+/* The fill for expand over chan_mask | sub_mask: at each of their bits, lowest
+ * first, the next bit of chan or of sub, whichever mask the bit is in. */
+static uint64_t interleave(uint64_t chan_mask, uint64_t sub_mask, uint64_t chan, uint64_t sub) {
+    uint64_t fill = 0, both = chan_mask | sub_mask;
+    for (uint32_t j = 0, jc = 0, js = 0; both; j++, both &= both - 1) {
+        uint64_t bit = both & -both;
+        uint64_t v = bit & chan_mask ? chan >> jc++ & 1 : sub >> js++ & 1;
+        fill |= v << j;
+    }
+    return fill;
+}
+
+uint64_t addrmap_global_addr(const addrmap *m, uint32_t slice, uint64_t part_addr) {
+    const addrmap_config *c = &m->cfg;
+    uint32_t nsub = c->n_sub_per_channel, chan = slice / nsub, sub = slice % nsub;
+    bool dbits = m->dramid_bit < 0;
+    uint64_t out_mask = dbits ? m->chan_mask | m->sub_mask : m->sub_mask;
+    /* the slice bits are the bank field's low bits (addrmap_init) and the row
+     * bits are others, so the row is known before they are put back */
+    uint32_t row = (uint32_t)gather(expand(part_addr, out_mask, 0), &m->row);
+    if (c->bank_hash) sub ^= row & (nsub - 1);
+    if (c->channel_hash && c->n_channels > 1) {
+        uint32_t h = fold8(row);
+        chan = is_pow2(c->n_channels) ? chan ^ (h & (c->n_channels - 1))
+                                      : (chan + c->n_channels - h % c->n_channels) % c->n_channels;
+    }
+    if (dbits) return expand(part_addr, out_mask, interleave(m->chan_mask, m->sub_mask, chan, sub));
+    uint64_t local = expand(part_addr, m->sub_mask, sub);
+    uint64_t low = local & ((1ull << m->dramid_bit) - 1);
+    return ((local >> m->dramid_bit) * c->n_channels + chan) << m->dramid_bit | low;
 }
 
 void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out) {

@@ -81,6 +81,10 @@ void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out);
  * GPGPU-Sim's L2 indexes its sets with it, so that a slice's lines spread over
  * all its sets instead of camping on those the partition bits select. */
 uint64_t addrmap_partition_addr(const addrmap *m, uint64_t addr);
+/* Its inverse: the device address whose slice is `slice` and whose partition
+ * address is part_addr (an L2 slice's prefetcher learns in its own address
+ * space and fetches what it finds there: docs/wsmp.md). */
+uint64_t addrmap_global_addr(const addrmap *m, uint32_t slice, uint64_t part_addr);
 
 /* 1 when addresses that agree above bit line_shift - 1 always decode to the same
  * L2 slice (the channel and the slice-choosing bank bits, and the row bits the

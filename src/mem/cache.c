@@ -98,9 +98,16 @@ struct cache {
     uint16_t pf_last_warp, pf_last_sm;
     cache_owns_fn pf_owns;       /* NULL: every address is this cache's */
     void *pf_owns_ctx;
+    cache_addr_fn pf_to, pf_from; /* NULL: the prefetcher sees device addresses */
+    void *pf_space_ctx;
 };
 
 /* ---- small helpers ---- */
+
+/* An address as the prefetcher sees it, and back. */
+static uint64_t to_pf(const cache *c, uint64_t addr) { return c->pf_to ? c->pf_to(c->pf_space_ctx, addr) : addr; }
+static uint64_t from_pf(const cache *c, uint64_t addr) { return c->pf_from ? c->pf_from(c->pf_space_ctx, addr) : addr; }
+
 
 static uint32_t log2_u32(uint32_t v) {
     uint32_t b = 0;
@@ -269,7 +276,7 @@ static bool victim_needs_writeback(cache *c, uint32_t set, int way) {
 /* A line leaves the cache: an untouched prefetched one was useless. */
 static void pf_line_gone(cache *c, const cache_line *l) {
     if (l->prefetched) c->pfc.useless++;
-    if (c->pf->on_evict) c->pf->on_evict(c->pf_state, l->line_addr << c->line_shift, l->warp, l->prefetched != 0);
+    if (c->pf->on_evict) c->pf->on_evict(c->pf_state, to_pf(c, l->line_addr << c->line_shift), l->warp, l->prefetched != 0);
 }
 
 /* Replace way's content: write back dirty sectors, tell the policy and the hook. */
@@ -595,7 +602,7 @@ static cache_outcome access_with_prefetcher(cache *c, const mem_req *r, uint8_t 
     int way = find_way(c, set, la);
     cache_line *l = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
     bool was_prefetched = demand && l && l->prefetched;
-    uint16_t pf_warp = l ? l->warp : 0;
+    uint16_t pf_warp = l ? l->warp : 0, pf_sm = l ? l->sm : 0;
     if (was_prefetched) l->prefetched = 0;   /* before the access: a write may drop the line */
     c->pf_late = false;
     bool is_write = mem_access_is_write(r->type);
@@ -622,18 +629,23 @@ static cache_outcome access_with_prefetcher(cache *c, const mem_req *r, uint8_t 
     c->pf_last_line = la;
     c->pf_last_warp = r->warp;
     c->pf_last_sm = r->sm;
-    prefetch_access a = {.addr = r->addr, .pc = r->pc, .warp = r->warp, .sm = r->sm, .type = r->type,
+    prefetch_access a = {.addr = to_pf(c, r->addr), .pc = r->pc, .warp = r->warp, .sm = r->sm, .type = r->type,
                          .hit = o == CACHE_HIT, .pending = o == CACHE_HIT_RESERVED,
                          .late = c->pf_late};
     if (was_prefetched) {
         a.useful = 1;
         a.pf_warp = pf_warp;
+        a.pf_sm = pf_sm;
     }
-    if (c->pf_late) a.pf_warp = way >= 0 ? line_ptr(c, set, (uint32_t)way)->warp : r->warp;
+    if (c->pf_late) {
+        const cache_line *pl = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
+        a.pf_warp = pl ? pl->warp : r->warp;
+        a.pf_sm = pl ? pl->sm : r->sm;
+    }
     uint64_t cand[PREFETCH_MAX_CANDIDATES];
     uint32_t n = c->pf->on_access(c->pf_state, &a, now, cand, PREFETCH_MAX_CANDIDATES);
     c->pfc.candidates += n;
-    for (uint32_t i = 0; i < n && i < PREFETCH_MAX_CANDIDATES; i++) prefetch_line(c, r, line_addr_of(c, cand[i]), now);
+    for (uint32_t i = 0; i < n && i < PREFETCH_MAX_CANDIDATES; i++) prefetch_line(c, r, line_addr_of(c, from_pf(c, cand[i])), now);
     return o;
 }
 
@@ -774,7 +786,8 @@ int cache_fill(cache *c, const mem_req *reply, uint64_t now, mem_req *woken, uin
     if (c->pf && !m->requested) {
         if (l && m->prefetch) l->prefetched = 1;
         if (c->pf->on_fill)
-            c->pf->on_fill(c->pf_state, la << c->line_shift, l ? l->warp : reply->warp, m->prefetch != 0, now);
+            c->pf->on_fill(c->pf_state, to_pf(c, la << c->line_shift), l ? l->sm : reply->sm, l ? l->warp : reply->warp,
+                           m->prefetch != 0, now);
     }
     bool hinted = l && c->pol->reply_hint;
 
@@ -821,6 +834,10 @@ bool cache_fill_partial(cache *c, const mem_req *reply) {
 
 const mem_req *cache_miss_queue_peek(const cache *c) {
     return c->mq_len ? &c->mq[c->mq_head] : NULL;
+}
+
+mem_req *cache_miss_queue_at(cache *c, uint32_t i) {
+    return i < c->mq_len ? &c->mq[ring_wrap(c->mq_head + i, c->mq_cap)] : NULL;
 }
 
 void cache_miss_queue_pop(cache *c) {
@@ -952,6 +969,13 @@ int cache_force_fill(cache *c, uint64_t addr, uint8_t sectors) {
     l = install(c, set, (uint32_t)victim, la, &owner, 0);
     l->valid = mask;
     return 0;
+}
+
+void cache_set_prefetch_space(cache *c, cache_addr_fn to, cache_addr_fn from, void *ctx) {
+    if (!c->pf || !c->pf->slice_space) return;   /* the others keep device addresses */
+    c->pf_to = to;
+    c->pf_from = from;
+    c->pf_space_ctx = ctx;
 }
 
 void cache_set_prefetch_owner(cache *c, cache_owns_fn fn, void *ctx) {

@@ -303,6 +303,9 @@ bool cache_read_hit(cache *c, const mem_req *r, uint64_t now);
 /* Requests for the level below, oldest first: fetches, forwarded writes, write-backs. */
 const mem_req *cache_miss_queue_peek(const cache *c);
 void cache_miss_queue_pop(cache *c);
+/* The i-th queued request from the head (NULL past the end), to amend a field
+ * the level below reads (the SM fixes an instruction's sigma, docs/wsmp.md). */
+mem_req *cache_miss_queue_at(cache *c, uint32_t i);
 uint32_t cache_miss_queue_length(const cache *c);
 
 /* Data for reply->addr's line arrived (the sectors in reply->sector_mask).
@@ -388,6 +391,12 @@ const void *cache_policy_state(const cache *c);
  * check; candidates it refuses are counted as foreign. */
 typedef bool (*cache_owns_fn)(void *ctx, uint64_t addr);
 void cache_set_prefetch_owner(cache *c, cache_owns_fn fn, void *ctx);
+/* The address space the prefetcher learns in (default: device addresses).  An
+ * L2 slice gives a prefetcher that asks for it (prefetch_ops.slice_space) the
+ * slice's own address space: to_pf maps a device address there (every address
+ * the prefetcher is shown), from_pf maps its candidates back. */
+typedef uint64_t (*cache_addr_fn)(void *ctx, uint64_t addr);
+void cache_set_prefetch_space(cache *c, cache_addr_fn to_pf, cache_addr_fn from_pf, void *ctx);
 
 /* The prefetcher attached (NULL: none), its state and its counters. */
 const prefetch_ops *cache_prefetcher(const cache *c);

@@ -59,6 +59,7 @@ typedef struct dram_config {
     uint32_t bnkgrp_lower_bits;  /* -dram_bnkgrp_indexing_policy: 0 group = bank / (nbk / nbkgrp), 1 bank % nbkgrp */
     uint32_t mfq_thresholds[3];  /* MFQ scheduler: sigma bounds of levels L0..L2 (-mfq_thresholds) */
     uint32_t mfq_timeouts[3];    /* MFQ: DRAM cycles before a request in L1, L2, L3 moves up (-mfq_timeouts) */
+    bool mfq_row_hit_first;      /* MFQ: inside a level, open-row requests first (-mfq_row_hit_first) */
 } dram_config;
 
 static inline uint32_t dram_atom_bytes(const dram_config *c) { return c->bus_width * c->chips * c->burst_length; }

@@ -13,7 +13,11 @@
  *   3. the warp (SM, warp slot) whose request the bank served last, so one
  *      warp's requests go together,
  *   4. first in, first out (the time the request entered the level).
- * Row hits are not preferred: MFQ replaces FR-FCFS (paper 3.5, 4.4).
+ * Row hits are not preferred: MFQ replaces FR-FCFS (paper 3.5, 4.4).  The
+ * declared variant -mfq_row_hit_first 1 (the paper is silent on open rows)
+ * puts, inside a level, the requests to the bank's open row before all
+ * others, as FR-FCFS does in its one queue; the order above then holds among
+ * the row hits and among the rest.
  *
  * Timeouts are applied lazily when a bank picks: a promotion's time is
  * computed exactly (entered + timeout), so the order is the one eager
@@ -33,6 +37,13 @@
 
 #define MFQ_LEVELS 4
 
+/* Waits (DRAM cycles) the mfq_wait_over_<W>_L<k> statistics count requests
+ * beyond: the share of the requests entering level k that waited there more
+ * than W is the timeout rate a timeout of W would give if the order stayed
+ * the same, which is how -mfq_timeouts was calibrated (docs/wsmp.md). */
+static const uint32_t wait_marks[] = {100, 200, 400, 800, 1600, 3200, 6400, 12800};
+#define WAIT_MARKS (sizeof wait_marks / sizeof wait_marks[0])
+
 typedef struct {
     uint64_t entered;     /* DRAM cycle it entered its current level (FIFO key, then arrival order) */
     uint8_t level, moved, promoted;
@@ -43,14 +54,17 @@ typedef struct {
     uint32_t timeout[MFQ_LEVELS];    /* [0] unused: L0 never times out */
     mfq_slot *slot;                  /* per queue slot */
     uint32_t *last_warp;             /* per bank: warp_key of its last request, 0 none */
+    bool row_hit_first;              /* -mfq_row_hit_first */
     uint64_t arrivals[MFQ_LEVELS], in[MFQ_LEVELS], served[MFQ_LEVELS], timeouts[MFQ_LEVELS];
     uint64_t served_total, moved_1_2, moved_3plus, transfers;
+    uint64_t wait_over[MFQ_LEVELS][WAIT_MARKS];   /* left level k (served or timed out) after more than mark */
 } mfq;
 
 static void *mfq_create(const dram_config *cfg) {
     mfq *m = calloc(1, sizeof *m);
     if (!m) return NULL;
     memcpy(m->thresholds, cfg->mfq_thresholds, sizeof m->thresholds);
+    m->row_hit_first = cfg->mfq_row_hit_first;
     for (int k = 1; k < MFQ_LEVELS; k++) m->timeout[k] = cfg->mfq_timeouts[k - 1] ? cfg->mfq_timeouts[k - 1] : 1;
     m->slot = calloc(cfg->queue_size, sizeof *m->slot);
     m->last_warp = calloc(cfg->t.nbk ? cfg->t.nbk : 1, sizeof *m->last_warp);
@@ -92,11 +106,17 @@ static void mfq_arrival(void *st, dram_queue *q, int32_t s, uint64_t now) {
     m->in[x->level]++;
 }
 
+/* A request leaves level k after waiting `waited` cycles there. */
+static void note_wait(mfq *m, uint8_t level, uint64_t waited) {
+    for (uint32_t i = 0; i < WAIT_MARKS && waited > wait_marks[i]; i++) m->wait_over[level][i]++;
+}
+
 /* Move a request up one level per timeout elapsed by now, each promotion at
  * the cycle it was due, to the back of the level above. */
 static void promote(mfq *m, mfq_slot *x, uint64_t now) {
     while (x->level > 0 && now - x->entered >= m->timeout[x->level]) {
         m->timeouts[x->level]++;
+        note_wait(m, x->level, m->timeout[x->level]);
         x->entered += m->timeout[x->level];
         x->level--;
         x->promoted = 1;
@@ -107,9 +127,13 @@ static void promote(mfq *m, mfq_slot *x, uint64_t now) {
 }
 
 /* Is request sa served before sb?  Level first, then the order inside it. */
-static bool before(const mfq *m, const dram_queue *q, int32_t sa, int32_t sb, uint32_t last) {
+static bool before(const mfq *m, const dram_queue *q, int32_t sa, int32_t sb, uint32_t last, int64_t open_row) {
     const mfq_slot *a = &m->slot[sa], *b = &m->slot[sb];
     if (a->level != b->level) return a->level < b->level;
+    if (m->row_hit_first && open_row >= 0) {
+        bool ha = q->slots[sa].row == (uint32_t)open_row, hb = q->slots[sb].row == (uint32_t)open_row;
+        if (ha != hb) return ha;
+    }
     if (a->promoted != b->promoted) return a->promoted;
     bool wa = mem_access_is_write(q->slots[sa].req.type), wb = mem_access_is_write(q->slots[sb].req.type);
     if (wa != wb) return !wa;
@@ -122,16 +146,16 @@ static bool before(const mfq *m, const dram_queue *q, int32_t sa, int32_t sb, ui
 }
 
 static int32_t mfq_pick(void *st, const dram_queue *q, uint32_t bank, int64_t open_row, uint64_t now) {
-    (void)open_row;
     mfq *m = st;
     uint32_t last = m->last_warp[bank];
     int32_t best = DRAM_NONE;
     for (int32_t s = q->bank_oldest[bank]; s != DRAM_NONE; s = q->slots[s].bank_next) {
         promote(m, &m->slot[s], now);
-        if (best == DRAM_NONE || before(m, q, s, best, last)) best = s;
+        if (best == DRAM_NONE || before(m, q, s, best, last, open_row)) best = s;
     }
     if (best == DRAM_NONE) return best;
     const mfq_slot *x = &m->slot[best];
+    note_wait(m, x->level, now - x->entered);
     m->served[x->level]++;
     m->served_total++;
     if (x->moved >= 3) m->moved_3plus++;
@@ -153,6 +177,10 @@ static void mfq_report(const void *st, void (*emit)(void *ctx, const char *name,
         if (k) {
             snprintf(name, sizeof name, "mfq_timeouts_L%d", k);
             emit(ctx, name, (double)m->timeouts[k]);
+            for (uint32_t i = 0; i < WAIT_MARKS; i++) {
+                snprintf(name, sizeof name, "mfq_wait_over_%u_L%d", wait_marks[i], k);
+                emit(ctx, name, (double)m->wait_over[k][i]);
+            }
         }
     }
     emit(ctx, "mfq_served", (double)m->served_total);
@@ -167,10 +195,15 @@ static void mfq_report(const void *st, void (*emit)(void *ctx, const char *name,
     {"mfq_served_L" #k, NULL, NULL, 0, "requests a bank served from level L" #k},                                  \
     {"mfq_dispersal_L" #k, "mfq_served_L" #k, "mfq_served", 1.0,                                                  \
      "share of the served requests served from level L" #k " (paper Fig. 8)"}
+#define WAIT_STAT(w, k)                                                                                         \
+    {"mfq_wait_over_" #w "_L" #k, NULL, NULL, 0,                                                              \
+     "requests that left level L" #k " (served or timed out) after waiting more than " #w " DRAM cycles in it"}
 #define TIMEOUT_STATS(k)                                                                                   \
     {"mfq_timeouts_L" #k, NULL, NULL, 0, "requests that timed out of level L" #k " (moved up one level)"}, \
     {"mfq_timeout_rate_L" #k, "mfq_timeouts_L" #k, "mfq_in_L" #k, 1.0,                                     \
-     "timeouts / requests that entered level L" #k " (paper Fig. 9)"}
+     "timeouts / requests that entered level L" #k " (paper Fig. 9)"},                                    \
+    WAIT_STAT(100, k), WAIT_STAT(200, k), WAIT_STAT(400, k), WAIT_STAT(800, k), WAIT_STAT(1600, k),          \
+    WAIT_STAT(3200, k), WAIT_STAT(6400, k), WAIT_STAT(12800, k)
 
 static const dram_sched_stat_def mfq_stats[] = {
     {"mfq_served", NULL, NULL, 0, "requests the MFQ scheduler handed to a bank"},
@@ -185,7 +218,8 @@ static const dram_sched_stat_def mfq_stats[] = {
 const dram_sched_ops dram_sched_mfq = {
     .name = "mfq",
     .help = "WSMP's multi-level feedback queue per bank: levels by the warp's latency tolerance "
-            "(-mfq_thresholds), timeout promotion (-mfq_timeouts), reads first, one warp's requests together",
+            "(-mfq_thresholds), timeout promotion (-mfq_timeouts), reads first, one warp's requests together; "
+            "-mfq_row_hit_first 1 puts open-row requests first inside a level",
     .create = mfq_create,
     .destroy = mfq_destroy,
     .on_arrival = mfq_arrival,

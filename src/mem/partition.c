@@ -360,6 +360,19 @@ static bool slice_owns(void *ctx, uint64_t addr) {
     return l.slice == id->global;
 }
 
+/* The slice's own address space for a prefetcher that learns there (the
+ * partition address, as the L2 indexes its sets), and back.  With a decode of
+ * its own (NUMA placement) the partition keeps device addresses. */
+static uint64_t slice_to_local(void *ctx, uint64_t addr) {
+    const slice_id *id = ctx;
+    return id->p->decode ? addr : addrmap_partition_addr(id->p->am, addr);
+}
+
+static uint64_t slice_to_global(void *ctx, uint64_t addr) {
+    const slice_id *id = ctx;
+    return id->p->decode ? addr : addrmap_global_addr(id->p->am, id->global, addr);
+}
+
 /* ---- public ---- */
 
 uint32_t partition_slices(const partition *p) { return p->nslices; }
@@ -492,6 +505,7 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         s->id.p = p;
         s->id.global = channel * p->nslices + i;
         cache_set_prefetch_owner(s->l2, slice_owns, &s->id);
+        cache_set_prefetch_space(s->l2, slice_to_local, slice_to_global, &s->id);
         cache_set_index_addr(s->l2, l2_index_addr, am);
         s->woken = calloc(cache_max_waiters(s->l2), sizeof *s->woken);
         if (!s->woken) goto oom;

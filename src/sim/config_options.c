@@ -309,7 +309,8 @@ static const option_def options[] = {
          "(locsim) SPP signature table entries, a multiple of 16 (WSMP 3.2.1: 256)"),
     UINT("spp_pt_sets", pf.spp_pt_sets, "512", 1, 65536,
          "(locsim) SPP pattern-table sets per warp table (4 deltas each), a power of two (SPP: 512)"),
-    UINT("spp_warps", pf.spp_warps, "64", 1, 4096, "(locsim) SPP pattern tables, one per warp id (warp id modulo this)"),
+    UINT("spp_warps", pf.spp_warps, "1024", 1, 65536,
+         "(locsim) SPP pattern tables, one per warp of the GPU, SM x 64 + slot modulo this (WSMP 3.2.2: one per active warp; 1024 covers 16 SMs)"),
     UINT("spp_tp", pf.spp_tp, "65", 0, 100, "(locsim) SPP path-confidence threshold T_p in percent (WSMP 3.2.3: 65)"),
     UINT("spp_max_lines", pf.spp_max_lines, "20", 1, 32, "(locsim) SPP: most candidates per trigger, T_f (WSMP 3.2.3: 20)"),
     DBL("ppf_tau_hi", ppf_tau_hi, "-5", -1000, 1000, "(locsim) PPF: perceptron sum >= tau_hi prefetches (PPF: -5; an integer)"),
@@ -323,8 +324,11 @@ static const option_def options[] = {
          "(locsim) PPF: when fewer candidates pass tau_hi, the best candidates between tau_lo and tau_hi make up this many"),
     LIST("mfq_thresholds", dram.mfq_thresholds, 3, ':', 0, 100, "<t1>:<t2>:<t3>", "25:50:75",
          "(locsim) MFQ DRAM scheduler: sigma < t1 -> L0, < t2 -> L1, < t3 -> L2, else L3 (DESIGN 5.4: 25/50/75)"),
-    LIST("mfq_timeouts", dram.mfq_timeouts, 3, ':', 1, 1000000, "<L1>:<L2>:<L3>", "200:400:800",
-         "(locsim) MFQ: DRAM cycles a request waits in L1, L2, L3 before it moves up one level"),
+    LIST("mfq_timeouts", dram.mfq_timeouts, 3, ':', 1, 1000000, "<L1>:<L2>:<L3>", "3200:6400:1600",
+         "(locsim) MFQ: DRAM cycles a request waits in L1, L2, L3 before it moves up one level (calibrated to "
+         "WSMP 4.4's <= 15% timeouts per level on experiments/wsmp.yaml's programs, docs/wsmp.md)"),
+    BOOL("mfq_row_hit_first", dram.mfq_row_hit_first, "0",
+         "(locsim) MFQ: inside a level, requests to the bank's open row first (1; the paper is silent, 0 = its text: no row-hit priority)"),
     LIST("wsmp_timeouts", wsmp_timeouts, 3, ':', 1, 1000000, "<L1>:<L2>:<L3>", "16:32:64",
          "(locsim) -gpgpu_scheduler wsmp: core cycles a warp waits in L1, L2, L3 before it moves up one level"),
 

@@ -62,7 +62,7 @@ typedef struct prefetch_access {
     uint8_t pending;      /* 1: a pending hit (the line was already in flight; hit = 0) */
     uint8_t useful;       /* first demand touch of a line a prefetch brought */
     uint8_t late;         /* merged into a prefetch still in flight */
-    uint16_t pf_warp;     /* useful / late: the warp whose access triggered that prefetch */
+    uint16_t pf_warp, pf_sm; /* useful / late: the warp (slot, SM) whose access triggered that prefetch */
 } prefetch_access;
 
 /* A statistic a prefetcher reports: a counter (num == NULL) or scale x num / den. */
@@ -81,7 +81,7 @@ typedef struct prefetch_ops {
     void (*destroy)(void *st);
     uint32_t (*on_access)(void *st, const prefetch_access *a, uint64_t now, uint64_t *out, uint32_t cap);
     /* optional */
-    void (*on_fill)(void *st, uint64_t addr, uint16_t warp, bool prefetch, uint64_t now);
+    void (*on_fill)(void *st, uint64_t addr, uint16_t sm, uint16_t warp, bool prefetch, uint64_t now);
     void (*on_evict)(void *st, uint64_t addr, uint16_t warp, bool unused_prefetch);
     void (*report)(const void *st, void (*emit)(void *ctx, const char *name, double value), void *ctx);
     const prefetch_stat_def *stats;   /* ends with name == NULL */
@@ -91,10 +91,24 @@ typedef struct prefetch_ops {
      * other sectors of one request, which a sectored L2 receives one after another
      * (counted as <L>_prefetch_line_repeats). */
     bool once_per_line;
+    /* true: at an L2 slice, the prefetcher sees the slice's own address space
+     * (the partition address, addrmap_partition_addr) instead of device
+     * addresses, and its candidates are mapped back (cache_set_prefetch_space):
+     * with lines interleaved over the slices, a slice holds 2 to 4 lines of a
+     * 4 KB device page, too few for a page-local history (docs/wsmp.md). */
+    bool slice_space;
     /* optional: a kernel starts with these Locality Descriptors (src/ldesc/ldesc.h;
      * NULL: none), valid until the next call (cache_kernel_begin) */
     void (*kernel_begin)(void *st, const struct ldesc_set *hints);
 } prefetch_ops;
+
+/* One warp of the whole GPU from its SM and SM-local slot (slots are below 64,
+ * SCHED_MAX_WARPS): what SPP keys its tables by, so that warp 3 of every SM does
+ * not share one history (WSMP 3.2.2: a pattern table per warp). */
+#define PREFETCH_WARPS_PER_SM 64u
+static inline uint32_t prefetch_gpu_warp(uint16_t sm, uint16_t warp) {
+    return (uint32_t)sm * PREFETCH_WARPS_PER_SM + warp;
+}
 
 /* Most candidates one access may return (the cache's out[] capacity). */
 #define PREFETCH_MAX_CANDIDATES 32u

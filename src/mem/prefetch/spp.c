@@ -200,7 +200,7 @@ void spp_note_useful(spp *p, uint32_t warp) {
 uint32_t spp_operate(spp *p, const prefetch_access *a, spp_candidate *out, uint32_t cap) {
     uint64_t page = a->addr >> p->page_shift;
     uint32_t offset = (uint32_t)(a->addr >> p->line_shift) & (p->lpp - 1);
-    uint32_t warp = a->warp;
+    uint32_t warp = prefetch_gpu_warp(a->sm, a->warp);   /* (SM, slot): one warp of the GPU */
     int hit;
     st_entry *e = st_lookup(p, page, warp, &hit);
     p->ctr.triggers++;
@@ -285,17 +285,17 @@ static void spp_pf_destroy(void *st) { spp_destroy(st); }
 static uint32_t spp_pf_access(void *st, const prefetch_access *a, uint64_t now, uint64_t *out, uint32_t cap) {
     (void)now;
     spp *p = st;
-    if (a->useful || a->late) spp_note_useful(p, a->pf_warp);
+    if (a->useful || a->late) spp_note_useful(p, prefetch_gpu_warp(a->pf_sm, a->pf_warp));
     spp_candidate c[PREFETCH_MAX_CANDIDATES];
     uint32_t n = spp_operate(p, a, c, cap < PREFETCH_MAX_CANDIDATES ? cap : PREFETCH_MAX_CANDIDATES);
     for (uint32_t i = 0; i < n; i++) out[i] = c[i].addr;
     return n;
 }
 
-static void spp_pf_fill(void *st, uint64_t addr, uint16_t warp, bool prefetch, uint64_t now) {
+static void spp_pf_fill(void *st, uint64_t addr, uint16_t sm, uint16_t warp, bool prefetch, uint64_t now) {
     (void)addr;
     (void)now;
-    if (prefetch) spp_note_fill(st, warp);
+    if (prefetch) spp_note_fill(st, prefetch_gpu_warp(sm, warp));
 }
 
 void spp_report_counters(const spp *p, void (*emit)(void *ctx, const char *name, double value), void *ctx) {
@@ -325,4 +325,5 @@ const prefetch_ops prefetch_spp = {
     .report = spp_pf_report,
     .stats = spp_pf_stats,
     .once_per_line = true,
+    .slice_space = true,
 };

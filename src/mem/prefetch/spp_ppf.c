@@ -175,7 +175,7 @@ static uint32_t ppf_access(void *st, const prefetch_access *a, uint64_t now, uin
     ppf *f = st;
     uint64_t line = a->addr >> f->line_shift;
     if (a->useful || a->late) {
-        spp_note_useful(f->spp, a->pf_warp);
+        spp_note_useful(f->spp, prefetch_gpu_warp(a->pf_sm, a->pf_warp));
         ppf_entry *e = find(f->prefetch, line);
         if (e) {
             train(f, e->idx, 1);
@@ -193,11 +193,11 @@ static uint32_t ppf_access(void *st, const prefetch_access *a, uint64_t now, uin
     return spp_ppf_filter(f, c, n, out, cap);
 }
 
-static void ppf_fill(void *st, uint64_t addr, uint16_t warp, bool prefetch, uint64_t now) {
+static void ppf_fill(void *st, uint64_t addr, uint16_t sm, uint16_t warp, bool prefetch, uint64_t now) {
     (void)addr;
     (void)now;
     ppf *f = st;
-    if (prefetch) spp_note_fill(f->spp, warp);
+    if (prefetch) spp_note_fill(f->spp, prefetch_gpu_warp(sm, warp));
 }
 
 static void ppf_evict(void *st, uint64_t addr, uint16_t warp, bool unused_prefetch) {
@@ -247,6 +247,7 @@ const prefetch_ops prefetch_spp_ppf = {
     .report = ppf_report,
     .stats = ppf_stats,
     .once_per_line = true,
+    .slice_space = true,
 };
 
 int32_t spp_ppf_sum(const void *st, const spp_candidate *c) {
