@@ -15,7 +15,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$src"
 out=$("$locsim" sweep experiments/ccws.yaml --db "$dir/none.db" --dry-run 2>&1); rc=$?
-[ $rc -eq 0 ] && grep -q "experiments/ccws.yaml: 125 runs" <<<"$out"   # 110 + the regime probes || { echo "FAIL: dry run of the full spec: $out" | head -3; fail=1; }
+# 125 (110 + the regime probes) + issue 28's ablation: 6 variants x 4 HCS workloads
+[ $rc -eq 0 ] && grep -q "experiments/ccws.yaml: 149 runs" <<<"$out" || { echo "FAIL: dry run of the full spec: $out" | head -3; fail=1; }
 python3 - "$src/experiments/ccws.yaml" "$dir/q.yaml" <<'PY'
 import sys
 s = open(sys.argv[1]).read()
@@ -35,16 +36,16 @@ s = s[:cut] + s[s.index("report:"):]
 s = s.replace("    - include: docs/results/ccws-notes.md\n", "")
 open(sys.argv[2], "w").write(s)
 PY
-# 23 runs: 17 variants (5 schedulers, the ablation's 11, GTO and CCWS without the
-# analysis), SWL 8 and 2, K 1 and 64, VTA 4 and 64
+# 29 runs: 23 variants (5 schedulers, issue 17's ablation's 11, issue 28's 6, GTO
+# and CCWS without the analysis), SWL 8 and 2, K 1 and 64, VTA 4 and 64
 out=$("$locsim" sweep "$dir/q.yaml" --jobs 2 2>&1); rc=$?
-[ $rc -eq 0 ] && grep -q "23 runs" <<<"$out" || { echo "FAIL: sweep: $out"; fail=1; }
+[ $rc -eq 0 ] && grep -q "29 runs" <<<"$out" || { echo "FAIL: sweep: $out"; fail=1; }
 "$locsim" report "$dir/q.yaml" --out "$dir/a" >"$dir/log" 2>&1 || { echo "FAIL: report"; cat "$dir/log"; fail=1; }
 "$locsim" report "$dir/q.yaml" --out "$dir/b" >/dev/null 2>&1
 cmp -s "$dir/a/q.md" "$dir/b/q.md" && cmp -s "$dir/a/q.html" "$dir/b/q.html" || { echo "FAIL: two renderings differ"; fail=1; }
 for section in "## Side by side with the paper" "## Cache sensitivity" "## Performance" "## L1D misses" \
                "## Locality breakdown" "## Locality with an unbounded L1D" "## Static warp limiting" \
-               "## K_throttle sweep" "## Victim tag array" "## What CCWS did" "## Ablation (issue 17)" \
+               "## K_throttle sweep" "## Victim tag array" "## What CCWS did" "## Ablation (issue 17)" "## Ablation (issue 28)" \
                "## Ablation, inputs" "| HCS | kmeans |" "| CCWS over GTO, HCS (HMEAN IPC) | +63% |"; do
   grep -qF -- "$section" "$dir/a/q.md" || { echo "FAIL: report lacks '$section'"; fail=1; }
 done
