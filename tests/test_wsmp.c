@@ -315,12 +315,12 @@ static const char sigma_ptx[] =
     "  ret;\n"
     "}\n";
 
-static void sigma_levels(void **state) {
-    (void)state;
-    static const struct { uint32_t n, level; } cases[] = {{8, 3}, {9, 2}, {16, 2}, {17, 1}, {24, 1}, {25, 0}, {32, 0}};
-    static const char *const ov[] = {"-gpgpu_dram_scheduler", "mfq", "-gpgpu_perf_sim_memcpy", "0",
-                                     "-gpgpu_cache:dl1", "N:32:128:4,L:L:m:N:H,S:64:8,64", NULL};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+typedef struct { uint32_t n, level; } sigma_case;
+
+/* Run the lanes kernel once per case and check that all 4 n reads of its n
+ * missing lanes arrive in the case's MFQ level and none in the others. */
+static void check_sigma_levels(const char *const *ov, const sigma_case *cases, size_t ncases, const char *tag) {
+    for (size_t i = 0; i < ncases; i++) {
         tdev t;
         tdev_open(&t, "fermi_gtx480", ov);
         locsim_kernel *k = tdev_kernel(&t, sigma_ptx, "lanes");
@@ -332,11 +332,19 @@ static void sigma_levels(void **state) {
             char name[32];
             snprintf(name, sizeof name, "mfq_arrivals_L%u", lv);
             double got = tdev_stat(&t, name, 0);
-            printf("n=%2u L%u: %.0f\n", n, lv, got);
+            printf("%sn=%2u L%u: %.0f\n", tag, n, lv, got);
             assert_int_equal((uint32_t)got, lv == cases[i].level ? 4 * n : 0);
         }
         tdev_close(&t);
     }
+}
+
+static void sigma_levels(void **state) {
+    (void)state;
+    static const sigma_case cases[] = {{8, 3}, {9, 2}, {16, 2}, {17, 1}, {24, 1}, {25, 0}, {32, 0}};
+    static const char *const ov[] = {"-gpgpu_dram_scheduler", "mfq", "-gpgpu_perf_sim_memcpy", "0",
+                                     "-gpgpu_cache:dl1", "N:32:128:4,L:L:m:N:H,S:64:8,64", NULL};
+    check_sigma_levels(ov, cases, sizeof cases / sizeof cases[0], "");
 }
 
 /* All requests of one memory instruction share one sigma, so one MFQ level
@@ -349,27 +357,11 @@ static void sigma_levels(void **state) {
  * 37, all 80 in L1. */
 static void sigma_one_level_per_instruction(void **state) {
     (void)state;
-    static const struct { uint32_t n, level; } cases[] = {{32, 0}, {20, 1}};
+    static const sigma_case cases[] = {{32, 0}, {20, 1}};
     static const char *const ov[] = {"-gpgpu_dram_scheduler", "mfq", "-gpgpu_perf_sim_memcpy", "0",
                                      "-gpgpu_cache:dl1", "N:32:128:4,L:L:m:N:H,S:64:8,64", "-gpgpu_l1_latency", "1",
                                      NULL};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tdev t;
-        tdev_open(&t, "fermi_gtx480", ov);
-        locsim_kernel *k = tdev_kernel(&t, sigma_ptx, "lanes");
-        locsim_dptr in = tdev_alloc(&t, NULL, 32 * 128);
-        uint32_t n = cases[i].n;
-        void *args[] = {&in, &n};
-        tdev_launch(&t, k, 1, 32, args, 2);
-        for (uint32_t lv = 0; lv < 4; lv++) {
-            char name[32];
-            snprintf(name, sizeof name, "mfq_arrivals_L%u", lv);
-            double got = tdev_stat(&t, name, 0);
-            printf("l1 latency 1, n=%2u L%u: %.0f\n", n, lv, got);
-            assert_int_equal((uint32_t)got, lv == cases[i].level ? 4 * n : 0);
-        }
-        tdev_close(&t);
-    }
+    check_sigma_levels(ov, cases, sizeof cases / sizeof cases[0], "l1 latency 1, ");
 }
 
 /* The option set of the paper's three configurations loads, and MFQ's options
