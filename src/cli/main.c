@@ -35,6 +35,7 @@ static const command commands[] = {
                              "                                IPC and L1D miss rate per workload and warp scheduler"},
     {"sweep", cmd_sweep, "sweep SPEC [--jobs N] [--db FILE] [--retry-failed] [--dry-run]\n"
                          "          [--slurm [--partition P] [--time T] [--array-max N]] [--collect]\n"
+                         "          [--accept [--sample N]]\n"
                          "                                run what a sweep spec's results database lacks\n"
                          "                                (docs/harness.md)"},
     {"report", cmd_report, "report SPEC [--db FILE] [--out DIR]\n"

@@ -144,7 +144,12 @@ int db_open(results_db *d, const char *path, int create, int readonly, char *err
         }
         /* runs a sweep is running now, so that another sweep on the same file
          * leaves them to it (db_claim) */
-        if (exec(d, "CREATE TABLE IF NOT EXISTS claims(key TEXT PRIMARY KEY, pid INTEGER, host TEXT, since TEXT)",
+        /* and the earlier models whose runs were proven to be this model's
+         * (harness/equiv.h, locsim sweep --accept) */
+        if (exec(d, "CREATE TABLE IF NOT EXISTS claims(key TEXT PRIMARY KEY, pid INTEGER, host TEXT, since TEXT);"
+                    "CREATE TABLE IF NOT EXISTS model_equivalence(earlier TEXT NOT NULL, later TEXT NOT NULL,"
+                    " runs_rerun INTEGER, stats_compared INTEGER, sample TEXT, accepted_utc TEXT,"
+                    " PRIMARY KEY(earlier, later))",
                  err, errlen)) {
             db_close(d);
             return -1;
@@ -372,7 +377,21 @@ int db_merge(results_db *d, const char *other, int *copied, char *err, size_t er
             sqlite3_exec(d->db, "DETACH shard", NULL, NULL, NULL);
             return -1;
         }
+    /* the models the other file accepted as equivalent (a file from before
+     * the table has none) */
     sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM shard.model_equivalence LIMIT 0", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_finalize(st);
+        if (exec(d,
+                 "INSERT OR IGNORE INTO main.model_equivalence SELECT earlier, later, runs_rerun, stats_compared,"
+                 " sample, accepted_utc FROM shard.model_equivalence",
+                 err, errlen)) {
+            sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+            sqlite3_exec(d->db, "DROP TABLE IF EXISTS temp.new_runs", NULL, NULL, NULL);
+            sqlite3_exec(d->db, "DETACH shard", NULL, NULL, NULL);
+            return -1;
+        }
+    }
     if (sqlite3_prepare_v2(d->db, "SELECT count(*) FROM temp.new_runs", -1, &st, NULL) == SQLITE_OK) {
         if (sqlite3_step(st) == SQLITE_ROW) *copied = sqlite3_column_int(st, 0);
         sqlite3_finalize(st);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "harness/db.h"
+#include "harness/equiv.h"
 #include "harness/report.h"
 #include "harness/results_file.h"
 #include "harness/spec.h"
@@ -89,6 +90,8 @@ struct report {
     int missing, failed, errors;
     int stale;               /* values shown from an earlier model's runs */
     char stale_versions[512];/* their versions, for the note */
+    model_set accepted_models; /* models whose runs are this one's (harness/equiv.h) */
+    int accepted;            /* runs taken from them */
     int has_regime;          /* the recipe placed the regime table (else it goes at the end) */
     char err[1024];
 };
@@ -162,6 +165,18 @@ static run_data *load_run(report *R, const planned_run *pr) {
     memset(r, 0, sizeof *r);
     snprintf(r->key, sizeof r->key, "%s", key);
     sqlite3_int64 id = find_run(R, r, "SELECT status, cpu_s, wall_s, id, version FROM runs WHERE key = ?", key);
+    sqlite3_int64 eq_id;
+    char eq_version[128];
+    if (!r->found && R->accepted_models.n > 1 &&
+        equiv_latest_run(&R->db, pr->point, R->accepted_models.ids[0], &R->accepted_models, &eq_id, eq_version,
+                         sizeof eq_version) == 1) {
+        /* an earlier model proven identical (locsim sweep --accept): this model's run in all but name */
+        char idtext[32];
+        snprintf(idtext, sizeof idtext, "%lld", (long long)eq_id);
+        id = find_run(R, r, "SELECT status, cpu_s, wall_s, id, version FROM runs WHERE id = CAST(? AS INTEGER)",
+                      idtext);
+        R->accepted += r->found;
+    }
     if (!r->found) {
         id = find_run(R, r,
                       "SELECT status, cpu_s, wall_s, id, version FROM runs WHERE point = ? AND status IN ('ok', "
@@ -1466,6 +1481,14 @@ static int build(report *R) {
     }
     /* every results document shows its regime: at the end unless the recipe placed it */
     if (!R->has_regime && regime_section(R, NULL)) return -1;
+    if (R->accepted) {
+        char *pairs = equiv_describe(&R->db, &R->accepted_models, R->accepted_models.ids[0]);
+        new_block(R, B_TEXT)->text =
+            xprintf("%d runs were made by earlier models accepted as this one by `locsim sweep --accept`, which "
+                    "reran a sample of each model's runs with this model and found every statistic identical:\n\n%s",
+                    R->accepted, pairs);
+        free(pairs);
+    }
     if (R->stale)
         new_block(R, B_TEXT)->text =
             xprintf("\u2020 %d values come from runs of an earlier model (%s): the simulator has changed since, so "
@@ -1809,6 +1832,9 @@ int report_main(int argc, char **argv) {
         fprintf(stderr, "locsim report: %s\n", err);
         goto out;
     }
+    char cur[MODEL_ID_CHARS + 1];
+    snprintf(cur, sizeof cur, "%.12s", R.plan.binary_hash);
+    equiv_closure(&R.db, cur, &R.accepted_models);   /* ids[0] is this model */
     if (build(&R)) goto out;
     char md[4200], html[4200];
     if (!outdir) outdir = ".";
@@ -1826,6 +1852,7 @@ int report_main(int argc, char **argv) {
                         "locsim sweep %s\n", R.stale, R.stale_versions, specpath);
     rc = R.missing || R.failed || R.stale ? 1 : 0;
 out:
+    model_set_free(&R.accepted_models);
     db_close(&R.db);
     sweep_free_plan(&R.plan);
     free_report(&R);

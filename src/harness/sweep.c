@@ -3,6 +3,7 @@
  *   locsim sweep SPEC [--jobs N] [--db FILE] [--retry-failed] [--dry-run]
  *   locsim sweep SPEC --slurm [--partition P] [--time T] [--array-max N] [--db FILE]
  *   locsim sweep SPEC --collect [--db FILE]
+ *   locsim sweep SPEC --accept [--sample N] [--jobs N] [--db FILE]
  *
  * Each run is a child process: `locsim run W --size S --seed N --config FILE
  * -opt v ... --json TMP` for a built-in workload, `locsim exec --config FILE
@@ -27,6 +28,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "harness/equiv.h"
 #include "harness/results_file.h"
 #include "harness/sha256.h"
 #include "harness/sweep.h"
@@ -976,19 +978,175 @@ static int collect(const char *dbpath, results_db *db) {
     return bad ? 1 : 0;
 }
 
+/* ---- accepting an earlier model's runs (harness/equiv.h) ---- */
+
+typedef struct {
+    const planned_run *run;
+    sqlite3_int64 old_id;          /* the earlier model's run of the same point */
+    char model[MODEL_ID_CHARS + 1];
+    double cpu_s;
+    int picked;
+} stale_run;
+
+static double run_cpu_s(results_db *db, sqlite3_int64 id) {
+    sqlite3_stmt *st;
+    double v = 0;
+    if (sqlite3_prepare_v2(db->db, "SELECT cpu_s FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) return 0;
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static sqlite3_int64 run_id_of_key(results_db *db, const char *key) {
+    sqlite3_stmt *st;
+    sqlite3_int64 id = -1;
+    if (sqlite3_prepare_v2(db->db, "SELECT id FROM runs WHERE key = ? AND status IN ('ok', 'capped')", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}
+
+/* The sample of model m's stale runs to rerun: the longest one first (the
+ * largest state a speed change could mishandle), then in key order (a hash:
+ * an unbiased spread) one per variant not yet sampled, then any. */
+static int pick_sample(stale_run *st, int n, const char *m, int want, const planned_run **out) {
+    int k = 0, longest = -1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(st[i].model, m) && (longest < 0 || st[i].cpu_s > st[longest].cpu_s)) longest = i;
+    if (longest < 0) return 0;
+    st[longest].picked = 1;
+    out[k++] = st[longest].run;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n && k < want; i++) {
+            if (st[i].picked || strcmp(st[i].model, m)) continue;
+            int seen = 0;
+            for (int j = 0; j < k && pass == 0 && !seen; j++) seen = out[j]->v == st[i].run->v;
+            if (seen) continue;
+            st[i].picked = 1;
+            out[k++] = st[i].run;
+        }
+    return k;
+}
+
+static int by_key(const void *a, const void *b) {
+    return strcmp(((const stale_run *)a)->run->key, ((const stale_run *)b)->run->key);
+}
+
+/* Rerun `k` sampled runs of model m and compare each with the earlier run. */
+static int accept_model(const spec *s, const sweep_plan *p, results_db *db, stale_run *st, int n, const char *m,
+                        int nstale, int want, int jobs, const char *results_path) {
+    const planned_run **sample = xcalloc((size_t)want, sizeof *sample);
+    int k = pick_sample(st, n, m, want, sample);
+    fprintf(stderr, "locsim sweep --accept: model %s made %d runs this model lacks; rerunning %d of them\n", m,
+            nstale, k);
+    int rc = run_local(s, p, db, sample, k, jobs < k ? jobs : k, results_path);
+    int same = 0;
+    long nstats = 0;
+    char keys[16 * 13 + 1] = "";
+    for (int i = 0; i < k && rc == 0; i++) {
+        sqlite3_int64 old_id = -1, new_id = run_id_of_key(db, sample[i]->key);
+        for (int j = 0; j < n; j++)
+            if (st[j].run == sample[i]) old_id = st[j].old_id;
+        const char *label = sample[i]->w->id;
+        if (new_id < 0) {
+            fprintf(stderr, "  %s %s: the rerun did not complete\n", label, sample[i]->v->name);
+            continue;
+        }
+        char diff[2048];
+        long c;
+        int r = equiv_compare_runs(db, old_id, new_id, &c, diff, sizeof diff);
+        if (r == 0) {
+            same++;
+            nstats += c;
+            if (strlen(keys) + 14 < sizeof keys)
+                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%.12s", *keys ? " " : "", sample[i]->key);
+            fprintf(stderr, "  %s size %u %s: identical (%ld statistics)\n", label, sample[i]->size,
+                    sample[i]->v->name, c);
+        } else {
+            fprintf(stderr, "  %s size %u %s: %s\n", label, sample[i]->size, sample[i]->v->name,
+                    r < 0 ? "cannot read the runs" : diff);
+        }
+    }
+    free(sample);
+    if (rc || same < k || k == 0) {
+        fprintf(stderr, "locsim sweep --accept: model %s NOT accepted (%d of %d reruns identical): its runs stay "
+                "stale; `locsim sweep` reruns them\n", m, same, k);
+        return rc ? rc : 1;
+    }
+    char err[1024], cur[MODEL_ID_CHARS + 1];
+    snprintf(cur, sizeof cur, "%.12s", p->binary_hash);
+    if (equiv_record(db, m, cur, k, nstats, keys, err, sizeof err)) {
+        fprintf(stderr, "locsim sweep --accept: %s\n", err);
+        return 2;
+    }
+    fprintf(stderr, "locsim sweep --accept: model %s accepted as %s: %d reruns, %ld statistics, all identical; its "
+            "%d other runs now count as this model's\n", m, cur, k, nstats, nstale - k);
+    return 0;
+}
+
+/* Every earlier model with complete runs of points this model lacks. */
+static int accept_models(const spec *s, const sweep_plan *p, results_db *db, int want, int jobs,
+                         const char *results_path) {
+    char cur[MODEL_ID_CHARS + 1];
+    snprintf(cur, sizeof cur, "%.12s", p->binary_hash);
+    model_set cls;
+    equiv_closure(db, cur, &cls);
+    stale_run *st = xcalloc((size_t)p->nruns, sizeof *st);
+    int n = 0;
+    for (int i = 0; i < p->nruns; i++) {
+        int dup = 0;
+        for (int k = 0; k < i && !dup; k++) dup = !strcmp(p->runs[k].key, p->runs[i].key);
+        char status[32], version[128];
+        sqlite3_int64 id;
+        if (dup || db_run_status(db, p->runs[i].key, status, sizeof status) == 1 ||
+            equiv_latest_run(db, p->runs[i].point, cur, &cls, &id, version, sizeof version) == 1 ||
+            equiv_latest_run(db, p->runs[i].point, cur, NULL, &id, version, sizeof version) != 1)
+            continue;
+        st[n].run = &p->runs[i];
+        st[n].old_id = id;
+        equiv_model_of_version(version, st[n].model);
+        st[n].cpu_s = run_cpu_s(db, id);
+        n++;
+    }
+    model_set_free(&cls);
+    qsort(st, (size_t)n, sizeof *st, by_key);
+    int rc = 0, done_any = 0;
+    for (int i = 0; i < n; i++) {
+        int first = 1, count = 0;
+        for (int j = 0; j < i && first; j++) first = strcmp(st[j].model, st[i].model) != 0;
+        if (!first) continue;
+        for (int j = 0; j < n; j++) count += !strcmp(st[j].model, st[i].model);
+        int r = accept_model(s, p, db, st, n, st[i].model, count, want, jobs, results_path);
+        done_any = 1;
+        if (r > rc) rc = r;
+        if (stop_signal) break;
+    }
+    if (!done_any) fprintf(stderr, "locsim sweep --accept: no earlier model's run stands in for a missing one\n");
+    free(st);
+    return rc;
+}
+
 /* ---- the command ---- */
 
 static void usage(FILE *f) {
     fprintf(f, "usage: locsim sweep SPEC [--jobs N] [--db FILE] [--retry-failed] [--dry-run]\n"
                "       locsim sweep SPEC --slurm [--partition P] [--time T] [--array-max N] [--db FILE]\n"
                "       locsim sweep SPEC --collect [--db FILE]\n"
-               "Runs what the spec's results database lacks, one process per run; see docs/harness.md.\n");
+               "       locsim sweep SPEC --accept [--sample N] [--jobs N] [--db FILE]\n"
+               "Runs what the spec's results database lacks, one process per run; --accept reruns N (default 4)\n"
+               "runs of each earlier model and, when every statistic is identical, counts its runs as this model's.\n"
+               "See docs/harness.md.\n");
 }
 
 int sweep_main(int argc, char **argv) {
     const char *specpath = NULL, *dbpath = NULL, *partition = NULL, *timelimit = NULL;
     int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), retry = 0, dry = 0, slurm = 0, do_collect = 0, array_max = 0;
     int own_db = 0;   /* the spec's default database: the committed results file goes with it */
+    int accept = 0, sample = 4;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1009,6 +1167,17 @@ int sweep_main(int argc, char **argv) {
             slurm = 1;
         } else if (!strcmp(a, "--collect")) {
             do_collect = 1;
+        } else if (!strcmp(a, "--accept")) {
+            accept = 1;
+        } else if (!strcmp(a, "--sample")) {
+            char *end;
+            long n = val ? strtol(val, &end, 10) : 0;
+            if (!val || *end || n < 1 || n > 1000) {
+                fprintf(stderr, "locsim sweep: --sample expects an integer 1..1000, got '%s'\n", val ? val : "");
+                return 2;
+            }
+            sample = (int)n;
+            i++;
         } else if (!strcmp(a, "--jobs") || !strcmp(a, "--array-max") || !strcmp(a, "--db") ||
                    !strcmp(a, "--partition") || !strcmp(a, "--time")) {
             if (!val) {
@@ -1103,6 +1272,17 @@ int sweep_main(int argc, char **argv) {
         }
         if (copied) fprintf(stderr, "locsim sweep: %d runs merged from %s\n", copied, results_path);
     }
+    if (accept && (dry || slurm || do_collect || !db.db)) {
+        fprintf(stderr, "locsim sweep: --accept runs locally and writes the database (not with --dry-run, --slurm "
+                        "or --collect)\n");
+        rc = 2;
+        goto out;
+    }
+    if (accept) {
+        rc = accept_models(s, &p, &db, sample, jobs, results_path);
+        if (results_path[0]) export_results(&db, results_path, NULL);
+        goto out;
+    }
     if (do_collect) {
         rc = collect(dbpath, &db);
         if (rc != 2 && results_path[0]) export_results(&db, results_path, NULL);
@@ -1110,7 +1290,12 @@ int sweep_main(int argc, char **argv) {
     }
     /* the missing runs, each key once (two variants with the same settings are one run) */
     const planned_run **todo = xcalloc((size_t)p.nruns, sizeof *todo);
-    int ntodo = 0, have = 0, failed_before = 0;
+    int ntodo = 0, have = 0, failed_before = 0, accepted = 0;
+    /* an earlier model's complete run counts when that model was accepted as this one (equiv.h) */
+    char cur[MODEL_ID_CHARS + 1];
+    snprintf(cur, sizeof cur, "%.12s", p.binary_hash);
+    model_set cls;
+    equiv_closure(&db, cur, &cls);
     for (int i = 0; i < p.nruns; i++) {
         int dup = 0;
         for (int k = 0; k < i && !dup; k++) dup = !strcmp(p.runs[k].key, p.runs[i].key);
@@ -1128,8 +1313,20 @@ int sweep_main(int argc, char **argv) {
             have++;
             continue;
         }
+        sqlite3_int64 id;
+        char version[128];
+        if (db.db && cls.n > 1 &&
+            equiv_latest_run(&db, p.runs[i].point, cur, &cls, &id, version, sizeof version) == 1) {
+            have++;
+            accepted++;
+            continue;
+        }
         todo[ntodo++] = &p.runs[i];
     }
+    model_set_free(&cls);
+    if (accepted)
+        fprintf(stderr, "locsim sweep: %d runs by earlier models accepted as this one's (--accept) count as present\n",
+                accepted);
     /* Run variant by variant (in spec order), each over every workload: a sweep
      * stopped early has whole comparisons across workloads, not whole workloads. */
     for (int i = 1; i < ntodo; i++) {

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Runs of an earlier model accepted as this model's (locsim sweep --accept):
+# the sweep reruns a sample of them, compares every statistic bit for bit and,
+# when all are identical, records the pair, so that the sweep counts the
+# earlier runs as present and the report shows them without the stale mark;
+# the pair travels in the committed results file.  A sample that differs in a
+# single statistic is refused, naming it, and the runs stay stale.
+set -u
+locsim=$1
+src=$2
+export LOCSIM_CONFIG_DIR=$src/configs
+command -v sqlite3 >/dev/null || { echo "SKIP: no sqlite3 (tools/install-deps.sh installs it as root)"; exit 0; }
+fail=0
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+q() { sqlite3 "$1" "$2"; }
+
+mkdir -p "$dir/a"
+cat >"$dir/a/g.yaml" <<'EOF'
+name: acc
+configs: [fermi_gtx480]
+classes: {X: every workload}
+workloads:
+  - {name: kmeans, size: 1, class: X}
+  - {name: vectoradd, size: 1, class: X}
+variants:
+  lrr: {label: LRR, options: {-gpgpu_scheduler: lrr}}
+  gto: {label: GTO, options: {-gpgpu_scheduler: gto}}
+report:
+  title: accept test
+  sections:
+    - text: "GTO mean IPC ${amean(X, gto.gpu_tot_ipc):%.4f}"
+EOF
+"$locsim" sweep "$dir/a/g.yaml" --jobs 2 >/dev/null 2>&1 || { echo "FAIL: the first sweep"; fail=1; }
+"$locsim" report "$dir/a/g.yaml" --out "$dir/a/out" >/dev/null 2>&1 || { echo "FAIL: the first report"; fail=1; }
+cp "$dir/a/out/acc.md" "$dir/first.md"
+# the simulator "changes": every run becomes an earlier model's (key and version)
+q "$dir/a/g.db" "update runs set key = 'old' || substr(key, 4), version = 'v0 model:000000000000'"
+rm -f "$dir/a/results/acc.db.zst"
+cp "$dir/a/g.db" "$dir/differs.db"
+out=$("$locsim" sweep "$dir/a/g.yaml" --dry-run 2>&1)
+grep -q "0 in .* already, 4 to run" <<<"$out" || { echo "FAIL: the earlier runs count before any --accept: $out"; fail=1; }
+
+# accepted: two reruns, identical, the pair recorded; the other two runs count
+out=$("$locsim" sweep "$dir/a/g.yaml" --accept --sample 2 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "model 000000000000 made 4 runs this model lacks; rerunning 2 of them" <<<"$out" &&
+  [ "$(grep -c ": identical ([0-9]* statistics)" <<<"$out")" = 2 ] && grep -q "accepted as [0-9a-f]\{12\}: 2 reruns" <<<"$out" ||
+  { echo "FAIL: --accept (rc $rc): $out"; fail=1; }
+# the sample: the longest run first, then another variant's
+[ "$(q "$dir/a/g.db" "select count(distinct variant) from runs where version not like 'v0 %'")" = 2 ] ||
+  { echo "FAIL: the sample does not span both variants"; q "$dir/a/g.db" "select workload, variant, version from runs"; fail=1; }
+[ "$(q "$dir/a/g.db" "select earlier || ' ' || runs_rerun from model_equivalence")" = "000000000000 2" ] ||
+  { echo "FAIL: the pair is not recorded"; q "$dir/a/g.db" "select * from model_equivalence"; fail=1; }
+out=$("$locsim" sweep "$dir/a/g.yaml" --dry-run 2>&1)
+grep -q "2 runs by earlier models accepted as this one's" <<<"$out" && grep -q "4 in .* already, 0 to run" <<<"$out" ||
+  { echo "FAIL: the accepted runs do not count: $out"; fail=1; }
+"$locsim" report "$dir/a/g.yaml" --out "$dir/a/out" >"$dir/rlog" 2>&1; rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: report exits $rc with accepted runs"; cat "$dir/rlog"; fail=1; }
+grep -q "†" "$dir/a/out/acc.md" && { echo "FAIL: an accepted value has the stale mark"; fail=1; }
+grep -q "2 runs were made by earlier models accepted as this one" "$dir/a/out/acc.md" &&
+  grep -q "model \`000000000000\` accepted as \`[0-9a-f]\{12\}\` (this model) on .*: 2 of its runs rerun, [0-9]* statistics compared, all identical" "$dir/a/out/acc.md" ||
+  { echo "FAIL: the report does not name the acceptance"; tail -5 "$dir/a/out/acc.md"; fail=1; }
+a=$(grep "GTO mean IPC" "$dir/first.md"); b=$(grep "GTO mean IPC" "$dir/a/out/acc.md")
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: values changed: '$a' vs '$b'"; fail=1; }
+# the pair travels in the committed results file
+mkdir -p "$dir/b/results"
+cp "$dir/a/g.yaml" "$dir/b/"
+cp "$dir/a/results/acc.db.zst" "$dir/b/results/"
+out=$("$locsim" sweep "$dir/b/g.yaml" --dry-run 2>&1)
+grep -q "4 in .* already, 0 to run" <<<"$out" || { echo "FAIL: a fresh folder does not take the accepted runs: $out"; fail=1; }
+
+# refused: one statistic of every earlier run differs
+q "$dir/differs.db" "update stats set value = value + 1 where kernel = -1 and stat = (select id from stat_names where name = 'gpu_tot_sim_cycle')"
+mkdir -p "$dir/c"
+cp "$dir/a/g.yaml" "$dir/c/"
+cp "$dir/differs.db" "$dir/c/g.db"
+out=$("$locsim" sweep "$dir/c/g.yaml" --accept --sample 1 2>&1); rc=$?
+[ $rc -eq 1 ] && grep -q "gpu_tot_sim_cycle [0-9]*, then [0-9]*" <<<"$out" && grep -q "model 000000000000 NOT accepted (0 of 1 reruns identical)" <<<"$out" ||
+  { echo "FAIL: a differing rerun was not refused (rc $rc): $out"; fail=1; }
+[ "$(q "$dir/c/g.db" "select count(*) from model_equivalence")" = 0 ] || { echo "FAIL: a refused pair was recorded"; fail=1; }
+out=$("$locsim" sweep "$dir/c/g.yaml" --dry-run 2>&1)
+grep -q "1 in .* already, 3 to run" <<<"$out" || { echo "FAIL: refused runs do not stay stale: $out"; fail=1; }
+# the options are checked
+out=$("$locsim" sweep "$dir/c/g.yaml" --accept --sample 0 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "\-\-sample expects an integer 1..1000, got '0'" <<<"$out" || { echo "FAIL: --sample 0: $out"; fail=1; }
+out=$("$locsim" sweep "$dir/c/g.yaml" --accept --dry-run 2>&1); rc=$?
+[ $rc -eq 2 ] || { echo "FAIL: --accept --dry-run exits $rc: $out"; fail=1; }
+
+[ $fail -eq 0 ] && echo "ok: earlier runs accepted by sampled reruns, refused when a statistic differs"
+exit $fail
