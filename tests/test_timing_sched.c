@@ -148,6 +148,39 @@ static void test_swl_never_past_n(void **state) {
     f.ops->destroy(f.st);
 }
 
+/* The paper's SWL at a barrier (section 3.2): while one of the N allowed warps
+ * waits at a barrier, the rest of its CTA may run to the barrier; other CTAs'
+ * warps stay limited.  Two CTAs of four warps: slots 0-3 (older), 4-7. */
+static void test_swl_barrier_lets_the_cta_arrive(void **state) {
+    (void)state;
+    fixture f;
+    make(&f, "warp_limiting:gto:2", 1, 8);
+    set_ages(&f, (const uint8_t[]){0, 1, 2, 3, 4, 5, 6, 7}, 8);
+    const warp_mask groups[2] = {M(0, 1, 2, 3), M(4, 5, 6, 7)};
+    sched_view v = {.sched_id = 0, .owned = f.live, .live = f.live, .age_order = f.age, .nlive = 8,
+                    .age_groups = groups, .ngroups = 2};
+    /* no barrier: 2..7 are beyond the limit */
+    v.ready = M(2, 3, 4, 5);
+    assert_int_equal(f.ops->pick(f.st, &v), -1);
+    /* warp 1 waits at its CTA's barrier: 2 and 3 may come to it, 4..7 may not */
+    v.at_barrier = M(1);
+    v.ready = M(0, 3, 4, 5);
+    assert_int_equal(f.ops->pick(f.st, &v), 0);
+    v.ready = M(3, 4, 5);
+    assert_int_equal(f.ops->pick(f.st, &v), 3);
+    v.ready = M(4, 5, 6, 7);
+    assert_int_equal(f.ops->pick(f.st, &v), -1);
+    /* both allowed warps wait: still only their CTA */
+    v.at_barrier = M(0, 1);
+    v.ready = M(2, 4);
+    assert_int_equal(f.ops->pick(f.st, &v), 2);
+    /* a barrier in a CTA beyond the limit frees nothing */
+    v.at_barrier = M(4);
+    v.ready = M(5, 6);
+    assert_int_equal(f.ops->pick(f.st, &v), -1);
+    f.ops->destroy(f.st);
+}
+
 static void test_bad_specs(void **state) {
     (void)state;
     const char *args;
@@ -194,6 +227,7 @@ int main(void) {
         cmocka_unit_test(test_two_level_stays_in_group),
         cmocka_unit_test(test_two_level_groups_per_scheduler),
         cmocka_unit_test(test_swl_never_past_n),
+        cmocka_unit_test(test_swl_barrier_lets_the_cta_arrive),
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_cta_rr_hands_out_each_cta_once),
     };

@@ -900,7 +900,8 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     }
     if (ready) {
         sched_view v = {.now = now, .sched_id = sched_id, .ready = ready, .owned = owned, .live = s->live_mask,
-                        .next_is_load = loads, .age_order = s->age_order, .nlive = s->nlive,
+                        .next_is_load = loads, .at_barrier = s->barrier_mask, .age_order = s->age_order,
+                        .nlive = s->nlive,
                         .age_groups = s->age_group, .ngroups = s->ngroups,
                         .l1d_locality = l1d_locality, .l1d = s->l1d,
                         .sigma = s->c.track_sigma ? s->sigma : NULL};

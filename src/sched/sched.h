@@ -47,6 +47,7 @@ typedef struct {
     warp_mask owned;         /* this scheduler's live warps (ready or not) */
     warp_mask live;          /* every live warp of the SM (all schedulers) */
     warp_mask next_is_load;  /* warps whose next instruction reads global/local memory */
+    warp_mask at_barrier;    /* live warps of the SM waiting at a CTA barrier */
     const uint8_t *age_order;/* live warps of the SM, oldest first */
     uint32_t nlive;          /* entries in age_order (= popcount(live)) */
     /* The same order by CTA (optional, NULL if not given): the warp slots of

@@ -1,5 +1,6 @@
 /* SWL: static warp limiting (CCWS paper section 3.2).  Only the N oldest live
- * warps of the SM may issue; among them the priority policy (gto or lrr) picks.
+ * warps of the SM may issue (and, while one of them waits at a barrier, the rest
+ * of its CTA); among them the priority policy (gto or lrr) picks.
  *
  *   -gpgpu_scheduler warp_limiting:<prio>:<N>      e.g. warp_limiting:gto:8
  *
@@ -50,10 +51,18 @@ static void *swl_create(const sched_params *p, char *err, size_t errlen) {
     return s;
 }
 
-/* The N oldest live warps of the SM. */
+/* The N oldest live warps of the SM, and every live warp of a CTA one of whose
+ * allowed warps waits at a barrier: the paper's SWL "limits the number of
+ * wavefronts running until a barrier, allows the rest of the work-group to
+ * reach the barrier, then continues with the same multithreading constraints"
+ * (section 3.2).  Without it a limit below a CTA's warp count never releases
+ * the barrier. */
 static warp_mask allowed_warps(const swl_state *s, const sched_view *v) {
     warp_mask m = 0;
     for (uint32_t i = 0; i < v->nlive && i < s->limit; i++) m |= (warp_mask)1 << v->age_order[i];
+    warp_mask waiting = m & v->at_barrier;
+    for (uint32_t g = 0; waiting && g < v->ngroups; g++)
+        if (v->age_groups[g] & waiting) m |= v->age_groups[g] & v->live;
     return m;
 }
 
