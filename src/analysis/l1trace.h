@@ -26,8 +26,10 @@
  *    counts runs -- memory accesses (misses) -- by CRN: 0, 1, ..., 15 and 16+.
  *    Hits on a line kept from an earlier kernel belong to no run.
  *
- * l1_trace_analyze() runs at each kernel end on that kernel's stream, adds to
- * the totals and empties the stream.  The real L1D keeps its lines from one
+ * The breakdown and the CRN runs need no future, so they are taken as each
+ * access is recorded; l1_trace_analyze() runs the OPT replay at each kernel end
+ * on that kernel's stream, closes the open CRN runs, adds to the totals and
+ * empties the stream.  The real L1D keeps its lines from one
  * kernel to the next (unless -gpgpu_flush_l1_cache), and so do the analyses:
  * the OPT cache keeps its lines, and a line keeps the warp that brought it in
  * (a hit on a line of an earlier kernel is inter-kernel).  OPT looks ahead only
@@ -42,10 +44,12 @@
  * otherwise; a write miss allocates only with a write-allocate policy.  The
  * breakdown classifies read hits only; writes are counted apart.
  *
- * Memory: 24 bytes per recorded access (the stream of one kernel of one SM),
- * grown by doubling; the analyses use hash tables sized to the stream, and one
- * entry per distinct line the SM has touched.  Nothing is allocated unless
- * -l1d_access_analysis is on.
+ * Memory: 8 bytes per recorded access (the stream of one kernel of one SM:
+ * line and flags, all the OPT replay needs), grown by doubling, and 4 more per
+ * access during the replay (next uses); the hash tables hold one entry per
+ * distinct line.  (Before, 24 bytes a record and tables sized to the stream:
+ * kmeans --size 1000 on ccws_gtx285 needed over 10 GB.)  Nothing is allocated
+ * unless -l1d_access_analysis is on.
  */
 #ifndef LOCSIM_ANALYSIS_L1TRACE_H
 #define LOCSIM_ANALYSIS_L1TRACE_H
