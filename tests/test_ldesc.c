@@ -556,6 +556,23 @@ static void test_prefetch_stride(void **state) {
     assert_int_equal(pf_touch(st, A + 1152, 0, 1, 0, 1, out), 1);
     assert_int_equal(out[0], A + 1152 + 128);
     prefetch_find("ldesc")->destroy(st);
+    /* fresh, 1 active: 1024 B ahead.  Each row is a stream whose front is the
+     * furthest target asked for: a miss of a warp behind (A + 256, target A + 1280
+     * <= A + 1532) asks nothing; the same offset in row 1 is another stream
+     * (target A + 1536 + 1280); a target past the row's end (A + 512 -> A + 1536)
+     * is past row 0's front and asked for */
+    st = pf_make(&s);
+    assert_int_equal(pf_miss(st, A + 508, 0, out), 1);
+    assert_int_equal(out[0], A + 1532);
+    assert_int_equal(pf_miss(st, A + 256, 0, out), 0);
+    probe pb = {"ldesc_pf_behind_front", -1};
+    prefetch_find("ldesc")->report(st, grab, &pb);
+    assert_int_equal((int)pb.value, 1);
+    assert_int_equal(pf_miss(st, A + 1536 + 256, 0, out), 1);
+    assert_int_equal(out[0], A + 1536 + 1280);
+    assert_int_equal(pf_miss(st, A + 512, 0, out), 1);
+    assert_int_equal(out[0], A + 1536);
+    prefetch_find("ldesc")->destroy(st);
 
     /* 1 MB at B, D-Tile 64 x 4 elements (1 KB), stride 64 elements = 256 B: a stride
      * of a whole row steps row to row, a warp reads min(32, 64) = 32 floats of one

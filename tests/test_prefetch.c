@@ -363,7 +363,10 @@ static mem_req reply_for(const mem_req *out) {
  *     candidate 0x100 is in flight: redundant 1.
  *  4. read 0x100 before its fill: merges into the prefetch: late 1 (and its
  *     candidate 0x180 is issued: issued 3).  The fill wakes that read, and the
- *     line is not marked prefetched (it was used).
+ *     line is not marked prefetched (it was used).  Redundant candidates are
+ *     told apart: 0x100 in flight for a prefetch (step 3), present after a
+ *     demand used it (a read of 0x080), present and prefetched but untouched
+ *     (0x180, from a read of 0x100 after its fill).
  *  5. fill 0x180 and never touch it; lines 0x380, 0x580, 0x780 (set 3 like 0x180
  *     with 4 sets of 128 B: line number mod 4 = 3) and then 0x980 fill set 3's
  *     four ways, so LRU evicts 0x180 untouched: useless 1.  (Their own nextline
@@ -400,6 +403,8 @@ static void cache_bookkeeping(void **state) {
     assert_int_equal(cache_access(c, &r, 5, NULL), CACHE_HIT);
     assert_int_equal(k->useful, 1);
     assert_int_equal(k->redundant, 1);
+    assert_int_equal(k->redundant_present, 0);      /* 0x100 is in flight ... */
+    assert_int_equal(k->redundant_prefetched, 1);   /* ... for a prefetch */
     mem_req q2 = *cache_miss_queue_peek(c);   /* the prefetch of 0x100 */
     cache_miss_queue_pop(c);
     assert_int_equal(q2.addr, 0x100);
@@ -412,6 +417,11 @@ static void cache_bookkeeping(void **state) {
     assert_int_equal(cache_fill(c, &f2, 7, woken, 16), 1);
     assert_int_equal(woken[0].warp, 2);
     assert_false(cache_probe(c, 0x100)->prefetched);
+    r = rd(0x080, 8, 1);   /* candidate 0x100 again: present, and a demand has used it */
+    assert_int_equal(cache_access(c, &r, 7, NULL), CACHE_HIT);
+    assert_int_equal(k->redundant, 2);
+    assert_int_equal(k->redundant_present, 1);
+    assert_int_equal(k->redundant_prefetched, 1);
     mem_req q3 = *cache_miss_queue_peek(c);   /* the prefetch of 0x180 */
     cache_miss_queue_pop(c);
     assert_int_equal(q3.addr, 0x180);
@@ -419,6 +429,11 @@ static void cache_bookkeeping(void **state) {
     assert_int_equal(cache_fill(c, &f3, 8, woken, 16), 0);
     assert_true(cache_probe(c, 0x180)->prefetched);
     assert_int_equal(k->useless, 0);
+    r = rd(0x100, 8, 2);   /* candidate 0x180: present, prefetched, untouched */
+    assert_int_equal(cache_access(c, &r, 9, NULL), CACHE_HIT);
+    assert_int_equal(k->redundant, 3);
+    assert_int_equal(k->redundant_present, 2);
+    assert_int_equal(k->redundant_prefetched, 2);
 
     uint64_t t = 10;
     const uint64_t fillers[] = {0x380, 0x580, 0x780, 0x980};

@@ -558,8 +558,17 @@ static void prefetch_line(cache *c, const mem_req *cause, uint64_t la, uint64_t 
     uint32_t set = set_index(c, la);
     /* Present or in flight first: that test is cheap, and a line another slice
      * holds is never here, so the order changes no count. */
-    if (find_way(c, set, la) >= 0 || mshr_find(c, la) >= 0) {
+    int way = find_way(c, set, la), e = mshr_find(c, la);
+    if (way >= 0 || e >= 0) {
+        /* Which kind: a target a demand fetched earlier, or one another trigger
+         * already prefetched (the redundant breakdown, docs/wsmp.md).  A line
+         * being fetched may hold a way already (allocate on miss); its MSHR
+         * entry says who asked for it. */
+        const cache_line *l = way >= 0 ? line_ptr(c, set, (uint32_t)way) : NULL;
+        bool in_flight = e >= 0 && (!l || l->pending);
         c->pfc.redundant++;
+        c->pfc.redundant_present += !in_flight;
+        c->pfc.redundant_prefetched += in_flight ? c->mshr[e].prefetch != 0 : l->prefetched != 0;
         return;
     }
     if (c->pf_owns && !c->pf_owns(c->pf_owns_ctx, la << c->line_shift)) {
@@ -585,7 +594,7 @@ static void prefetch_line(cache *c, const mem_req *cause, uint64_t la, uint64_t 
         evict(c, set, (uint32_t)victim, &q);
         install(c, set, (uint32_t)victim, la, &q, now)->pending = to_fetch;
     }
-    int e = mshr_alloc(c, la);
+    e = mshr_alloc(c, la);
     c->mshr[e].requested = to_fetch;
     c->mshr[e].prefetch = 1;
     q.mshr[0] = (uint8_t)e;

@@ -258,6 +258,9 @@ typedef struct cache_prefetch_counters {
     uint64_t late;            /* demand accesses merged into a prefetch still in flight */
     uint64_t useless;         /* prefetched lines evicted (or invalidated) untouched */
     uint64_t redundant;       /* candidates already present or in flight (not issued) */
+    uint64_t redundant_present;  /* ... of which present in the cache (the rest: in an MSHR) */
+    uint64_t redundant_prefetched; /* ... of which a prefetch brought or is bringing, no demand
+                                      access having touched it yet (another trigger's target) */
     uint64_t dropped;         /* candidates refused for lack of an MSHR, line or miss-queue slot */
     uint64_t foreign;         /* candidates this cache does not hold (another L2 slice's lines) */
     uint64_t demand_read_misses; /* demand reads that missed (the coverage denominator) */

@@ -14,7 +14,7 @@
 #define TIMING_MAX_L1D_POLICY_STATS 48  /* statistics an L1D replacement policy may define */
 #define TIMING_MAX_PF_STATS 24      /* statistics a prefetcher plug-in may define (per cache level) */
 #define TIMING_MAX_DSCHED_STATS 64  /* statistics a DRAM scheduler plug-in may define (mfq: 50) */
-#define TIMING_PF_BASE 13           /* <L>_prefetch_* statistics every prefetcher has (timing_plugin_stats.c) */
+#define TIMING_PF_BASE 15           /* <L>_prefetch_* statistics every prefetcher has (timing_plugin_stats.c) */
 #define TIMING_L1A_STATS 19         /* L1D access-stream analysis statistics (timing_policy_stats.c) */
 #define TIMING_L1A_CRN 17           /* ... and its CRN histogram buckets (L1T_CRN_BUCKETS) */
 

@@ -13,6 +13,9 @@
  *      <L>_prefetch_accuracy     (useful + late) / issued
  *      <L>_prefetch_coverage     (useful + late) / (useful + late + demand read misses)
  *      <L>_prefetch_line_repeats (detail) reads a once-per-line prefetcher was not shown
+ *      <L>_prefetch_redundant_present, _redundant_prefetched (detail) the redundant
+ *                                candidates whose line was present (not in flight), and
+ *                                those whose line a prefetch brought, untouched yet
  *    and the prefetcher's own statistics (prefetch_ops.stats) as <L>_<name>;
  *  - the DRAM scheduler's own statistics (dram_sched_ops.stats), summed over
  *    the channels.
@@ -24,7 +27,7 @@
 #include "sim/timing.h"
 
 enum { PF_CAND, PF_ISSUED, PF_USEFUL, PF_LATE, PF_USELESS, PF_REDUNDANT, PF_DROPPED, PF_FOREIGN, PF_DEMAND_MISSES,
-       PF_LINE_REPEATS, PF_USED, PF_ACCURACY, PF_COVERAGE };
+       PF_LINE_REPEATS, PF_REDUNDANT_PRESENT, PF_REDUNDANT_PREFETCHED, PF_USED, PF_ACCURACY, PF_COVERAGE };
 _Static_assert(PF_COVERAGE + 1 == TIMING_PF_BASE, "timing.h sizes the ids");
 
 static const cache *level_cache(timing_state *t, int level, uint32_t i) {
@@ -90,6 +93,10 @@ static int define_level(timing_state *t, int level) {
     C(PF_LINE_REPEATS, "_prefetch_line_repeats", STAT_DETAIL,
       "demand reads not shown to a once-per-line prefetcher (spp, spp_ppf): the next sector of the line "
       "the same warp's previous read used");
+    C(PF_REDUNDANT_PRESENT, "_prefetch_redundant_present", STAT_DETAIL,
+      "redundant candidates whose line was present (the rest were in flight)");
+    C(PF_REDUNDANT_PREFETCHED, "_prefetch_redundant_prefetched", STAT_DETAIL,
+      "redundant candidates whose line a prefetch brought or is bringing, untouched by any demand access yet");
 #undef C
     if (!ok) return -1;
     int used_terms[2] = {id[PF_USEFUL], id[PF_LATE]};
@@ -131,7 +138,7 @@ static int define_level(timing_state *t, int level) {
 static void collect_level(timing_state *t, int level) {
     if (!t->ids.pf[level].on) return;
     const prefetch_ops *ops = level_prefetcher(t, level);
-    uint64_t v[PF_LINE_REPEATS + 1] = {0};
+    uint64_t v[PF_REDUNDANT_PREFETCHED + 1] = {0};
     own_sum own;
     memset(&own, 0, sizeof own);
     own.defs = ops->stats;
@@ -140,11 +147,12 @@ static void collect_level(timing_state *t, int level) {
         if (!c || !cache_prefetcher(c)) continue;
         const cache_prefetch_counters *k = cache_prefetch_stats(c);
         const uint64_t x[] = {k->candidates, k->issued, k->useful, k->late, k->useless, k->redundant, k->dropped,
-                              k->foreign, k->demand_read_misses, k->line_repeats};
-        for (int j = 0; j <= PF_LINE_REPEATS; j++) v[j] += x[j];
+                              k->foreign, k->demand_read_misses, k->line_repeats, k->redundant_present,
+                              k->redundant_prefetched};
+        for (int j = 0; j <= PF_REDUNDANT_PREFETCHED; j++) v[j] += x[j];
         if (t->ids.pf[level].nown) ops->report(cache_prefetcher_state(c), sum_own, &own);
     }
-    for (int j = 0; j <= PF_LINE_REPEATS; j++) stats_add(t->stats, t->ids.pf[level].base[j], v[j]);
+    for (int j = 0; j <= PF_REDUNDANT_PREFETCHED; j++) stats_add(t->stats, t->ids.pf[level].base[j], v[j]);
     for (int i = 0; i < t->ids.pf[level].nown; i++)
         if (!ops->stats[i].num) stats_add(t->stats, t->ids.pf[level].own[i], own.value[i]);
 }

@@ -14,11 +14,14 @@
  *                           in flight shorten the distance, as the paper's equation
  *                           intends.  A distance below one line would name the line
  *                           already in flight, so it is raised to one line.  The
- *                           target must lie inside the data structure;
+ *                           target must lie inside the data structure and past
+ *                           the furthest target already asked for in its stream
+ *                           (past_front());
  *   COACCESSED, IRREGULAR   nothing (soft pinning handles it).
  * The cache counts issued / useful / late prefetches (cache_prefetch_counters);
  * this prefetcher adds how many candidates each rule produced. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ldesc/ldesc.h"
 #include "mem/mem_req.h"
@@ -34,6 +37,15 @@ typedef struct {
     struct { int id; uint64_t tile; } recent[LDESC_PF_WINDOW];
     uint32_t nrecent, next;
     uint64_t nearby, strided;
+    uint64_t trig_pf;   /* triggers that were the first demand touch of a prefetched line */
+    uint64_t behind;    /* stride targets not past their stream's front (asked for already) */
+    /* How far each stream being prefetched has been asked for: a stream is one
+     * row of a D-Tile (a stride along the rows) or one line-wide column of a
+     * D-Tile (a stride of a row or more), its front the furthest target asked
+     * for.  Direct-mapped, one entry per L1 line (the L1 cannot hold more
+     * streams' lines than it has lines). */
+    struct pf_front { uint64_t key, front; int id; uint8_t valid; } *fronts;
+    uint32_t nfronts;
 } ldesc_pf;
 
 static void *lpf_create(const prefetch_config *cfg, char *err, size_t errlen) {
@@ -42,13 +54,27 @@ static void *lpf_create(const prefetch_config *cfg, char *err, size_t errlen) {
     if (!p) return NULL;
     p->line = cfg->line_size;
     p->l1_bytes = cfg->cache_bytes;
+    p->nfronts = p->line ? (uint32_t)(p->l1_bytes / p->line) : 0;
+    if (!p->nfronts) p->nfronts = 1;
+    p->fronts = calloc(p->nfronts, sizeof *p->fronts);
+    if (!p->fronts) {
+        free(p);
+        return NULL;
+    }
     return p;
+}
+
+static void lpf_destroy(void *st) {
+    ldesc_pf *p = st;
+    if (p) free(p->fronts);
+    free(p);
 }
 
 static void lpf_kernel_begin(void *st, const ldesc_set *hints) {
     ldesc_pf *p = st;
     p->set = hints;
     p->nrecent = p->next = 0;
+    memset(p->fronts, 0, p->nfronts * sizeof *p->fronts);
 }
 
 /* Remember that D-Tile `tile` of descriptor id triggered; the number of distinct
@@ -93,6 +119,28 @@ static uint64_t step_bytes(const ldesc_entry *e) {
     return min_u64(elems, LDESC_PF_WARP) * d->elem_size;
 }
 
+/* The stream an access of a stride pattern belongs to: its D-Tile row when the
+ * stride walks along the rows, else its D-Tile and line-wide column. */
+static uint64_t stream_key(const ldesc_entry *e, uint64_t addr, uint64_t dtile_bytes, uint32_t line) {
+    uint64_t off = addr - e->lo;
+    if (e->stride_bytes < e->tile_bytes) return off / e->tile_bytes;
+    return off / dtile_bytes * (e->tile_bytes / line + 1) + off % e->tile_bytes / line;
+}
+
+/* Is target past its stream's front (not asked for yet)?  Then it becomes the
+ * front.  A miss of a warp behind the stream's leading warp (the L1 dropped a
+ * line the leader fetched) names a target the leader's miss already asked for:
+ * asking again would only find it cached or in flight, or fetch again a line
+ * that did not survive in the L1. */
+static int past_front(ldesc_pf *p, const ldesc_entry *e, uint64_t key, uint64_t target) {
+    uint64_t h = (key * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(uint32_t)e->id * 0xc2b2ae3d27d4eb4full);
+    struct pf_front *f = &p->fronts[(h >> 17) % p->nfronts];
+    int fwd = e->d.stride >= 0;
+    if (f->valid && f->id == e->id && f->key == key && (fwd ? target <= f->front : target >= f->front)) return 0;
+    f->valid = 1, f->id = e->id, f->key = key, f->front = target;
+    return 1;
+}
+
 static uint32_t lpf_access(void *st, const prefetch_access *a, uint64_t now, uint64_t *out, uint32_t cap) {
     (void)now;
     ldesc_pf *p = st;
@@ -110,12 +158,18 @@ static uint32_t lpf_access(void *st, const prefetch_access *a, uint64_t now, uin
         if (dist < p->line) dist = p->line;   /* past the line in flight */
         if (e->d.stride < 0 && dist > a->addr) return 0;
         target = e->d.stride < 0 ? a->addr - dist : a->addr + dist;
+        if (target < e->lo || target >= e->hi) return 0;
+        if (!past_front(p, e, stream_key(e, a->addr, dtile_bytes, p->line), target)) {
+            p->behind++;
+            return 0;
+        }
     } else {
         return 0;
     }
     if (target < e->lo || target >= e->hi) return 0;
     if (nearby) p->nearby++;
     else p->strided++;
+    p->trig_pf += a->useful || a->late;
     out[0] = target;
     return 1;
 }
@@ -123,6 +177,10 @@ static uint32_t lpf_access(void *st, const prefetch_access *a, uint64_t now, uin
 static const prefetch_stat_def lpf_stats[] = {
     {"ldesc_pf_nearby", NULL, NULL, 0, "next-line candidates for NEARBY INTER_THREAD data (before the cache's filter)"},
     {"ldesc_pf_strided", NULL, NULL, 0, "stride candidates for COACCESSED REGULAR INTER_THREAD data"},
+    {"ldesc_pf_behind_front", NULL, NULL, 0,
+     "stride targets not produced: not past the furthest target already asked for in their stream"},
+    {"ldesc_pf_from_prefetched", NULL, NULL, 0,
+     "candidates whose trigger was the first demand touch of a prefetched line (the rest: misses)"},
     {NULL, NULL, NULL, 0, NULL},
 };
 
@@ -130,6 +188,8 @@ static void lpf_report(const void *st, void (*emit)(void *, const char *, double
     const ldesc_pf *p = st;
     emit(ctx, "ldesc_pf_nearby", (double)p->nearby);
     emit(ctx, "ldesc_pf_strided", (double)p->strided);
+    emit(ctx, "ldesc_pf_from_prefetched", (double)p->trig_pf);
+    emit(ctx, "ldesc_pf_behind_front", (double)p->behind);
 }
 
 const prefetch_ops prefetch_ldesc = {
@@ -138,7 +198,7 @@ const prefetch_ops prefetch_ldesc = {
             "address + L1/(active tiles x bytes a warp touches per step) x stride, at least a line "
             "(COACCESSED REGULAR) (docs/ldesc.md)",
     .create = lpf_create,
-    .destroy = free,
+    .destroy = lpf_destroy,
     .on_access = lpf_access,
     .report = lpf_report,
     .stats = lpf_stats,
