@@ -13,12 +13,20 @@
 //       out[128 t + j] = 3 in[128 t + j] - in[128 t + 127 - j] = 256 t + 4 j - 127
 //   (tile 0: out[0] = -127, out[127] = 381; tile 5: out[650] = 1280 + 40 - 127 = 1193;
 //   tile 15: out[2047] = 3840 + 508 - 127 = 4221).
+// pipe: cuda::pipeline over a block (pipeline_shared_state, 2 stages): every
+//   thread acquires a stage, copies its int of tile t (cuda::memcpy_async onto the
+//   pipeline), commits; then waits for the oldest stage, reads its neighbour's
+//   element and releases.  Tiles 0..3 of in[i] = i (128 threads):
+//       out2[128 t + j] = 2 in[128 t + (j + 1) % 128] + 1
+//   (out2[0] = 3, out2[127] = 1, out2[128] = 259, out2[511] = 769).
 // drop: one warp, an mbarrier of 32; lanes 0..7 arrive, lanes 8..31 arrive and
 //   drop out, so the next phase completes with the 8 arrivals of lanes 0..7 alone
 //   (with the expected count left at 32 it would never complete).  Then phase 1
 //   (odd) is over: test_wait_parity(1) is true for lanes 0..7, test_wait_parity(0)
 //   (phase 2, current) false.
 #include <cuda/barrier>
+#include <cuda/pipeline>
+#include <cooperative_groups.h>
 #include <cuda_awbarrier_primitives.h>
 #include "check.h"
 
@@ -55,6 +63,26 @@ __global__ void pipeline(const int *in, int *out) {
                 (void)token;
             }
         }
+    }
+}
+
+__global__ void pipe(const int *in, int *out) {
+    __shared__ int buf[STAGES][TILE];
+#pragma nv_diag_suppress static_var_with_dynamic_init
+    __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, STAGES> state;
+    auto pipe = cuda::make_pipeline(cooperative_groups::this_thread_block(), &state);
+    int j = threadIdx.x, fetched = 0;
+    for (int t = 0; t < 4; t++) {
+        for (; fetched < 4 && fetched < t + STAGES; fetched++) {
+            pipe.producer_acquire();
+            cuda::memcpy_async(&buf[fetched % STAGES][j], &in[TILE * fetched + j], sizeof(int), pipe);
+            pipe.producer_commit();
+        }
+        pipe.consumer_wait();
+        __syncthreads();  // every thread's copy of the stage has landed
+        out[TILE * t + j] = 2 * buf[t % STAGES][(j + 1) % TILE] + 1;
+        __syncthreads();  // every thread has read it before the stage is refilled
+        pipe.consumer_release();
     }
 }
 
@@ -103,6 +131,13 @@ int main() {
     for (int i = 0; i < n; i++) bad += h[i] != 256 * (i / TILE) + 4 * (i % TILE) - 127;
     printf("pipeline: out[0] %d out[127] %d out[650] %d out[2047] %d, %d wrong\n", h[0], h[127], h[650], h[2047],
            bad);
+    pipe<<<1, TILE>>>(in, out);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(h, out, 4 * TILE * sizeof(int), cudaMemcpyDeviceToHost));
+    int bad2 = 0;
+    for (int i = 0; i < 4 * TILE; i++) bad2 += h[i] != 2 * (TILE * (i / TILE) + (i % TILE + 1) % TILE) + 1;
+    printf("pipe: out[0] %d out[127] %d out[128] %d out[511] %d, %d wrong\n", h[0], h[127], h[128], h[511], bad2);
+    bad += bad2;
     drop<<<1, 32>>>(out);
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(h, out, 33 * sizeof(int), cudaMemcpyDeviceToHost));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mbarrier objects and cp.async completion on them (issue 33, item 4): a
 # cuda::barrier producer/consumer pipeline fed by cuda::memcpy_async (cp.async +
-# cp.async.mbarrier.arrive) and the __mbarrier_* primitives with arrive_drop
+# cp.async.mbarrier.arrive), a cuda::pipeline over a block, and the __mbarrier_*
+# primitives with arrive_drop
 # (tests/cudart/mbarrier.cu, values worked by hand there), built for compute_80
 # (mbarrier.test_wait) and compute_90 (mbarrier.try_wait, arrive with a count),
 # each run in functional and timing mode.
@@ -9,6 +10,7 @@ set -euo pipefail
 source "$2/tests/cudart/common.sh"
 cat > "$WORK/expected" <<'OUT'
 pipeline: out[0] -127 out[127] 381 out[650] 1193 out[2047] 4221, 0 wrong
+pipe: out[0] 3 out[127] 1 out[128] 259 out[511] 769, 0 wrong
 drop: lanes 0..7 1 1, lanes 8..31 -1 -1, parity 0 done 0
 OUT
 for arch in 80 90; do
@@ -24,4 +26,4 @@ for arch in 80 90; do
     diff "$WORK/expected" "$WORK/mbarrier$arch.out" || { show mbarrier$arch; fail "compute_$arch $mode: output differs (< expected, > got)"; }
   done
 done
-echo "PASS: cuda::barrier pipeline with memcpy_async and mbarrier primitives, compute_80 and compute_90, functional and timing"
+echo "PASS: cuda::barrier pipeline with memcpy_async, cuda::pipeline and mbarrier primitives, compute_80 and compute_90, functional and timing"
