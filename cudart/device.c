@@ -237,6 +237,7 @@ cudaError_t cudaDeviceReset(void) {
     if (cr.unloading) return cr_leave(cudaErrorCudartUnloading);
     if (cr.dev) {
         cr_free_all_allocations();
+        locsim_malloc_heap_reset(cr.dev);  /* the next malloc-using launch makes a new one */
         cr_release_modules();
         cr_load_modules();
     }
@@ -284,16 +285,18 @@ cudaError_t cudaDeviceGetSharedMemConfig(int *config) {
 
 /* cudaLimit*: StackSize, PrintfFifoSize, MallocHeapSize, DevRuntimeSyncDepth,
  * DevRuntimePendingLaunchCount, MaxL2FetchGranularity, PersistingL2CacheSize.
- * The first two are honoured (the device's locsim_set_stack_size and
- * locsim_set_printf_fifo_size, docs/limits.md); the others are only stored.
+ * The first three are honoured (the device's locsim_set_stack_size,
+ * locsim_set_printf_fifo_size and locsim_set_malloc_heap_size, docs/limits.md);
+ * the others are only stored.
  * The stack default is what recursive kernels get (16 KB), not CUDA's 1 KB. */
 #define LIMIT_COUNT 7
-enum { LIMIT_STACK = 0, LIMIT_PRINTF_FIFO = 1 };
+enum { LIMIT_STACK = 0, LIMIT_PRINTF_FIFO = 1, LIMIT_MALLOC_HEAP = 2 };
 static size_t limits[LIMIT_COUNT] = {16 << 10, 1 << 20, 8 << 20, 2, 2048, 32, 0};
 
 void cr_apply_limits(locsim_device *dev) {
     locsim_set_stack_size(dev, limits[LIMIT_STACK]);
     locsim_set_printf_fifo_size(dev, limits[LIMIT_PRINTF_FIFO]);
+    locsim_set_malloc_heap_size(dev, limits[LIMIT_MALLOC_HEAP]);
 }
 
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
@@ -307,6 +310,10 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     if (limit == LIMIT_PRINTF_FIFO) {
         if (value == 0) return cr_leave(cudaErrorInvalidValue);
         locsim_set_printf_fifo_size(cr.dev, value);
+    }
+    if (limit == LIMIT_MALLOC_HEAP && locsim_set_malloc_heap_size(cr.dev, value) != LOCSIM_OK) {
+        cr_warn("cudaDeviceSetLimit(cudaLimitMallocHeapSize, %zu): %s", value, locsim_last_error(cr.dev));
+        return cr_leave(cudaErrorInvalidValue);
     }
     limits[limit] = limit == LIMIT_STACK ? (size_t)locsim_stack_size(cr.dev) : value;
     return cr_leave(cudaSuccess);

@@ -113,6 +113,75 @@ static void test_wait_group_waits_for_older_groups_only(void **state) {
     assert_true(wait0 >= 100);
 }
 
+/* cp.async.mbarrier.arrive in the timing model: warp 0's lanes each copy 16
+ * bytes (g[4l..] -> s[16l]) and arrive on barrier b (init 32) with .noinc, so the
+ * phase completes only when the 32 copies have returned from memory; warp 1 waits
+ * in a try_wait.parity loop.  Expected:
+ *   the consumer reads s[16l] = g[4l] = 1000 + 4l after the wait;
+ *   its wait ends a memory round trip after the producer issued the arrive
+ *   (t1 - tP >= 100 on fermi_gtx480); a model that arrived at issue gives a few cycles;
+ *   try_wait suspends the waiting warp and the completion wakes it: it issues
+ *   the try_wait once (a model without suspension spins it tens of times). */
+static const char *mbar_ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".shared .align 16 .b8 s[512];\n"
+    ".shared .align 8 .b64 b;\n"
+    ".visible .entry mbar(.param .u64 g, .param .u64 out, .param .u64 clk)\n"
+    "{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [g];\n  ld.param.u64 %rd2, [out];\n  ld.param.u64 %rd9, [clk];\n"
+    "  mov.u32 %r1, %tid.x;\n  and.b32 %r10, %r1, 31;\n  shl.b32 %r2, %r10, 4;\n"
+    "  mov.u32 %r3, s;\n  add.u32 %r4, %r3, %r2;\n"
+    "  cvt.u64.u32 %rd3, %r2;\n  add.u64 %rd4, %rd1, %rd3;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 mbarrier.init.shared.b64 [b], 32;\n"
+    "  bar.sync 0;\n"
+    "  setp.ge.u32 %p2, %r1, 32;\n"
+    "  @%p2 bra CONSUMER;\n"
+    "  cp.async.cg.shared.global [%r4], [%rd4], 16;\n"
+    "  cp.async.mbarrier.arrive.noinc.shared.b64 [b];\n"
+    "  mov.u64 %rd5, %clock64;\n"
+    "  @%p1 st.global.u64 [%rd9], %rd5;\n"
+    "  bra.uni DONE;\n"
+    "CONSUMER:\n"
+    "  mov.u32 %r6, 0;\n"
+    "W:\n"
+    "  add.u32 %r6, %r6, 1;\n"
+    "  mbarrier.try_wait.parity.shared.b64 %p3, [b], 0;\n"
+    "  @!%p3 bra W;\n"
+    "  mov.u64 %rd6, %clock64;\n"
+    "  ld.shared.u32 %r8, [%r4];\n"
+    "  shr.u32 %r9, %r2, 1;\n"
+    "  cvt.u64.u32 %rd7, %r9;\n  add.u64 %rd8, %rd2, %rd7;\n"
+    "  st.global.v2.u32 [%rd8], {%r8, %r6};\n"
+    "  setp.eq.u32 %p1, %r1, 32;\n"
+    "  @%p1 st.global.u64 [%rd9+8], %rd6;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_mbarrier_arrive_waits_for_copies(void **state) {
+    (void)state;
+    tdev t;
+    tdev_open(&t, "fermi_gtx480", NULL);
+    uint32_t g[128];
+    for (int i = 0; i < 128; i++) g[i] = 1000 + (uint32_t)i;
+    locsim_dptr dg = tdev_alloc(&t, g, sizeof g), dout = tdev_alloc(&t, NULL, 32 * 8), dclk = tdev_alloc(&t, NULL, 16);
+    void *args[] = {&dg, &dout, &dclk};
+    tdev_launch(&t, tdev_kernel(&t, mbar_ptx, "mbar"), 1, 64, args, 3);
+    uint32_t out[64];
+    uint64_t clk[2];
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, out, dout, sizeof out), LOCSIM_OK);
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, clk, dclk, sizeof clk), LOCSIM_OK);
+    tdev_close(&t);
+    printf("consumer passed try_wait %llu cycles after the producer's arrive, after %u try_wait(s)\n",
+           (unsigned long long)(clk[1] - clk[0]), out[1]);
+    for (uint32_t l = 0; l < 32; l++) {
+        assert_int_equal(out[2 * l], 1000 + 4 * l);
+        assert_int_equal(out[2 * l + 1], 1);
+    }
+    assert_true(clk[1] >= clk[0] + 100);
+}
+
 static uint64_t run(const char *kname, uint32_t got[32]) {
     tdev t;
     tdev_open(&t, "fermi_gtx480", NULL);
@@ -144,6 +213,7 @@ static void test_wait_stalls_the_warp(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_wait_stalls_the_warp),
-                                       cmocka_unit_test(test_wait_group_waits_for_older_groups_only)};
+                                       cmocka_unit_test(test_wait_group_waits_for_older_groups_only),
+                                       cmocka_unit_test(test_mbarrier_arrive_waits_for_copies)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -312,6 +312,15 @@ uint64_t locsim_printf_fifo_size(const locsim_device *dev);
  * call chain needs.  LOCSIM_ERR_INVALID above 16 MB. */
 locsim_status locsim_set_stack_size(locsim_device *dev, uint64_t bytes);
 uint64_t locsim_stack_size(const locsim_device *dev);
+/* The heap of device-side malloc/free (and C++ new/delete): LOCSIM_DEFAULT_MALLOC_HEAP
+ * bytes unless set (CUDA's default, cudaLimitMallocHeapSize).  It is made at the first
+ * launch of a kernel whose module calls malloc or free, and fixed from then on:
+ * setting it afterwards is LOCSIM_ERR_INVALID, as CUDA's cudaErrorInvalidValue.
+ * locsim_malloc_heap_reset frees it (and every block in it): cudaDeviceReset. */
+#define LOCSIM_DEFAULT_MALLOC_HEAP (8ull << 20)
+locsim_status locsim_set_malloc_heap_size(locsim_device *dev, uint64_t bytes);
+uint64_t locsim_malloc_heap_size(const locsim_device *dev);
+void locsim_malloc_heap_reset(locsim_device *dev);
 
 #ifdef __cplusplus
 }

@@ -295,7 +295,10 @@ static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = t;
     W->sb_max = max_u64(W->sb_max, t);
     sm_mem_pending_set(s, m->warp, W->mem_pending - 1);
-    if (m->cpa) cpa_done(W, i);
+    if (m->cpa) {
+        cpa_done(W, i);
+        if (W->nmbar) sm_mbar_progress(s, m->warp, now);
+    }
     uint32_t cta_slot = W->cta_slot;
     s->ctas[cta_slot].inflight--;
     m->used = 0;
@@ -607,6 +610,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
     if (in->op == PTX_OP_CP_ASYNC) { /* its group's waits wait for this slot (sm.c) */
         m->cpa = 1;
         m->cpa_group = W->cpa_committed;
+        m->cpa_seq = W->cpa_issued++;
         W->cpa_slot[W->ncpa++] = (uint16_t)slot;
     }
     int is_write = info->mem_is_store && !info->mem_is_atomic;

@@ -293,7 +293,8 @@ void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
     sm_insn_timing(&s->c, in, &d->nt);
     d->flags = (uint8_t)((is_global_or_local_load(in) ? DEC_LOAD : 0) | (is_global_or_local_atom(in) ? DEC_ATOM : 0) |
                          (in->op == PTX_OP_CALL || in->op == PTX_OP_RET ? DEC_DRAIN : 0) |
-                         (in->op == PTX_OP_CP_ASYNC_WAIT || in->op == PTX_OP_CP_ASYNC_WAIT_ALL ? DEC_CPA_WAIT : 0));
+                         (in->op == PTX_OP_CP_ASYNC_WAIT || in->op == PTX_OP_CP_ASYNC_WAIT_ALL ? DEC_CPA_WAIT : 0) |
+                         (in->op == PTX_OP_MBARRIER && in->mode == PTX_MBAR_TRY_WAIT ? DEC_MBAR_WAIT : 0));
     d->nsb = d->nres = d->nsrc = d->nwr = 0;
     /* read by operands_ready */
     if (in->guard != PTX_NO_GUARD) ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, pred0 + in->guard);
@@ -457,6 +458,9 @@ static inline void warp_recheck(sm *s, uint32_t w) {
     else {
         const insn_decode *d = warp_decode(s, W);
         t = d->nsb != DEC_SLOW ? operands_ready_dec(W, d) : operands_ready(W, W->next);
+        /* a try_wait that cannot succeed yet suspends the warp (mbar_wake ends it early) */
+        if (W->mbar_wait && t != SB_PENDING && t < W->mbar_deadline && exec_warp_mbar_suspended(W->cta, W->index))
+            t = W->mbar_deadline;
     }
     W->wait_mem = t == SB_PENDING;
     W->ready_at = W->wait_mem ? NEVER : max_u64(t, W->ibuf_at);
@@ -487,6 +491,8 @@ static void warp_set_next(sm *s, uint32_t w, const ptx_insn *nx, uint64_t ibuf_a
     /* cp.async.wait_group N waits until the copies of every committed group but
      * the N most recent have returned; wait_all commits the open group first and
      * waits for everything (docs/cp-async.md). */
+    W->mbar_wait = (d->flags & DEC_MBAR_WAIT) != 0;
+    if (W->mbar_wait) W->mbar_deadline = ibuf_at >= NEVER - SM_MBAR_SUSPEND_CYCLES ? NEVER : ibuf_at + SM_MBAR_SUSPEND_CYCLES;
     W->cpa_wait = (d->flags & DEC_CPA_WAIT) != 0;
     if (W->cpa_wait) {
         uint64_t n = W->next->op == PTX_OP_CP_ASYNC_WAIT ? (uint64_t)W->next->opnd[0].imm : 0;
@@ -643,6 +649,7 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
     C->first_warp = slot * nw;
     C->live_warps = nw;
     C->inflight = 0;
+    C->mbar_seen = 0;
     live_account(s, now);
     s->resident++;
     s->age_group[s->ngroups++] = (nw >= 64 ? ~(warp_mask)0 : (((warp_mask)1 << nw) - 1)) << C->first_warp;
@@ -660,6 +667,9 @@ int sm_add_cta(sm *s, exec_cta *cta, uint64_t cta_linear, uint64_t now) {
         sm_mem_pending_set(s, w, 0);
         W->ncpa = 0;
         W->cpa_committed = 0;
+        W->cpa_issued = 0;
+        W->nmbar = 0;
+        W->mbar_wait = 0;
         s->age_order[s->nlive++] = (uint8_t)w;
         s->live_mask |= (warp_mask)1 << w;
         s->sigma[w] = 100;   /* no lane waits */
@@ -734,6 +744,64 @@ static void record_fault(sm *s, const exec_cta *cta) {
     }
 }
 
+/* ---- mbarrier (docs/cp-async.md) ---- */
+
+/* A phase of one of the CTA's mbarriers completed since its try_wait warps were
+ * last checked: check them again (a suspended one can issue now). */
+static void mbar_wake(sm *s, uint32_t cta_slot, uint64_t now) {
+    sm_cta *C = &s->ctas[cta_slot];
+    if (!C->cta) return;
+    uint64_t n = exec_cta_mbar_completions(C->cta);
+    if (n == C->mbar_seen) return;
+    C->mbar_seen = n;
+    for (uint32_t i = 0; i < s->k.occ.warps; i++) {
+        uint32_t w = C->first_warp + i;
+        sm_warp *W = &s->warps[w];
+        if (W->live && W->next && W->mbar_wait) warp_recheck(s, w);
+    }
+    sm_poke(s, now);
+}
+
+/* Is a cp.async the warp issued before its seq-th still in flight? */
+static int cpa_in_flight_before(const sm *s, const sm_warp *W, uint32_t seq) {
+    for (uint32_t i = 0; i < W->ncpa; i++)
+        if ((int32_t)(s->slots[W->cpa_slot[i]].cpa_seq - seq) < 0) return 1;
+    return 0;
+}
+
+void sm_mbar_progress(sm *s, uint32_t w, uint64_t now) {
+    sm_warp *W = &s->warps[w];
+    while (W->nmbar && !cpa_in_flight_before(s, W, W->mbar_q[0].seq)) {
+        uint32_t n = W->mbar_q[0].n;
+        W->nmbar--;
+        memmove(W->mbar_q, W->mbar_q + 1, W->nmbar * sizeof W->mbar_q[0]);
+        while (n--)
+            if (exec_cta_mbar_async_arrive(W->cta, W->index)) {
+                record_fault(s, W->cta);
+                return;
+            }
+    }
+    mbar_wake(s, W->cta_slot, now);
+}
+
+/* A cp.async.mbarrier.arrive issued: its arrive waits for every cp.async the warp
+ * sent before it.  Arrives waiting for the same copies share an entry; when the
+ * queue is full the newest entry takes the new threshold (its arrives then wait
+ * for a few more copies: late, never early). */
+static void mbar_queue(sm *s, uint32_t w, uint64_t now) {
+    sm_warp *W = &s->warps[w];
+    uint32_t seq = W->cpa_issued;
+    if (W->nmbar && (W->mbar_q[W->nmbar - 1].seq == seq || W->nmbar == SM_MAX_MBAR)) {
+        W->mbar_q[W->nmbar - 1].seq = seq;
+        W->mbar_q[W->nmbar - 1].n++;
+    } else {
+        W->mbar_q[W->nmbar].seq = seq;
+        W->mbar_q[W->nmbar].n = 1;
+        W->nmbar++;
+    }
+    sm_mbar_progress(s, w, now);
+}
+
 static void issue(sm *s, uint32_t w, uint64_t now) {
     sm_warp *W = &s->warps[w];
     uint32_t cta_slot = W->cta_slot;
@@ -761,6 +829,9 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
         /* commit_group and wait_all close the warp's open cp.async group */
         if ((info.insn->op == PTX_OP_CP_ASYNC_COMMIT || info.insn->op == PTX_OP_CP_ASYNC_WAIT_ALL) && info.active_mask)
             W->cpa_committed++;
+        if (info.insn->op == PTX_OP_CP_ASYNC_MBAR && info.active_mask) mbar_queue(s, w, now);
+        else if (info.insn->op == PTX_OP_MBARRIER) mbar_wake(s, cta_slot, now);
+        if (s->faulted) return;
     }
     if (r == EXEC_STEP_EXITED) {
         warp_exited(s, w, now);

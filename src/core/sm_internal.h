@@ -17,6 +17,15 @@
 /* cp.async instructions one warp may have in flight: at least load_slots_per_warp
  * (each holds a memory slot), checked in sm_create. */
 #define SM_MAX_CPA 16
+/* cp.async.mbarrier.arrive operations a warp may have waiting for its copies, as
+ * distinct thresholds (sm_mbar_progress); more merge into the newest. */
+#define SM_MAX_MBAR 16
+/* How long a warp whose mbarrier.try_wait cannot succeed yet stays suspended before
+ * the instruction issues (and returns false) anyway.  PTX calls this time limit
+ * system-dependent and no figure is published; GPGPU-Sim has no mbarrier.  The
+ * value only sets how often a waiting warp re-runs its wait loop: a completed
+ * phase wakes it at once (docs/cp-async.md). */
+#define SM_MBAR_SUSPEND_CYCLES 1000
 /* Coalesced accesses of one warp instruction: 32 lanes x up to 4 words (local
  * memory is interleaved word by word, so a v4 local access touches 4 lines). */
 #define LDST_MAX_ACCESS 128
@@ -124,7 +133,7 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t);
 #define DEC_MAX_SRC 8
 #define DEC_MAX_WR 4
 #define DEC_SLOW 0xFF
-enum { DEC_LOAD = 1, DEC_ATOM = 2, DEC_DRAIN = 4, DEC_CPA_WAIT = 8 };
+enum { DEC_LOAD = 1, DEC_ATOM = 2, DEC_DRAIN = 4, DEC_CPA_WAIT = 8, DEC_MBAR_WAIT = 16 };
 
 typedef struct {
     const ptx_insn *in;        /* key; NULL: empty */
@@ -165,6 +174,13 @@ typedef struct {
     uint16_t cpa_slot[SM_MAX_CPA]; /* ... and their memory slots */
     uint32_t cpa_committed; /* cp.async groups the warp has committed (commit_group, wait_all) */
     uint32_t cpa_limit;    /* groups [0, cpa_limit) must have landed before the wait issues */
+    uint32_t cpa_issued;   /* cp.async instructions the warp has sent to memory (their sequence numbers) */
+    uint8_t mbar_wait;     /* the next instruction is mbarrier.try_wait: it may suspend until
+                              mbar_deadline unless a phase completes (exec_warp_mbar_suspended) */
+    uint8_t nmbar;         /* queued cp.async.mbarrier.arrive operations, oldest first: each waits
+                              until no copy with a sequence number below seq is in flight */
+    struct { uint32_t seq, n; } mbar_q[SM_MAX_MBAR];
+    uint64_t mbar_deadline;
     uint8_t ibuf_spare;    /* the instruction after `next` is in the I-buffer too */
     uint8_t imiss;         /* its fetch waits for the instruction cache: IMISS_FILL (a miss or
                               pending hit, answered by the fill) or IMISS_RETRY (refused: no
@@ -186,6 +202,7 @@ typedef struct {
     uint32_t first_warp;
     uint32_t live_warps;   /* warps not exited */
     uint32_t inflight;     /* memory slots in flight */
+    uint64_t mbar_seen;    /* exec_cta_mbar_completions when its try_wait warps were last checked */
 } sm_cta;
 
 /* A memory instruction between issue and the arrival of its last data. */
@@ -196,6 +213,7 @@ typedef struct {
     uint8_t ndst;
     uint8_t cpa;           /* a cp.async: its copies belong to group cpa_group */
     uint32_t cpa_group;
+    uint32_t cpa_seq;      /* ... and is the warp's cpa_seq-th cp.async */
     uint32_t dst[4];       /* value registers it writes */
     uint32_t outstanding;  /* accesses not answered yet */
     uint32_t miss_lanes;   /* lanes whose access missed (latency tolerance, track_sigma) */
@@ -337,6 +355,9 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at);
 void sm_warp_fetch(sm *s, uint32_t w, const ptx_insn *cur, int spare, uint64_t now);
 /* Recompute when w's next instruction can issue (its scoreboard changed). */
 void sm_warp_recheck(sm *s, uint32_t w);
+/* A cp.async of warp w returned: perform the cp.async.mbarrier.arrive operations
+ * that waited for it (and wake the CTA's try_wait warps if a phase completed). */
+void sm_mbar_progress(sm *s, uint32_t w, uint64_t now);
 /* Copy warp w's issue state into the compact arrays. */
 void sm_warp_sync(sm *s, uint32_t w);
 /* A memory slot finished: its CTA may retire. */

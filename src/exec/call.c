@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "exec/exec_internal.h"
+#include "runtime/devheap.h"
 
 static uint32_t align_up32(uint32_t v, uint32_t a) { return (v + a - 1) & ~(a - 1); }
 
@@ -140,6 +141,32 @@ static int exec_assertfail(exec_ctx *x, const ptx_call *site) {
     return exec_fault_insn(x, LOCSIM_ERR_ASSERT, what);
 }
 
+/* Device malloc(size) and free(ptr) (devheap.h): each calling lane in turn, in lane
+ * order, so threads that allocate at once get addresses in a fixed order.  malloc
+ * returns NULL when the heap has no room; free(NULL) does nothing; freeing anything
+ * else than a live block malloc returned stops the kernel (undefined in CUDA). */
+static int exec_heap_call(exec_ctx *x, const ptx_call *site, int is_free) {
+    struct devheap *h = x->cta->L->heap;
+    if (!h) return exec_fault_insn(x, LOCSIM_ERR_UNSUPPORTED, "device malloc/free called without a device heap");
+    FOR_EACH_LANE(l, x->active) {
+        uint64_t a = 0;
+        if (exec_call_arg(x, site, 0, l, &a, 8)) return exec_unsupported(x);
+        if (is_free) {
+            if (a && devheap_free(h, a)) {
+                char what[200];
+                snprintf(what, sizeof what, "free(0x%llx) by lane %u: not a block device malloc returned, or freed already",
+                         (unsigned long long)a, l);
+                return exec_fault_insn(x, LOCSIM_ERR_KERNEL_FAULT, what);
+            }
+            continue;
+        }
+        uint64_t p = devheap_malloc(h, a);
+        if (exec_call_ret(x, site, 0, l, &p, 8)) return exec_unsupported(x);
+    }
+    x->w->stack[x->w->sp - 1].pc = x->pc + 1;
+    return 0;
+}
+
 /* An indirect call (call (r), %rd, (a), prototype): the callee is the function whose
  * address (PTX_FUNC_ADDR) each active lane's register holds.  Lanes naming different
  * functions split as at a divergent branch: the lanes of the first lane's function
@@ -203,6 +230,8 @@ int exec_call(exec_ctx *x) {
             return 0;
         }
         if (strcmp(callee->name, "__assertfail") == 0) return exec_assertfail(x, site);
+        if (strcmp(callee->name, "malloc") == 0) return exec_heap_call(x, site, 0);
+        if (strcmp(callee->name, "free") == 0) return exec_heap_call(x, site, 1);
         char what[300];
         snprintf(what, sizeof what, "unsupported external function '%s'", callee->name);
         return exec_fault_insn(x, LOCSIM_ERR_UNSUPPORTED, what);

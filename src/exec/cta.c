@@ -102,6 +102,7 @@ void exec_cta_destroy(exec_cta *cta) {
             free(w->regs);
             free(w->preds);
             free(w->copies);
+            free(w->arrives);
         }
     }
     free(cta->warps);
@@ -232,6 +233,7 @@ void exec_cta_round(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns)
     if (cta->faulted || !cta->live_warps) return;
     uint64_t t0 = cta->thread_insns, w0 = cta->warp_insns;
     int ran = 0;
+    if (cta->mbar_queued) exec_cta_mbar_flush(cta); /* arrives a timing run left queued */
     for (uint32_t i = 0; i < cta->nwarps && !cta->faulted; i++) {
         exec_warp *w = &cta->warps[i];
         if (w->state != WARP_RUNNING) continue;

@@ -77,6 +77,8 @@ typedef struct {
     uint64_t grid_workspace;      /* cooperative launch: device address of the grid-sync
                                      workspace (%envreg1:%envreg2), else 0 */
     const struct ldesc_set *ldesc;/* Locality Descriptors of the launch (src/ldesc/), NULL: none */
+    struct devheap *heap;         /* device malloc/free heap (src/runtime/devheap.h), NULL: none
+                                     (the kernel's module calls neither) */
 } exec_launch;
 
 typedef struct exec_cta exec_cta;  /* opaque: defined in src/exec/ */
@@ -146,5 +148,18 @@ locsim_status exec_cta_run(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp
 /* One turn of each running warp of the CTA (and a barrier release): exec_cta_run is
  * this until exec_cta_done.  A cooperative launch runs all its CTAs' rounds in turn. */
 void exec_cta_round(exec_cta *cta, uint64_t *thread_insns, uint64_t *warp_insns);
+
+/* mbarrier objects (src/exec/mbarrier.c), for the timing model:
+ * a cp.async.mbarrier.arrive issued in timing mode is queued on its warp; once
+ * every cp.async the warp issued before it has returned from memory, the timing
+ * model performs it (the oldest queued first).  0, or -1 after a fault. */
+int exec_cta_mbar_async_arrive(exec_cta *cta, uint32_t w);
+/* Perform every queued arrive now (functional execution takes over). */
+void exec_cta_mbar_flush(exec_cta *cta);
+/* mbarrier phases the CTA has completed: a change wakes warps suspended in try_wait. */
+uint64_t exec_cta_mbar_completions(const exec_cta *cta);
+/* 1 when warp w's next instruction is an mbarrier.try_wait that would return
+ * false for one of its lanes now (the warp may suspend on it); no side effect. */
+int exec_warp_mbar_suspended(exec_cta *cta, uint32_t w);
 
 #endif

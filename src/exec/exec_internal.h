@@ -85,6 +85,13 @@ typedef struct {
     const uint8_t *src[EXEC_WARP_SIZE];
 } exec_async_copy;
 
+/* A cp.async.mbarrier.arrive waiting for the warp's earlier copies (timing mode,
+ * mbarrier.c): the lanes that executed it and the shared offset of each one's barrier. */
+typedef struct {
+    uint32_t mask;
+    uint32_t off[EXEC_WARP_SIZE];
+} exec_mbar_arrive;
+
 typedef struct {
     uint32_t index;        /* warp number in the CTA */
     uint32_t valid;        /* lanes that are threads of the CTA */
@@ -107,6 +114,8 @@ typedef struct {
     exec_async_copy *copies;   /* cp.async copies in flight, in issue order */
     uint32_t ncopies, copies_cap;
     uint32_t committed[LANES]; /* cp.async-groups committed by each lane */
+    exec_mbar_arrive *arrives; /* queued cp.async.mbarrier.arrive operations, oldest first */
+    uint32_t narrives, arrives_cap;
 } exec_warp;
 
 typedef struct {
@@ -141,6 +150,8 @@ struct exec_cta {
     uint32_t alloc_next;                                     /* round-robin victim */
     uint32_t alloc_last;                                     /* entry that hit last */
     struct { uint64_t page_no; uint8_t *host; } pages[EXEC_PAGE_CACHE]; /* host NULL: empty */
+    uint64_t mbar_completions; /* mbarrier phases completed (the timing model wakes waiters) */
+    uint32_t mbar_queued;      /* cp.async arrives queued in the warps (timing mode) */
     int faulted;
     exec_fault fault;
 };
@@ -247,6 +258,7 @@ int exec_warp_op(exec_ctx *x);   /* shfl, vote, match, redux, activemask, bar.wa
 int exec_texture(exec_ctx *x);   /* tex, tld4, txq, suld, sust, suq (texture.c) */
 int exec_cp_async(exec_ctx *x);  /* cp.async, commit_group, wait_group, wait_all */
 int exec_video(exec_ctx *x);     /* vadd2/4 ... vmax2/4 (video.c) */
+int exec_mbarrier(exec_ctx *x);  /* mbarrier.*, cp.async.mbarrier.arrive (mbarrier.c) */
 /* Land every pending cp.async copy of lanes (they exit: their copies complete). */
 void exec_cp_async_drain(exec_warp *w, uint32_t lanes);
 

@@ -203,6 +203,8 @@ static const char *const match_names[] = {"", "any", "all"};
 static const char *const testp_names[] = {"", "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
 static const char *const prmt_names[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
 static const char *const scope_names[] = {"", "cta", "gpu", "sys"};
+static const char *const mbar_names[] = {"", "init", "inval", "arrive", "arrive_drop", "expect_tx", "complete_tx",
+                                         "test_wait", "try_wait"};
 
 #define NAME_OF(tab, i) ((unsigned)(i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : "?")
 
@@ -223,6 +225,17 @@ static void put_modifiers(out *o, const ptx_insn *in)
         if (fl & PTX_F_RED)
             put_mod(o, NAME_OF(atom_names, in->mode));
     }
+    if (op == PTX_OP_MBARRIER) {
+        put_mod(o, NAME_OF(mbar_names, in->mode));
+        if (in->aux & PTX_MBAR_NOCOMPLETE)
+            put_mod(o, "noComplete");
+        if (in->aux & PTX_MBAR_WITH_TX)
+            put_mod(o, "expect_tx");
+        if (in->aux & PTX_MBAR_PARITY)
+            put_mod(o, "parity");
+    }
+    if (op == PTX_OP_CP_ASYNC_MBAR && (in->aux & PTX_MBAR_NOINC))
+        put_mod(o, "noinc");
     if (op == PTX_OP_SHFL || op == PTX_OP_VOTE || op == PTX_OP_MATCH || op == PTX_OP_REDUX) {
         if (op == PTX_OP_MATCH)
             put_mod(o, NAME_OF(match_names, in->mode));

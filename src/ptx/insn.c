@@ -235,7 +235,7 @@ static const op_mods op_mod_table[PTX_OP_COUNT] = {
 /* PTX opcodes we know but do not implement: named as unsupported, not unknown. */
 static const char *const unsupported_opcodes[] = {
     "sured", "istypep", "wmma", "mma", "ldmatrix",
-    "stmatrix", "movmatrix", "mbarrier", "mapa", "getctarank", "elect", "szext", "bmsk",
+    "stmatrix", "movmatrix", "mapa", "getctarank", "elect", "szext", "bmsk",
     "fns", "applypriority", "discard", "createpolicy", "griddepcontrol", "stacksave",
     "stackrestore", "alloca", "multimem", "tensormap", "setmaxnreg", "vabsdiff",
     "vadd", "vsub", "vmad", "vmin", "vmax", "vshl", "vshr", "vset", "vset2", "vset4", "pmevent", "wgmma", "tcgen05", "clusterlaunchcontrol",
@@ -256,6 +256,7 @@ typedef struct {
     uint32_t geom, texvar, comp, sumode, bound, query;  /* texture / surface: value + 1 where 0 is valid */
     token first;             /* the opcode token, for messages */
     uint32_t cp;             /* cp.async modifiers seen (CP_* bits) */
+    uint32_t mbar;           /* mbarrier modifiers seen (MB_* bits) */
     ptx_type vtypes[3];      /* SIMD video: .dtype.atype.btype */
     uint32_t nvtypes, vadd;  /* SIMD video: types seen; .add seen */
 } mods;
@@ -1783,7 +1784,8 @@ static void decode_call(parser *P, ictx *c)
  * = N (IMM). */
 enum {
     CP_ASYNC = 1u << 0, CP_CA = 1u << 1, CP_CG = 1u << 2, CP_SHARED = 1u << 3, CP_GLOBAL = 1u << 4,
-    CP_HINT = 1u << 5, CP_PREFETCH = 1u << 6, CP_GROUP_OP = 1u << 7
+    CP_HINT = 1u << 5, CP_PREFETCH = 1u << 6, CP_GROUP_OP = 1u << 7, CP_MBAR = 1u << 8,
+    CP_MBAR_ARRIVE = 1u << 9, CP_MBAR_NOINC = 1u << 10, CP_MBAR_B64 = 1u << 11
 };
 
 static void cp_async_modifier(parser *P, ictx *c, const token *t)
@@ -1807,7 +1809,30 @@ static void cp_async_modifier(parser *P, ictx *c, const token *t)
         *cp |= CP_GROUP_OP;
         return;
     }
-    if (tok_is(t, ".bulk") || tok_is(t, ".mbarrier"))
+    if (tok_is(t, ".mbarrier") && *cp == CP_ASYNC) { /* cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 */
+        c->in.op = PTX_OP_CP_ASYNC_MBAR;
+        c->opname = ptx_opcode_name(PTX_OP_CP_ASYNC_MBAR);
+        *cp |= CP_MBAR;
+        return;
+    }
+    if (*cp & CP_MBAR) {
+        if (tok_is(t, ".arrive") && !(*cp & CP_MBAR_ARRIVE))
+            bit = CP_MBAR_ARRIVE;
+        else if (tok_is(t, ".noinc") && (*cp & CP_MBAR_ARRIVE))
+            bit = CP_MBAR_NOINC;
+        else if ((tok_is(t, ".shared") || tok_is(t, ".shared::cta")) && (*cp & CP_MBAR_ARRIVE))
+            bit = CP_SHARED;
+        else if (tok_is(t, ".b64") && (*cp & CP_MBAR_ARRIVE))
+            bit = CP_MBAR_B64;
+        else
+            parse_fail_tok(P, t, "unexpected modifier '%.*s' for 'cp.async.mbarrier.arrive{.noinc}{.shared}.b64'",
+                           NAMEFMT(t));
+        if (*cp & bit)
+            parse_fail_tok(P, t, "'%.*s' given twice", NAMEFMT(t));
+        *cp |= bit;
+        return;
+    }
+    if (tok_is(t, ".bulk"))
         parse_not_supported(P, &c->md.first, NULL);
     if (tok_is(t, ".ca") || tok_is(t, ".cg"))
         bit = (*cp & (CP_CA | CP_CG)) ? CP_CA | CP_CG : tok_is(t, ".ca") ? CP_CA : CP_CG;
@@ -1842,6 +1867,17 @@ static void decode_cp_async(parser *P, ictx *c)
     if (!(cp & CP_ASYNC))
         parse_fail_tok(P, &c->md.first, "unsupported: 'cp' (only cp.async is implemented)");
     in->ndst = 0;
+    if (in->op == PTX_OP_CP_ASYNC_MBAR) {
+        if (!(cp & CP_MBAR_ARRIVE) || !(cp & CP_MBAR_B64))
+            parse_fail_tok(P, &c->md.first, "expected 'cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]'");
+        want_operands(P, c, 1, 1);
+        in->space = (cp & CP_SHARED) ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
+        in->aux = (cp & CP_MBAR_NOINC) ? PTX_MBAR_NOINC : 0;
+        in->type = PTX_T_B64;
+        resolve_addr(P, c, &c->raw[0], (ptx_space)in->space, 1, 8, &in->opnd[0]);
+        in->nopnd = 1;
+        return;
+    }
     if (in->op == PTX_OP_CP_ASYNC_COMMIT || in->op == PTX_OP_CP_ASYNC_WAIT_ALL) {
         want_operands(P, c, 0, 0);
         in->nopnd = 0;
@@ -1887,6 +1923,137 @@ static void decode_cp_async(parser *P, ictx *c)
     if (hint) { /* cache policy: a 64-bit register, checked and dropped */
         ptx_operand pol;
         resolve_src(P, c, &c->raw[c->nraw - 1], PTX_T_B64, 0, &pol);
+    }
+}
+
+/* mbarrier.<op>{.variant}{.sem}{.scope}{.space}.b64 (PTX ISA 8.x, 9.7.13.15).  The
+ * first modifier names the operation (ptx_insn.mode); then, in any order: the
+ * variants .noComplete, .expect_tx (after arrive / arrive_drop) and .parity (after
+ * test_wait / try_wait); the memory-ordering .release/.acquire/.relaxed and the
+ * scope .cta/.cluster (execution here is sequentially consistent: accepted, no
+ * effect); the space .shared, .shared::cta, .shared::cluster (one CTA per cluster:
+ * the same memory); and .b64, which every form but pending_count's own needs. */
+enum {
+    MB_OP = 1u << 0, MB_NOCOMPLETE = 1u << 1, MB_TX = 1u << 2, MB_PARITY = 1u << 3, MB_SEM = 1u << 4,
+    MB_SCOPE = 1u << 5, MB_SHARED = 1u << 6, MB_B64 = 1u << 7, MB_CLUSTER = 1u << 8
+};
+
+static void mbar_modifier(parser *P, ictx *c, const token *t)
+{
+    static const struct { const char *name; uint8_t mode; } ops[] = {
+        {".init", PTX_MBAR_INIT}, {".inval", PTX_MBAR_INVAL}, {".arrive", PTX_MBAR_ARRIVE},
+        {".arrive_drop", PTX_MBAR_ARRIVE_DROP}, {".expect_tx", PTX_MBAR_EXPECT_TX},
+        {".complete_tx", PTX_MBAR_COMPLETE_TX}, {".test_wait", PTX_MBAR_TEST_WAIT},
+        {".try_wait", PTX_MBAR_TRY_WAIT},
+    };
+    uint32_t *mb = &c->md.mbar, bit = 0;
+    ptx_insn *in = &c->in;
+    if (!(*mb & MB_OP)) {
+        *mb |= MB_OP;
+        if (tok_is(t, ".pending_count")) {
+            in->op = PTX_OP_MBARRIER_PENDING;
+            c->opname = ptx_opcode_name(PTX_OP_MBARRIER_PENDING);
+            return;
+        }
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (tok_is(t, ops[i].name)) {
+                in->mode = ops[i].mode;
+                return;
+            }
+        parse_fail_tok(P, t, "unknown mbarrier operation '%.*s'", NAMEFMT(t));
+    }
+    int arrive = in->mode == PTX_MBAR_ARRIVE || in->mode == PTX_MBAR_ARRIVE_DROP;
+    int wait = in->mode == PTX_MBAR_TEST_WAIT || in->mode == PTX_MBAR_TRY_WAIT;
+    if (tok_is(t, ".noComplete") && arrive)
+        bit = MB_NOCOMPLETE;
+    else if (tok_is(t, ".expect_tx") && arrive)
+        bit = MB_TX;
+    else if (tok_is(t, ".parity") && wait)
+        bit = MB_PARITY;
+    else if (tok_is(t, ".release") || tok_is(t, ".acquire") || tok_is(t, ".relaxed"))
+        bit = MB_SEM;
+    else if (tok_is(t, ".cta") || tok_is(t, ".cluster"))
+        bit = MB_SCOPE;
+    else if (tok_is(t, ".shared") || tok_is(t, ".shared::cta"))
+        bit = MB_SHARED;
+    else if (tok_is(t, ".shared::cluster"))
+        bit = MB_SHARED | MB_CLUSTER;
+    else if (tok_is(t, ".b64"))
+        bit = MB_B64;
+    else
+        parse_fail_tok(P, t, "unsupported modifier '%.*s' for '%s'", NAMEFMT(t), c->opname);
+    if (*mb & bit & ~MB_CLUSTER)
+        parse_fail_tok(P, t, "'%s' has more than one '%.*s'-kind modifier", c->opname, NAMEFMT(t));
+    *mb |= bit;
+}
+
+static void decode_mbarrier(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    uint32_t mb = c->md.mbar;
+    if (!(mb & MB_OP))
+        parse_fail_tok(P, &c->md.first, "'mbarrier' needs an operation (.init, .arrive, .test_wait, ...)");
+    if (!(mb & MB_B64))
+        parse_fail_tok(P, &c->md.first, "'%s' needs .b64", c->opname);
+    if (c->md.ntypes || c->md.flags)
+        parse_fail_tok(P, &c->md.first, "unexpected modifier on '%s'", c->opname);
+    in->ndst = 0;
+    in->type = PTX_T_B64;
+    if (in->op == PTX_OP_MBARRIER_PENDING) {
+        if (mb & ~(MB_OP | MB_B64))
+            parse_fail_tok(P, &c->md.first, "expected 'mbarrier.pending_count.b64 count, state'");
+        want_operands(P, c, 2, 2);
+        resolve_dst(P, &c->raw[0], PTX_T_U32, 0, &in->opnd[0]);
+        resolve_src(P, c, &c->raw[1], PTX_T_B64, 0, &in->opnd[1]);
+        in->ndst = 1;
+        in->nopnd = 2;
+        return;
+    }
+    in->space = (mb & MB_SHARED) ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
+    in->aux = (uint8_t)(((mb & MB_NOCOMPLETE) ? PTX_MBAR_NOCOMPLETE : 0) | ((mb & MB_TX) ? PTX_MBAR_WITH_TX : 0) |
+                        ((mb & MB_PARITY) ? PTX_MBAR_PARITY : 0));
+    const raw_opnd *r = c->raw;
+    switch ((ptx_mbarmode)in->mode) {
+    case PTX_MBAR_INIT: case PTX_MBAR_EXPECT_TX: case PTX_MBAR_COMPLETE_TX:
+        want_operands(P, c, 2, 2);
+        resolve_addr(P, c, &r[0], (ptx_space)in->space, 1, 8, &in->opnd[0]);
+        resolve_src(P, c, &r[1], PTX_T_U32, ALLOW_IMM, &in->opnd[1]);
+        in->nopnd = 2;
+        return;
+    case PTX_MBAR_INVAL:
+        want_operands(P, c, 1, 1);
+        resolve_addr(P, c, &r[0], (ptx_space)in->space, 1, 8, &in->opnd[0]);
+        in->nopnd = 1;
+        return;
+    case PTX_MBAR_ARRIVE: case PTX_MBAR_ARRIVE_DROP: {
+        int needs_count = (mb & (MB_NOCOMPLETE | MB_TX)) != 0;
+        if ((mb & MB_NOCOMPLETE) && (mb & MB_TX))
+            parse_fail_tok(P, &c->md.first, "'%s' takes .noComplete or .expect_tx, not both", c->opname);
+        want_operands(P, c, needs_count ? 3 : 2, 3);
+        /* the state of a remote (.shared::cluster) arrive is not returned: '_' */
+        resolve_dst(P, &r[0], PTX_T_B64, ALLOW_SINK, &in->opnd[0]);
+        if ((mb & MB_CLUSTER) && in->opnd[0].kind != PTX_OPND_SINK)
+            parse_fail_tok(P, &r[0].t, "'%s' on .shared::cluster returns no state: write '_'", c->opname);
+        resolve_addr(P, c, &r[1], (ptx_space)in->space, 1, 8, &in->opnd[1]);
+        if (c->nraw == 3)
+            resolve_src(P, c, &r[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+        in->ndst = 1;
+        in->nopnd = 3;
+        return;
+    }
+    case PTX_MBAR_TEST_WAIT: case PTX_MBAR_TRY_WAIT:
+        want_operands(P, c, 3, in->mode == PTX_MBAR_TRY_WAIT ? 4 : 3);
+        resolve_dst(P, &r[0], PTX_T_PRED, 0, &in->opnd[0]);
+        resolve_addr(P, c, &r[1], (ptx_space)in->space, 0, 8, &in->opnd[1]);
+        resolve_src(P, c, &r[2], (mb & MB_PARITY) ? PTX_T_U32 : PTX_T_B64, (mb & MB_PARITY) ? ALLOW_IMM : 0,
+                    &in->opnd[2]);
+        if (c->nraw == 4) /* suspendTimeHint (ns): a hint, checked and kept */
+            resolve_src(P, c, &r[3], PTX_T_U32, ALLOW_IMM, &in->opnd[3]);
+        in->ndst = 1;
+        in->nopnd = (uint8_t)c->nraw;
+        return;
+    default:
+        parse_fail_tok(P, &c->md.first, "unknown mbarrier operation");
     }
 }
 
@@ -2483,6 +2650,8 @@ void parse_instruction(parser *P)
             parse_fail_tok(P, &P->tok, "too many modifiers on '%s'", c.opname);
         if (opc == PTX_OP_CP_ASYNC)
             cp_async_modifier(P, &c, &P->tok);
+        else if (opc == PTX_OP_MBARRIER)
+            mbar_modifier(P, &c, &P->tok);
         else if (is_video(opc))
             video_modifier(P, &c, &P->tok);
         else
@@ -2541,6 +2710,9 @@ void parse_instruction(parser *P)
             break;
         case PTX_OP_CP_ASYNC:
             decode_cp_async(P, &c);
+            break;
+        case PTX_OP_MBARRIER:
+            decode_mbarrier(P, &c);
             break;
         case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
             decode_warp(P, &c);

@@ -114,6 +114,18 @@ typedef enum {                                                                  
     PTX_TXQ_COUNT
 } ptx_texquery;
 
+/* mbarrier.<op> (ptx_insn.mode) and its variants (ptx_insn.aux bits). */
+typedef enum {
+    PTX_MBAR_NONE = 0, PTX_MBAR_INIT, PTX_MBAR_INVAL, PTX_MBAR_ARRIVE, PTX_MBAR_ARRIVE_DROP,
+    PTX_MBAR_EXPECT_TX, PTX_MBAR_COMPLETE_TX, PTX_MBAR_TEST_WAIT, PTX_MBAR_TRY_WAIT
+} ptx_mbarmode;
+enum {
+    PTX_MBAR_NOCOMPLETE = 1u << 0,  /* arrive{_drop}.noComplete */
+    PTX_MBAR_WITH_TX = 1u << 1,     /* arrive{_drop}.expect_tx */
+    PTX_MBAR_PARITY = 1u << 2,      /* test_wait.parity / try_wait.parity */
+    PTX_MBAR_NOINC = 1u << 3        /* cp.async.mbarrier.arrive.noinc */
+};
+
 /* Bit flags in ptx_insn.flags */
 enum {
     PTX_F_FTZ    = 1u << 0,
@@ -285,6 +297,14 @@ typedef struct {
  *   txq / suq            d, h        (aux = query)
  *   suld.b               d, h, c     d: REG or VEC (vec 1/2/4 of .b8-.b64); c: x in bytes, y, z
  *   sust.b               h, c, a     a: REG or VEC
+ *   mbarrier (mode, aux: ptx_mbarmode, PTX_MBAR_*; space SHARED or NONE = generic)
+ *     init               [addr], count          inval: [addr]
+ *     arrive{_drop}      state, [addr][, count]   state: b64 REG or SINK ('_'); with
+ *                        .expect_tx opnd[2] is the tx-count (the arrival count is 1)
+ *     expect_tx / complete_tx   [addr], txCount
+ *     test_wait / try_wait       p, [addr], state (b64) | parity (u32, .parity)[, hint]
+ *   mbarrier.pending_count       d, state
+ *   cp.async.mbarrier.arrive     [addr]   (aux: PTX_MBAR_NOINC)
  * Immediates are already in the bits of the operand's type (see ptx_operand.imm);
  * sources of shift amounts, bfe/bfi positions, shfl lanes and masks are u32.
  * ld.param/st.param with an ABASE_REG address (nvcc: __grid_constant__ parameters)

@@ -66,6 +66,7 @@ locsim_status locsim_device_create(const locsim_config *cfg, locsim_mode mode, l
     dev->max_smem_per_cta = DEFAULT_MAX_SMEM;
     dev->printf_out = stdout;
     dev->stack_bytes = RUNTIME_RECURSIVE_STACK_BYTES;
+    dev->heap_bytes = LOCSIM_DEFAULT_MALLOC_HEAP;
     dev->mem_capacity = (cfg ? cfg->device_memory_mb : 4096) << 20;
     dev->dtoh_digest = 0xcbf29ce484222325ull; /* FNV-1a offset basis */
     dev->run_quantum = cfg ? cfg->functional_run_quantum : 0; /* -functional_run_quantum */
@@ -90,6 +91,7 @@ void locsim_device_destroy(locsim_device *dev) {
     while (dev->modules) locsim_module_unload(dev->modules);
     if (dev->timing_ops && dev->timing_ops->destroy) dev->timing_ops->destroy(dev->timing);
     runtime_textures_free(dev);
+    devheap_destroy(dev->heap);
     devmem_destroy(dev->mem);
     free(dev);
 }
@@ -114,6 +116,46 @@ locsim_status locsim_set_stack_size(locsim_device *dev, uint64_t bytes) {
 }
 
 uint64_t locsim_stack_size(const locsim_device *dev) { return dev ? dev->stack_bytes : 0; }
+
+/* ---- the device malloc heap (devheap.h) ---- */
+
+locsim_status locsim_set_malloc_heap_size(locsim_device *dev, uint64_t bytes) {
+    if (!dev) return LOCSIM_ERR_INVALID;
+    if (dev->heap)
+        return runtime_error(dev, LOCSIM_ERR_INVALID,
+                             "the device malloc heap is fixed once a kernel that calls malloc or free has been "
+                             "launched (cudaLimitMallocHeapSize must be set before)");
+    dev->heap_bytes = bytes;
+    return LOCSIM_OK;
+}
+
+uint64_t locsim_malloc_heap_size(const locsim_device *dev) { return dev ? dev->heap_bytes : 0; }
+
+void locsim_malloc_heap_reset(locsim_device *dev) {
+    if (!dev || !dev->heap) return;
+    devheap_destroy(dev->heap);
+    dev->heap = NULL;
+    locsim_free(dev, dev->heap_base);
+    dev->heap_base = 0;
+}
+
+locsim_status runtime_heap_for_launch(locsim_device *dev) {
+    if (dev->heap) return LOCSIM_OK;
+    locsim_dptr base = 0;
+    if (dev->heap_bytes) {
+        locsim_status st = locsim_malloc(dev, &base, dev->heap_bytes);
+        if (st != LOCSIM_OK)
+            return runtime_error(dev, st, "no device memory for the %llu-byte device malloc heap "
+                                 "(cudaLimitMallocHeapSize)", (unsigned long long)dev->heap_bytes);
+    }
+    dev->heap = devheap_create(base, dev->heap_bytes);
+    if (!dev->heap) {
+        if (base) locsim_free(dev, base);
+        return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    dev->heap_base = base;
+    return LOCSIM_OK;
+}
 
 void locsim_set_memcheck(locsim_device *dev, int on) {
     if (dev) dev->memcheck = on != 0;

@@ -96,6 +96,11 @@ locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_
     L->oob_accesses = &dev->counters.oob_accesses;
     L->run_quantum = dev->run_quantum;
     L->ldesc = dev->ldesc.n || dev->ldesc.nlocal ? &dev->ldesc : NULL;
+    if (k->mod->uses_heap) {
+        locsim_status hs = runtime_heap_for_launch(dev);
+        if (hs != LOCSIM_OK) return hs;
+        L->heap = dev->heap;
+    }
     return LOCSIM_OK;
 }
 

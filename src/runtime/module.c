@@ -253,6 +253,10 @@ out:
 }
 
 locsim_status runtime_module_link(locsim_module *mod) {
+    for (uint32_t i = 0; i < mod->ptx->nfuncs; i++) {
+        const ptx_function *f = &mod->ptx->funcs[i];
+        if (f->is_extern && (strcmp(f->name, "malloc") == 0 || strcmp(f->name, "free") == 0)) mod->uses_heap = 1;
+    }
     locsim_status st = place_variables(mod);
     if (st != LOCSIM_OK) return st;
     write_initialisers(mod);

@@ -10,6 +10,7 @@
 #include "ldesc/ldesc.h"
 #include "locsim/locsim.h"
 #include "ptx/ir.h"
+#include "runtime/devheap.h"
 #include "runtime/devmem.h"
 
 /* Per-thread local memory given by default to kernels whose call graph is
@@ -46,6 +47,7 @@ struct locsim_module {
     ptx_module *ptx;
     locsim_kernel *kernels;      /* one per .entry, in module order */
     uint32_t nkernels;
+    int uses_heap;               /* declares the device malloc or free: its launches get the heap */
     locsim_module *next;         /* device's list of loaded modules */
 };
 
@@ -89,6 +91,9 @@ struct locsim_device {
     uint64_t printf_used;        /* of the current launch */
     uint64_t printf_dropped;     /* printf calls of the current launch that did not fit */
     uint32_t stack_bytes;        /* per-thread stack of recursive kernels (locsim_set_stack_size) */
+    uint64_t heap_bytes;         /* device malloc heap size (locsim_set_malloc_heap_size) */
+    struct devheap *heap;        /* the heap, made at the first launch that needs it; fixed after */
+    locsim_dptr heap_base;       /* its device memory */
     exec_texobj *texobjs;        /* texture and surface objects (handle = index + 1) */
     runtime_texobj_info *texinfo;
     uint32_t ntexobjs, texobj_cap;
@@ -135,6 +140,10 @@ locsim_status runtime_module_link(locsim_module *mod);
 locsim_status runtime_prepare_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block,
                                      uint32_t dyn_smem, void **args, uint32_t nargs,
                                      uint8_t *params_buf, exec_launch *L);
+
+/* The device heap for a launch of a module that calls malloc/free (made at the
+ * first such launch, of locsim_set_malloc_heap_size's size). */
+locsim_status runtime_heap_for_launch(locsim_device *dev);
 
 /* Drop the descriptors inside a freed allocation [base, base + size). */
 void runtime_ldesc_forget(locsim_device *dev, uint64_t base, uint64_t size);

@@ -3,7 +3,7 @@
 // message naming the instruction; the module's other kernels still run, before and
 // after, and the program ends normally.
 //   uses_wmma      wmma.load/mma/store (tensor cores)
-//   uses_mbarrier  mbarrier.init and cp.async.mbarrier.arrive
+//   uses_acube     tex.acube (a layered cube map: texCubemapLayered)
 //   plain          v[i] = i + add
 #include <mma.h>
 #include "check.h"
@@ -21,13 +21,8 @@ __global__ void uses_wmma(const half *a, const half *b, float *c) {
     wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
 }
 
-__global__ void uses_mbarrier(int *v) {
-    __shared__ unsigned long long bar;
-    unsigned a = (unsigned)__cvta_generic_to_shared(&bar);
-    if (threadIdx.x == 0) asm volatile("mbarrier.init.shared.b64 [%0], 32;" ::"r"(a));
-    __syncthreads();
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(a));
-    v[threadIdx.x] = 1;
+__global__ void uses_acube(cudaTextureObject_t t, float *v) {
+    v[threadIdx.x] = texCubemapLayered<float>(t, 1.0f, 0.5f, -0.5f, 0);
 }
 
 __global__ void plain(int *v, int add) { v[threadIdx.x] = threadIdx.x + add; }
@@ -47,8 +42,8 @@ int main() {
     CHECK(cudaGetLastError());
     uses_wmma<<<1, 32>>>(nullptr, nullptr, nullptr);
     bad |= report("uses_wmma");
-    uses_mbarrier<<<1, 32>>>(v);
-    bad |= report("uses_mbarrier");
+    uses_acube<<<1, 32>>>(0, (float *)v);
+    bad |= report("uses_acube");
     CHECK(cudaDeviceSynchronize());  // the refused launches left no sticky error
     CHECK(cudaMemcpy(h, v, sizeof h, cudaMemcpyDeviceToHost));
     printf("plain before: v[0] %d v[31] %d\n", h[0], h[31]);

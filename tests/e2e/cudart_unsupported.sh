@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device code locsim cannot run (issue 33, item 5): in a module of several kernels,
-# each kernel using an unsupported instruction (wmma, mbarrier and
-# cp.async.mbarrier.arrive) fails at its own launch with cudaErrorInvalidPtx and a
+# each kernel using an unsupported instruction (wmma, and tex.acube: layered cube
+# maps) fails at its own launch with cudaErrorInvalidPtx and a
 # message that names the whole instruction; the module's other kernel runs before
 # and after, in both modes, and the program exits 0.
 set -euo pipefail
@@ -10,7 +10,7 @@ build unsupported "$SRC/tests/cudart/unsupported.cu"
 
 cat > "$WORK/expected" <<'OUT'
 uses_wmma: cudaErrorInvalidPtx
-uses_mbarrier: cudaErrorInvalidPtx
+uses_acube: cudaErrorInvalidPtx
 plain before: v[0] 100 v[31] 131
 plain after: v[0] 200 v[31] 231
 OUT
@@ -21,8 +21,8 @@ for mode in functional timing; do
   e="$WORK/unsupported.err"
   grep -q "launch of _Z9uses_wmmaPK6__halfS1_Pf refused: .*ptx\]:[0-9]*:[0-9]*: wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 is not supported" "$e" ||
     { show unsupported; fail "$mode: wmma not named"; }
-  grep -q "launch of _Z13uses_mbarrierPi refused: .*ptx\]:[0-9]*:[0-9]*: mbarrier.init.shared.b64 is not supported" "$e" ||
-    { show unsupported; fail "$mode: mbarrier not named"; }
+  grep -q "launch of _Z10uses_acubeyPf refused: .*ptx\]:[0-9]*:[0-9]*: tex.acube.v4.f32.f32 is not supported" "$e" ||
+    { show unsupported; fail "$mode: tex.acube not named"; }
   ! grep -q "unknown opcode" "$e" || { show unsupported; fail "$mode: an unsupported instruction reported as unknown"; }
 done
 echo "PASS: unsupported instructions fail only their own kernel's launch, named"
