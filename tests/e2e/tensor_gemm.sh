@@ -22,7 +22,7 @@ echo "ok: locsim exec, functional and timing"
 python3 - "$WORK/exec.json" <<'PY' || fail "tensor instructions not counted on the tensor pipeline"
 import json, sys
 d = json.load(open(sys.argv[1]))
-ks = d["kernels"]
+ks = d["timing"]["kernels"]
 want = [4 * 4 * 4 * 1, 4 * 4 * 4 * 2]
 got = [k["stats"].get("warp_insn_tensor") for k in ks]
 print("warp_insn_tensor per kernel:", got, "expected", want)
