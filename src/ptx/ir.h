@@ -191,12 +191,19 @@ typedef struct {
     uint8_t neg;        /* PRED: logical not ('!%p') */
     uint8_t comp;       /* SREG component 0..2; VEC: element count */
     uint8_t addr_base;  /* ADDR/SYMADDR: ptx_addr_base */
-    uint32_t reg;       /* REG/PRED index; SREG: ptx_sreg; ADDR base register; SYM: var index */
-    int64_t imm;        /* IMM bits, ADDR offset, LABEL/FUNC index */
-    uint32_t vec[PTX_VEC_MAX]; /* VEC: register indices (value regs, or PTX_REG_SINK) */
     uint8_t vec_imm;    /* VEC: bit i set = element i is an immediate whose bits are vec[i]
                            (nvcc packs bf16 as `mov.b32 %f1, {0, %rs1};`); only in
                            mov sources and st values, elements of at most 32 bits */
+    /* A VEC operand uses neither reg nor imm: its elements share their storage, so
+     * that 8-element wmma fragments cost no instruction any more bytes (40 an
+     * operand).  Only a VEC operand may touch vec[], only the others reg and imm. */
+    union {
+        struct {
+            uint32_t reg;   /* REG/PRED index; SREG: ptx_sreg; ADDR base register; SYM: var index */
+            int64_t imm;    /* IMM bits, ADDR offset, LABEL/FUNC index */
+        };
+        uint32_t vec[PTX_VEC_MAX]; /* VEC: register indices (value regs, or PTX_REG_SINK) */
+    };
 } ptx_operand;
 
 /* Whether element e of a VEC operand names a register (not '_', not an immediate):

@@ -219,9 +219,9 @@ static const option_def options[] = {
     BOOL("gpgpu_tensor_core_avail", tensor_core_avail, "0",
          "the SMs have tensor cores: wmma.mma and mma run on a tensor pipeline; without them a kernel using "
          "a tensor-core instruction (wmma, mma, ldmatrix) is refused at launch (GPGPU-Sim's default 0)"),
-    UINT("gpgpu_num_tensor_core_units", num_tensor_units, "4", 1, 8,
-         "tensor-core pipelines per SM when -gpgpu_tensor_core_avail 1 (Volta/Ampere: 4, one per sub-core; "
-         "Accel-Sim's tuner writes the number of warp schedulers)"),
+    UINT("gpgpu_num_tensor_core_units", num_tensor_units, "0", 0, 8,
+         "tensor-core pipelines per SM when -gpgpu_tensor_core_avail 1; 0 (GPGPU-Sim's default): one per warp "
+         "scheduler (-gpgpu_num_sched_per_core), the number Accel-Sim's tuner writes (Volta/Ampere: 4)"),
     UINT("ptx_opcode_latency_tesnor", lat_tensor, "64", 1, 100000,
          "latency of wmma.mma and mma, core cycles (GPGPU-Sim 4.x's name, spelling included, and default)"),
     UINT("ptx_opcode_initiation_tensor", init_tensor, "64", 1, 100000,

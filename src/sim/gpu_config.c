@@ -44,7 +44,9 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->num_units[UNIT_SFU] = c->num_sfu_units;
     s->num_units[UNIT_DP] = c->num_dp_units;
     s->num_units[UNIT_LDST] = 1;
-    s->num_units[UNIT_TENSOR] = c->tensor_core_avail ? c->num_tensor_units : 0;
+    /* -gpgpu_num_tensor_core_units 0: one per warp scheduler (docs/tensor.md) */
+    s->num_units[UNIT_TENSOR] =
+        !c->tensor_core_avail ? 0 : c->num_tensor_units ? c->num_tensor_units : c->num_sched_per_core;
     s->simd_width = c->simd_width;
     s->oc_units[0] = c->oc_units_sp;
     s->oc_units[1] = c->oc_units_sfu;
