@@ -60,12 +60,14 @@ typedef struct {
 } run_result;
 
 /* A device of the default configuration with -functional_run_quantum quantum
- * (0: the option left at its default). */
-static locsim_device *device_with_quantum(locsim_mode mode, uint32_t quantum, locsim_config **cfg) {
+ * (0: the option left at its default), and tensor cores when `tensor` (a
+ * workload with tensor-core instructions: workload_uses_tensor_cores). */
+static locsim_device *device_with_quantum_tc(locsim_mode mode, uint32_t quantum, int tensor, locsim_config **cfg) {
     char q[16], err[512];
     snprintf(q, sizeof q, "%u", quantum);
-    char *ov[] = {"-functional_run_quantum", q};
-    locsim_status st = locsim_config_load("fermi_gtx480", quantum ? 2 : 0, ov, cfg, err, sizeof err);
+    char *ov[] = {"-gpgpu_tensor_core_avail", "1", "-functional_run_quantum", q};
+    int skip = tensor ? 0 : 2;
+    locsim_status st = locsim_config_load("fermi_gtx480", (quantum ? 4 : 2) - skip, ov + skip, cfg, err, sizeof err);
     if (st != LOCSIM_OK) print_error("%s\n", err);
     assert_int_equal(st, LOCSIM_OK);
     locsim_device *dev = NULL;
@@ -74,11 +76,15 @@ static locsim_device *device_with_quantum(locsim_mode mode, uint32_t quantum, lo
     return dev;
 }
 
+static locsim_device *device_with_quantum(locsim_mode mode, uint32_t quantum, locsim_config **cfg) {
+    return device_with_quantum_tc(mode, quantum, 0, cfg);
+}
+
 static run_result run_once(const workload_entry *e, locsim_mode mode, uint32_t quantum) {
     run_result out;
     memset(&out, 0, sizeof out);
     locsim_config *cfg = NULL;
-    locsim_device *dev = device_with_quantum(mode, quantum, &cfg);
+    locsim_device *dev = device_with_quantum_tc(mode, quantum, workload_uses_tensor_cores(e), &cfg);
     out.r = workload_run(e, dev, e->wl->test_sizes[0], 1, out.detail, sizeof out.detail);
     out.digest = locsim_dtoh_digest(dev);
     locsim_device_destroy(dev);

@@ -86,6 +86,10 @@ static const mutation mutations[] = {
       "kmeans_gm_assign_nounroll steps to the next point instead of the next feature" },
     { "kmeans_gm_transpose", "kmeans_gm", "ld.global.f32 \t%f2, [%rd36+-4];", "ld.global.f32 \t%f2, [%rd36+-8];",
       "kmeans_gm_transpose copies a point's feature 0 where its feature 1 belongs" },
+    { "tensor_gemm/wmma", "tensor_gemm", "wmma.load.b.sync.aligned.col", "wmma.load.b.sync.aligned.row",
+      "tgemm_wmma reads its column-major B tiles as row-major: it multiplies by B's transposed blocks" },
+    { "tensor_gemm/mma", "tensor_gemm", "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "tgemm_mma's A fragments are loaded transposed" },
 };
 
 /* ptx with the first `find` replaced by `replace` (malloc'd; NULL if absent). */

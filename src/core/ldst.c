@@ -555,11 +555,11 @@ static void coalesce(sm *s, uint32_t w, const exec_step_info *info, int local, u
 static void pend_dests(sm_warp *W, mem_slot *m, const ptx_insn *in) {
     for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
         const ptx_operand *o = &in->opnd[i];
-        if (o->kind == PTX_OPND_REG && m->ndst < 4) {
+        if (o->kind == PTX_OPND_REG && m->ndst < SLOT_MAX_DST) {
             m->dst[m->ndst++] = o->reg;
         } else if (o->kind == PTX_OPND_VEC) {
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
-                if (ptx_vec_elem_is_reg(o, e) && m->ndst < 4) m->dst[m->ndst++] = o->vec[e];
+            for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
+                if (ptx_vec_elem_is_reg(o, e) && m->ndst < SLOT_MAX_DST) m->dst[m->ndst++] = o->vec[e];
         }
     }
     for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = SB_PENDING;

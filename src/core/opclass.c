@@ -17,6 +17,8 @@
  *   everything else         latency 1, interval 1 (mov, cvt, setp, selp,       SP
  *                           neg, abs, logic, bra, bar, ...; f64 ones too)
  *   memory                  the LD/ST unit decides                             LD/ST
+ *   (wmma.load/store, ldmatrix included)
+ *   wmma.mma mma            -ptx_opcode_latency_tesnor / _initiation_tensor    tensor
  * "Else int" includes f16 and the 64-bit integer types, as in GPGPU-Sim.  The DP
  * pipeline falls back to the SFU when the SM has none (-gpgpu_num_dp_units 0,
  * Fermi).  tanh is newer than GPGPU-Sim's PTX; it goes with the other
@@ -49,6 +51,16 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
     if (ptx_opcode_class((ptx_opcode)in->op) == PTX_CLASS_MEM) {
         t->unit = UNIT_LDST;
         t->latency = 1; /* the LD/ST unit decides when the data is visible */
+        return;
+    }
+    if (ptx_opcode_class((ptx_opcode)in->op) == PTX_CLASS_TENSOR) {
+        /* a warp-wide matrix operation: the SIMD width does not apply (GPGPU-Sim
+         * issues its tensor ops to the tensor unit with their own latency and
+         * initiation interval); a config without tensor cores never gets here
+         * (the launch is refused, runtime/launch.c) */
+        t->unit = UNIT_TENSOR;
+        t->latency = c->lat_tensor ? c->lat_tensor : 1;
+        t->initiation = c->init_tensor ? c->init_tensor : 1;
         return;
     }
     switch ((ptx_opcode)in->op) {

@@ -110,7 +110,7 @@ static uint64_t read_sources(sm *s, uint32_t w, const ptx_insn *in, const insn_d
             const ptx_operand *o = &in->opnd[i];
             if (o->kind == PTX_OPND_REG) done = max_u64(done, read_bank(s, bank_of(s, w, o->reg), alloc + 1, now));
             else if (o->kind == PTX_OPND_VEC)
-                for (uint32_t e = 0; e < o->comp && e < 4; e++)
+                for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
                     if (ptx_vec_elem_is_reg(o, e))
                         done = max_u64(done, read_bank(s, bank_of(s, w, o->vec[e]), alloc + 1, now));
         }

@@ -32,7 +32,7 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
         return NULL;
     }
     for (int u = 0; u < UNIT_COUNT; u++)
-        if (c->num_units[u] > SM_MAX_UNITS || (u != UNIT_DP && c->num_units[u] == 0)) {
+        if (c->num_units[u] > SM_MAX_UNITS || (u != UNIT_DP && u != UNIT_TENSOR && c->num_units[u] == 0)) {
             snprintf(err, errlen, "SM: pipeline %d needs 1..%d units (got %u)", u, SM_MAX_UNITS, c->num_units[u]);
             return NULL;
         }
@@ -249,7 +249,7 @@ static uint64_t operands_ready(const sm_warp *W, const ptx_insn *in) {
         case PTX_OPND_REG: v = W->reg_ready[o->reg]; break;
         case PTX_OPND_PRED: v = W->pred_ready[o->reg]; break;
         case PTX_OPND_VEC:
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+            for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
                 if (ptx_vec_elem_is_reg(o, e)) v = max_u64(v, W->reg_ready[o->vec[e]]);
             break;
         case PTX_OPND_ADDR:
@@ -268,7 +268,8 @@ static int is_global_or_local(const ptx_insn *in) {
 }
 
 static int is_global_or_local_load(const ptx_insn *in) {
-    return (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) && is_global_or_local(in);
+    /* wmma.load of a global (or generic) tile reads global memory too */
+    return (in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_WMMA_LOAD) && is_global_or_local(in);
 }
 
 /* atom (not red: GPGPU-Sim 3.0 makes atom a load and red an ALU operation) */
@@ -304,7 +305,7 @@ void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
         case PTX_OPND_REG: ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, o->reg); break;
         case PTX_OPND_PRED: ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, pred0 + o->reg); break;
         case PTX_OPND_VEC:
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+            for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
                 if (ptx_vec_elem_is_reg(o, e)) ok &= dec_push(d->sb, &d->nsb, DEC_MAX_SB, o->vec[e]);
             break;
         case PTX_OPND_ADDR:
@@ -324,7 +325,7 @@ void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
         } else if (o->kind == PTX_OPND_PRED) {
             ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, pred0 + o->reg);
         } else if (o->kind == PTX_OPND_VEC) {
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+            for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
                 if (ptx_vec_elem_is_reg(o, e)) ok &= dec_push(d->res, &d->nres, DEC_MAX_RES, o->vec[e]);
         }
     }
@@ -335,7 +336,7 @@ void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
             if (d->nsrc < DEC_MAX_SRC) d->src_bank[d->nsrc++] = (uint8_t)(o->reg % banks);
             else ok = 0;
         } else if (o->kind == PTX_OPND_VEC) {
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+            for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
                 if (ptx_vec_elem_is_reg(o, e)) {
                     if (d->nsrc < DEC_MAX_SRC) d->src_bank[d->nsrc++] = (uint8_t)(o->vec[e] % banks);
                     else ok = 0;
@@ -621,7 +622,7 @@ static void reserve_dests(sm_warp *W, const ptx_insn *in, const insn_decode *d, 
         if (o->kind == PTX_OPND_REG) W->reg_ready[o->reg] = ready;
         else if (o->kind == PTX_OPND_PRED) W->pred_ready[o->reg] = ready;
         else if (o->kind == PTX_OPND_VEC)
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+            for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
                 if (ptx_vec_elem_is_reg(o, e)) W->reg_ready[o->vec[e]] = ready;
     }
     W->sb_max = max_u64(W->sb_max, ready);
@@ -917,7 +918,7 @@ __attribute__((noinline)) static int blocked_reason(const sm *s, warp_mask cand,
         }
         if (stall_rank(STALL_MEMORY) > stall_rank(reason)) reason = STALL_MEMORY;
     }
-    warp_mask sp = on_time & s->unit_mask[UNIT_SP], sfu = on_time & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP]);
+    warp_mask sp = on_time & s->unit_mask[UNIT_SP], sfu = on_time & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP] | s->unit_mask[UNIT_TENSOR]);
     if (sp) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SP) - 1);
     if (sfu) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SFU) - 1);
     if (sp | sfu) reason = STALL_PIPELINE; /* the highest rank */
@@ -936,7 +937,7 @@ static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mas
     warp_mask t = cand & s->time_ok; /* hot_ready <= now: tw_advance(now) ran this cycle */
     if (!t) return 0;
     /* ALU pipelines: one test per collector-unit set (SP; SFU and DP share one) */
-    warp_mask ready = 0, sp = t & s->unit_mask[UNIT_SP], sfu = t & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP]);
+    warp_mask ready = 0, sp = t & s->unit_mask[UNIT_SP], sfu = t & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP] | s->unit_mask[UNIT_TENSOR]);
     if (sp && oc_cu_free_at(s, UNIT_SP) <= now + 1) ready |= sp;
     if (sfu && oc_cu_free_at(s, UNIT_SFU) <= now + 1) ready |= sfu;
     warp_mask mem = t & s->unit_mask[UNIT_LDST] & (~s->throttle_mask | load_ok);

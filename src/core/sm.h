@@ -36,7 +36,7 @@
 typedef enum { SM_LAT_ADD = 0, SM_LAT_MAX, SM_LAT_MUL, SM_LAT_MAD, SM_LAT_DIV, SM_LAT_SHFL, SM_LAT_COUNT } sm_lat_group;
 
 /* Execution pipelines of an SM. */
-typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_COUNT } sm_unit_kind;
+typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_TENSOR, UNIT_COUNT } sm_unit_kind;
 
 /* Why a scheduler issued nothing in a cycle (the issue-stall breakdown). */
 typedef enum {
@@ -64,7 +64,7 @@ typedef struct {
     const warp_sched_ops *sched;   /* -gpgpu_scheduler (already looked up) */
     const char *sched_args;
     const void *cfg;               /* locsim_config, for plug-ins' own options */
-    uint32_t num_units[UNIT_COUNT];/* SP, SFU, DP (0: double precision runs on SP), LD/ST */
+    uint32_t num_units[UNIT_COUNT];/* SP, SFU, DP (0: double precision runs on SP), LD/ST, tensor (0: none) */
     uint32_t simd_width;           /* lanes a pipeline processes per cycle (32: one warp per cycle) */
     uint32_t oc_units[2];          /* collector units: SP set, SFU set (-gpgpu_operand_collector_num_units_*) */
     uint32_t num_reg_banks;        /* -gpgpu_num_reg_banks (1..64) */
@@ -72,6 +72,7 @@ typedef struct {
     /* latency and initiation interval, GPGPU-Sim's -ptx_opcode_latency_* groups */
     uint32_t lat_int[SM_LAT_COUNT], lat_fp[SM_LAT_COUNT], lat_dp[SM_LAT_COUNT], lat_sfu;
     uint32_t init_int[SM_LAT_COUNT], init_fp[SM_LAT_COUNT], init_dp[SM_LAT_COUNT], init_sfu;
+    uint32_t lat_tensor, init_tensor;  /* wmma.mma / mma on UNIT_TENSOR */
     uint32_t insns_per_iline;      /* 8-byte PTX instructions per instruction-cache line */
     uint32_t l1_latency;           /* L1D hit: cycles until the data is visible; misses leave after it */
     uint32_t smem_latency;         /* shared memory access (no conflicts) */

@@ -29,6 +29,8 @@
 /* Coalesced accesses of one warp instruction: 32 lanes x up to 4 words (local
  * memory is interleaved word by word, so a v4 local access touches 4 lines). */
 #define LDST_MAX_ACCESS 128
+/* Registers one load writes: a wmma fragment has up to 8. */
+#define SLOT_MAX_DST PTX_VEC_MAX
 
 /* Base of the timing model's local-memory addresses: above every global address
  * (DEVMEM_GLOBAL_LIMIT), so local lines never alias global ones in a cache. */
@@ -214,7 +216,7 @@ typedef struct {
     uint8_t cpa;           /* a cp.async: its copies belong to group cpa_group */
     uint32_t cpa_group;
     uint32_t cpa_seq;      /* ... and is the warp's cpa_seq-th cp.async */
-    uint32_t dst[4];       /* value registers it writes */
+    uint32_t dst[SLOT_MAX_DST]; /* value registers it writes */
     uint32_t outstanding;  /* accesses not answered yet */
     uint32_t miss_lanes;   /* lanes whose access missed (latency tolerance, track_sigma) */
     uint64_t data_ready;   /* when the data of hits is visible */
@@ -365,7 +367,8 @@ void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
 
 /* ---- opcoll.c ---- */
 void oc_kernel_begin(sm *s);
-/* The collector-unit set of pipeline `unit`: SP, or SFU (SFU and DP). */
+/* The collector-unit set of pipeline `unit`: SP, or SFU (SFU, DP and tensor: locsim
+ * has no separate tensor collector units, docs/tensor.md). */
 static inline uint32_t oc_cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_SET_SFU; }
 /* First cycle a collector unit for an instruction of pipeline `unit` is free
  * (an instruction issued at t needs one free at t+1). */

@@ -259,6 +259,7 @@ int exec_texture(exec_ctx *x);   /* tex, tld4, txq, suld, sust, suq (texture.c) 
 int exec_cp_async(exec_ctx *x);  /* cp.async, commit_group, wait_group, wait_all */
 int exec_video(exec_ctx *x);     /* vadd2/4 ... vmax2/4 (video.c) */
 int exec_mbarrier(exec_ctx *x);  /* mbarrier.*, cp.async.mbarrier.arrive (mbarrier.c) */
+int exec_tensor(exec_ctx *x);    /* wmma.load/store/mma, mma, ldmatrix (tensor.c) */
 /* Land every pending cp.async copy of lanes (they exit: their copies complete). */
 void exec_cp_async_drain(exec_warp *w, uint32_t lanes);
 

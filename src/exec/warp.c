@@ -198,6 +198,8 @@ static int execute(exec_ctx *x) {
         return exec_cp_async(x);
     case PTX_OP_MBARRIER: case PTX_OP_MBARRIER_PENDING: case PTX_OP_CP_ASYNC_MBAR:
         return exec_mbarrier(x);
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA: case PTX_OP_MMA: case PTX_OP_LDMATRIX:
+        return exec_tensor(x);
     /* No functional effect: memory is sequentially consistent here, prefetches and
      * sleeps only matter to the timing model. */
     case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:

@@ -163,7 +163,7 @@ static void put_operand(out *o, const ptx_module *m, const ptx_function *f, cons
         break;
     case PTX_OPND_VEC:
         put(o, "{");
-        for (unsigned i = 0; i < op->comp && i < 4; i++) {
+        for (unsigned i = 0; i < op->comp && i < PTX_VEC_MAX; i++) {
             if (i)
                 put(o, ", ");
             if (op->vec_imm & (1u << i))
@@ -214,10 +214,70 @@ static void put_mod(out *o, const char *s)
         put(o, ".%s", s);
 }
 
+/* Tensor-core modifiers in PTX order (.tf32 is kept as .b32, see ir.h). */
+static const char *tensor_type_name(ptx_type t, const ptx_insn *in)
+{
+    return t == PTX_T_B32 && in->op != PTX_OP_LDMATRIX ? "tf32" : ptx_type_name(t);
+}
+
+static void put_tensor_modifiers(out *o, const ptx_insn *in)
+{
+    static const char *const shapes[] = {"", "m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8",
+                                         "m16n8k16", "m16n8k8", "m16n8k32", "m8n8"};
+    ptx_opcode op = (ptx_opcode)in->op;
+    const char *shape = in->mode < sizeof shapes / sizeof shapes[0] ? shapes[in->mode] : "?";
+    if (op == PTX_OP_WMMA_LOAD || op == PTX_OP_WMMA_STORE) {
+        static const char *const frags[] = {"a", "b", "c", "d"};
+        put_mod(o, frags[PTX_MMA_FRAG(in->aux)]);
+    }
+    put_mod(o, "sync");
+    put_mod(o, "aligned");
+    if (op == PTX_OP_LDMATRIX) {
+        put_mod(o, shape);
+        put(o, ".x%u", in->aux & 7u);
+        if (in->aux & PTX_MMA_TRANS)
+            put_mod(o, "trans");
+        put_mod(o, "shared");
+        put_mod(o, "b16");
+        return;
+    }
+    if (op == PTX_OP_WMMA_LOAD || op == PTX_OP_WMMA_STORE) {
+        put_mod(o, (in->aux & PTX_MMA_COL) ? "col" : "row");
+        put_mod(o, shape);
+        if (in->space && in->space < PTX_SPACE_COUNT)
+            put_mod(o, space_names[in->space]);
+        put_mod(o, tensor_type_name((ptx_type)in->type, in));
+        return;
+    }
+    if (op == PTX_OP_WMMA_MMA) {
+        put_mod(o, (in->aux & 1u) ? "col" : "row");
+        put_mod(o, (in->aux & 2u) ? "col" : "row");
+        put_mod(o, shape);
+    } else {
+        put_mod(o, shape);
+        put_mod(o, "row");
+        put_mod(o, "col");
+        if (in->flags & PTX_F_SAT) /* mma: before the types; wmma: after them */
+            put_mod(o, "satfinite");
+    }
+    put_mod(o, tensor_type_name((ptx_type)in->dtype, in));
+    if (op == PTX_OP_MMA || in->type != PTX_T_F16) { /* wmma .f16 names only .dtype.ctype */
+        put_mod(o, tensor_type_name((ptx_type)in->type, in));
+        put_mod(o, tensor_type_name((ptx_type)in->type2, in));
+    }
+    put_mod(o, tensor_type_name((ptx_type)in->ctype, in));
+    if (op == PTX_OP_WMMA_MMA && (in->flags & PTX_F_SAT))
+        put_mod(o, "satfinite");
+}
+
 static void put_modifiers(out *o, const ptx_insn *in)
 {
     uint32_t fl = in->flags;
     ptx_opcode op = (ptx_opcode)in->op;
+    if (ptx_op_is_tensor(op)) {
+        put_tensor_modifiers(o, in);
+        return;
+    }
     if (op == PTX_OP_BAR) {
         if (fl & PTX_F_WARP)
             put_mod(o, "warp");
@@ -431,6 +491,8 @@ void ptx_insn_format(const ptx_module *m, const ptx_function *f, const ptx_insn 
             t = (ptx_type)in->type2;
         if ((in->op == PTX_OP_SET && i >= 1 && i <= 2) || (in->op == PTX_OP_SLCT && i == 3))
             t = (ptx_type)in->type2;
+        if (ptx_op_is_tensor(in->op)) /* fragments print as registers; a wmma stride is a u32 */
+            t = PTX_T_U32;
         put_operand(&o, m, f, op, t);
         sep = ", ";
     }

@@ -234,7 +234,7 @@ static const op_mods op_mod_table[PTX_OP_COUNT] = {
 
 /* PTX opcodes we know but do not implement: named as unsupported, not unknown. */
 static const char *const unsupported_opcodes[] = {
-    "sured", "istypep", "wmma", "mma", "ldmatrix",
+    "sured", "istypep",
     "stmatrix", "movmatrix", "mapa", "getctarank", "elect", "szext", "bmsk",
     "fns", "applypriority", "discard", "createpolicy", "griddepcontrol", "stacksave",
     "stackrestore", "alloca", "multimem", "tensormap", "setmaxnreg", "vabsdiff",
@@ -259,6 +259,11 @@ typedef struct {
     uint32_t mbar;           /* mbarrier modifiers seen (MB_* bits) */
     ptx_type vtypes[3];      /* SIMD video: .dtype.atype.btype */
     uint32_t nvtypes, vadd;  /* SIMD video: types seen; .add seen */
+    /* tensor-core instructions (tensor_modifier) */
+    uint32_t tsync, taligned, tshape, tfrag, tnum, ttrans, tsat;  /* value + 1 where 0 is valid */
+    uint32_t tlayout[2], nlayout;    /* 1 row, 2 col */
+    ptx_type ttypes[4];
+    uint32_t nttypes;
 } mods;
 
 /* ---- raw operands ------------------------------------------------------ */
@@ -275,8 +280,8 @@ typedef struct {
     int64_t off;             /* NAME+off (mov sym+4); ADDR offset */
     uint8_t base_is_num;     /* ADDR: [number] */
     uint8_t nelem;           /* VEC */
-    token elem[4];
-    uint8_t elem_neg[4];
+    token elem[PTX_VEC_MAX];
+    uint8_t elem_neg[PTX_VEC_MAX];
 } raw_opnd;
 
 typedef struct {
@@ -322,6 +327,8 @@ static int lookup_opcode(const token *t, uint32_t *flags)
     }
     if (name_eq(t, "cp")) /* cp.async...: the modifiers say which (cp_async_modifier) */
         return PTX_OP_CP_ASYNC;
+    if (name_eq(t, "wmma")) /* wmma.load/.store/.mma: the first modifier says which (tensor_modifier) */
+        return PTX_OP_WMMA_MMA;
     return -1;
 }
 
@@ -450,8 +457,9 @@ static void parse_raw_addr(parser *P, raw_opnd *r)
     expect_punct(P, ']', "']'");
 }
 
-/* { e [, e ...] } with 1..4 elements (registers or immediates, an immediate may be
- * negated), into r (kind RO_VEC); the current token is the '{'. */
+/* { e [, e ...] } with 1..8 elements (registers or immediates, an immediate may be
+ * negated), into r (kind RO_VEC); the current token is the '{'.  More than 4 only
+ * make sense for a wmma fragment; the opcodes' own checks say so for the others. */
 static void parse_vec_elements(parser *P, raw_opnd *r)
 {
     r->kind = RO_VEC;
@@ -459,8 +467,8 @@ static void parse_vec_elements(parser *P, raw_opnd *r)
     r->nelem = 0;
     expect_punct(P, '{', "'{'");
     do {
-        if (r->nelem >= 4)
-            parse_fail_tok(P, &P->tok, "too many vector elements (at most 4)");
+        if (r->nelem >= PTX_VEC_MAX)
+            parse_fail_tok(P, &P->tok, "too many vector elements (at most %d)", PTX_VEC_MAX);
         int neg = accept_punct(P, '-');
         if (P->tok.kind != TK_IDENT && P->tok.kind != TK_INT && P->tok.kind != TK_FLOAT) {
             char buf[96];
@@ -478,9 +486,10 @@ static void parse_vec_elements(parser *P, raw_opnd *r)
 static void parse_raw_vec(parser *P, raw_opnd *r)
 {
     parse_vec_elements(P, r);
-    /* { %r2 } is accepted by ptxas where a scalar data operand goes (ld/st) */
-    if (r->nelem != 1 && r->nelem != 2 && r->nelem != 4)
-        parse_fail_tok(P, &r->t, "vector operand must have 1, 2 or 4 elements, found %u", r->nelem);
+    /* { %r2 } is accepted by ptxas where a scalar data operand goes (ld/st); 8 only
+     * in a wmma fragment, and the tensor decoders check every count they take */
+    if (r->nelem != 1 && r->nelem != 2 && r->nelem != 4 && r->nelem != 8)
+        parse_fail_tok(P, &r->t, "vector operand must have 1, 2, 4 or 8 elements, found %u", r->nelem);
 }
 
 /* A one-element vector { x } used as a scalar data operand (ptxas takes it for
@@ -1438,7 +1447,7 @@ static void decode_mov(parser *P, ictx *c)
             parse_fail_tok(P, &c->md.first, "vector mov needs a .b16/.b32/.b64/.b128 type");
         const raw_opnd *v = d->kind == RO_VEC ? d : a;
         unsigned esize = ptx_type_size(t) / v->nelem;
-        if (v->nelem < 2 || esize < 1 || (v->nelem == 4 && t == PTX_T_B16))
+        if (v->nelem < 2 || v->nelem > 4 || esize < 1 || (v->nelem == 4 && t == PTX_T_B16))
             parse_fail_tok(P, &v->t, "vector of %u elements does not fit .%s", v->nelem, ptx_type_name(t));
         ptx_type et = esize == 8 ? PTX_T_B64 : esize == 4 ? PTX_T_B32 : esize == 2 ? PTX_T_B16 : PTX_T_B8;
         if (d->kind == RO_VEC) {
@@ -2057,6 +2066,283 @@ static void decode_mbarrier(parser *P, ictx *c)
     }
 }
 
+/* ---- tensor cores: wmma, mma, ldmatrix (docs/tensor.md) ---------------- */
+
+/* .tf32 has no ptx_type of its own: tensor instructions keep it as .b32. */
+static ptx_type tensor_type_from(const token *t)
+{
+    if (tok_is(t, ".tf32"))
+        return PTX_T_B32;
+    ptx_type ty = ptx_type_from_name(t->text, t->len);
+    switch (ty) {
+    case PTX_T_F16: case PTX_T_BF16: case PTX_T_F32: case PTX_T_F64: case PTX_T_S8: case PTX_T_U8:
+    case PTX_T_S32: case PTX_T_B16:
+        return ty;
+    default:
+        return PTX_T_NONE;
+    }
+}
+
+static void tensor_modifier(parser *P, ictx *c, const token *t, int wmma_first)
+{
+    mods *md = &c->md;
+    if (wmma_first) {
+        if (tok_is(t, ".load"))
+            c->in.op = PTX_OP_WMMA_LOAD;
+        else if (tok_is(t, ".store"))
+            c->in.op = PTX_OP_WMMA_STORE;
+        else if (tok_is(t, ".mma"))
+            c->in.op = PTX_OP_WMMA_MMA;
+        else
+            parse_not_supported(P, &md->first, "wmma takes .load, .store or .mma");
+        c->opname = ptx_opcode_name((ptx_opcode)c->in.op);
+        return;
+    }
+    static const struct {
+        const char *name;
+        uint32_t shape;
+    } shapes[] = {
+        {".m16n16k16", PTX_SHAPE_M16N16K16}, {".m32n8k16", PTX_SHAPE_M32N8K16}, {".m8n32k16", PTX_SHAPE_M8N32K16},
+        {".m16n16k8", PTX_SHAPE_M16N16K8},   {".m16n8k16", PTX_SHAPE_M16N8K16}, {".m16n8k8", PTX_SHAPE_M16N8K8},
+        {".m16n8k32", PTX_SHAPE_M16N8K32},   {".m8n8", PTX_SHAPE_M8N8},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if (tok_is(t, shapes[i].name)) {
+            SET_ONCE(md->tshape, shapes[i].shape, "shape");
+            return;
+        }
+    ptx_type ty = tensor_type_from(t);
+    if (ty != PTX_T_NONE) {
+        if (md->nttypes >= 4)
+            parse_fail_tok(P, t, "'%s' has too many type modifiers", c->opname);
+        md->ttypes[md->nttypes++] = ty;
+        return;
+    }
+    int is_wmma_ls = c->in.op == PTX_OP_WMMA_LOAD || c->in.op == PTX_OP_WMMA_STORE;
+    if (tok_is(t, ".sync"))
+        SET_ONCE(md->tsync, 1, ".sync");
+    else if (tok_is(t, ".aligned"))
+        SET_ONCE(md->taligned, 1, ".aligned");
+    else if (tok_is(t, ".row") || tok_is(t, ".col")) {
+        if (md->nlayout >= 2)
+            parse_fail_tok(P, t, "'%s' has too many layout modifiers", c->opname);
+        md->tlayout[md->nlayout++] = tok_is(t, ".row") ? 1 : 2;
+    } else if (is_wmma_ls && (tok_is(t, ".a") || tok_is(t, ".b") || tok_is(t, ".c") || tok_is(t, ".d")))
+        SET_ONCE(md->tfrag, 1 + (uint32_t)(t->text[1] - 'a'), "fragment");
+    else if (is_wmma_ls && (tok_is(t, ".global") || tok_is(t, ".shared") || tok_is(t, ".shared::cta"))) {
+        if (md->has_space)
+            dup_fail(P, t, "state space", c->opname);
+        md->has_space = 1;
+        md->space = tok_is(t, ".global") ? PTX_SPACE_GLOBAL : PTX_SPACE_SHARED;
+    } else if (c->in.op == PTX_OP_LDMATRIX && (tok_is(t, ".shared") || tok_is(t, ".shared::cta"))) {
+        if (md->has_space)
+            dup_fail(P, t, "state space", c->opname);
+        md->has_space = 1;
+        md->space = PTX_SPACE_SHARED;
+    } else if (c->in.op == PTX_OP_LDMATRIX && (tok_is(t, ".x1") || tok_is(t, ".x2") || tok_is(t, ".x4")))
+        SET_ONCE(md->tnum, (uint32_t)(t->text[2] - '0'), "count");
+    else if (c->in.op == PTX_OP_LDMATRIX && tok_is(t, ".trans"))
+        SET_ONCE(md->ttrans, 1, ".trans");
+    else if ((c->in.op == PTX_OP_MMA || c->in.op == PTX_OP_WMMA_MMA) && tok_is(t, ".satfinite"))
+        SET_ONCE(md->tsat, 1, ".satfinite");
+    else
+        parse_unsupported(P, t, "unsupported modifier '%.*s' for '%s'", NAMEFMT(t), c->opname);
+}
+
+/* Element type of the registers of a fragment of element type t: f32 and s32
+ * accumulators are one element a register, the rest are packed in .b32. */
+static ptx_type frag_reg_type(ptx_type t)
+{
+    return t == PTX_T_F32 ? PTX_T_F32 : t == PTX_T_S32 ? PTX_T_S32 : PTX_T_B32;
+}
+
+/* Registers of a wmma fragment (PTX ISA, "Matrix fragments for WMMA"): .f16 A and
+ * B fragments are 8 .f16x2 registers whatever the shape (the data is replicated
+ * where the matrix is smaller), every other fragment holds its matrix exactly
+ * once across the warp's 32 threads. */
+static uint32_t wmma_frag_regs(uint32_t shape, uint32_t frag, ptx_type t)
+{
+    uint32_t m, n, k;
+    ptx_mma_dims((ptx_mma_shape)shape, &m, &n, &k);
+    if ((frag == PTX_FRAG_A || frag == PTX_FRAG_B) && t == PTX_T_F16)
+        return 8;
+    uint32_t elems = frag == PTX_FRAG_A ? m * k : frag == PTX_FRAG_B ? k * n : m * n;
+    return elems * ptx_type_size(t) * 8 / (32 * 32);
+}
+
+/* Which element types wmma takes for A/B at a shape, and for C/D. */
+static int wmma_ab_type_ok(uint32_t shape, ptx_type t)
+{
+    if (shape == PTX_SHAPE_M16N16K8)
+        return t == PTX_T_B32;
+    return t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_S8 || t == PTX_T_U8;
+}
+
+static void tensor_common(parser *P, ictx *c)
+{
+    if (!c->md.tsync || !c->md.taligned)
+        parse_fail_tok(P, &c->md.first, "'%s' needs .sync.aligned", c->opname);
+    if (!c->md.tshape)
+        parse_fail_tok(P, &c->md.first, "'%s' needs a shape (.m16n16k16, ...)", c->opname);
+    int ldm = c->in.op == PTX_OP_LDMATRIX;
+    if (ldm != (c->md.tshape == PTX_SHAPE_M8N8))
+        parse_not_supported(P, &c->md.first, ldm ? "ldmatrix takes .m8n8" : "this shape");
+    int wmma = c->in.op != PTX_OP_MMA && !ldm;
+    if (!ldm && wmma != (c->md.tshape <= PTX_SHAPE_M16N16K8))
+        parse_not_supported(P, &c->md.first, "this shape");
+    c->in.mode = (uint8_t)c->md.tshape;
+}
+
+static void decode_wmma_ls(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    mods *md = &c->md;
+    int store = in->op == PTX_OP_WMMA_STORE;
+    if (!md->tfrag || (store ? md->tfrag != 1 + PTX_FRAG_D : md->tfrag == 1 + PTX_FRAG_D))
+        parse_fail_tok(P, &md->first, "'%s' needs %s", c->opname, store ? ".d" : ".a, .b or .c");
+    if (md->nlayout != 1 || md->nttypes != 1)
+        parse_fail_tok(P, &md->first, "'%s' needs one layout (.row/.col) and one type", c->opname);
+    uint32_t frag = md->tfrag - 1;
+    ptx_type t = md->ttypes[0];
+    int ok = frag <= PTX_FRAG_B ? wmma_ab_type_ok(md->tshape, t)
+                                : t == PTX_T_F32 || t == PTX_T_S32 || (t == PTX_T_F16 && md->tshape != PTX_SHAPE_M16N16K8);
+    if (!ok)
+        parse_not_supported(P, &md->first, "this type for this fragment and shape");
+    if (md->has_space && md->space != PTX_SPACE_GLOBAL && md->space != PTX_SPACE_SHARED)
+        parse_fail_tok(P, &md->first, "'%s' takes .global, .shared or a generic address", c->opname);
+    in->space = (uint8_t)(md->has_space ? md->space : PTX_SPACE_NONE);
+    in->type = (uint8_t)t;
+    in->aux = (uint8_t)(frag | (md->tlayout[0] == 2 ? PTX_MMA_COL : 0));
+    uint32_t nregs = wmma_frag_regs(md->tshape, frag, t);
+    want_operands(P, c, 2, 3);
+    uint32_t fi = store ? 1 : 0, ai = store ? 0 : 1;
+    resolve_vec(P, c, &c->raw[fi], nregs, frag_reg_type(t), !store, 0, &in->opnd[fi]);
+    for (uint32_t e = 0; e < nregs; e++)
+        if (!ptx_vec_elem_is_reg(&in->opnd[fi], e))
+            parse_fail_tok(P, &c->raw[fi].t, "'%s' needs a register for every fragment element", c->opname);
+    resolve_addr(P, c, &c->raw[ai], (ptx_space)in->space, store, ptx_type_size(t), &in->opnd[ai]);
+    if (c->nraw == 3)
+        resolve_src(P, c, &c->raw[2], PTX_T_U32, ALLOW_IMM, &in->opnd[2]);
+    in->nopnd = (uint8_t)c->nraw;
+    in->ndst = (uint8_t)!store;
+}
+
+/* Registers of an mma.sync operand (PTX ISA, "Matrix fragments for mma.m16n8k*"):
+ * each thread holds (rows x cols / 32) elements, packed in .b32 registers. */
+static uint32_t mma_frag_regs(uint32_t rows, uint32_t cols, ptx_type t)
+{
+    return rows * cols / 32 * ptx_type_size(t) / 4;
+}
+
+static void decode_mma(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    mods *md = &c->md;
+    int wmma = in->op == PTX_OP_WMMA_MMA;
+    if (md->nlayout != 2)
+        parse_fail_tok(P, &md->first, "'%s' needs two layouts (A's and B's)", c->opname);
+    if (!wmma && (md->tlayout[0] != 1 || md->tlayout[1] != 2))
+        parse_fail_tok(P, &md->first, "'%s' of this shape takes .row.col", c->opname);
+    ptx_type d, a, b, ct;
+    if (md->nttypes == 4) {
+        d = md->ttypes[0], a = md->ttypes[1], b = md->ttypes[2], ct = md->ttypes[3];
+    } else if (md->nttypes == 2 && wmma) { /* wmma .f16 inputs: .dtype.ctype */
+        d = md->ttypes[0], ct = md->ttypes[1], a = b = PTX_T_F16;
+    } else {
+        parse_fail_tok(P, &md->first, "'%s' needs .dtype.atype.btype.ctype%s", c->opname,
+                       wmma ? " (or .dtype.ctype for .f16)" : "");
+    }
+    int is_int = a == PTX_T_S8 || a == PTX_T_U8;
+    int ok;
+    if (is_int)
+        ok = (b == PTX_T_S8 || b == PTX_T_U8) && d == PTX_T_S32 && ct == PTX_T_S32 &&
+             (wmma ? md->tshape != PTX_SHAPE_M16N16K8
+                   : md->tshape == PTX_SHAPE_M16N8K16 || md->tshape == PTX_SHAPE_M16N8K32);
+    else if (a == PTX_T_F16)
+        ok = b == a && (d == PTX_T_F16 || d == PTX_T_F32) && (ct == PTX_T_F16 || ct == PTX_T_F32) &&
+             md->tshape != PTX_SHAPE_M16N16K8 && md->tshape != PTX_SHAPE_M16N8K32;
+    else if (a == PTX_T_BF16)
+        ok = b == a && d == PTX_T_F32 && ct == PTX_T_F32 && md->tshape != PTX_SHAPE_M16N16K8 &&
+             md->tshape != PTX_SHAPE_M16N8K32;
+    else if (a == PTX_T_B32)
+        ok = b == a && d == PTX_T_F32 && ct == PTX_T_F32 &&
+             (md->tshape == PTX_SHAPE_M16N16K8 || md->tshape == PTX_SHAPE_M16N8K8);
+    else
+        ok = 0;
+    if (!ok)
+        parse_not_supported(P, &md->first, "this combination of types and shape");
+    if (md->tsat && !is_int)
+        parse_fail_tok(P, &md->first, "'%s': .satfinite is for integer types here", c->opname);
+    in->type = (uint8_t)a;
+    in->type2 = (uint8_t)b;
+    in->dtype = (uint8_t)d;
+    in->ctype = (uint8_t)ct;
+    in->aux = (uint8_t)((md->tlayout[0] == 2 ? 1 : 0) | (md->tlayout[1] == 2 ? 2 : 0));
+    if (md->tsat)
+        in->flags |= PTX_F_SAT;
+    uint32_t m, n, k;
+    ptx_mma_dims((ptx_mma_shape)md->tshape, &m, &n, &k);
+    uint32_t ra, rb, rc, rd;
+    if (wmma) {
+        ra = wmma_frag_regs(md->tshape, PTX_FRAG_A, a);
+        rb = wmma_frag_regs(md->tshape, PTX_FRAG_B, b);
+        rc = wmma_frag_regs(md->tshape, PTX_FRAG_C, ct);
+        rd = wmma_frag_regs(md->tshape, PTX_FRAG_D, d);
+    } else {
+        ra = mma_frag_regs(m, k, a);
+        rb = mma_frag_regs(k, n, b);
+        rc = mma_frag_regs(m, n, ct);
+        rd = mma_frag_regs(m, n, d);
+    }
+    want_operands(P, c, 4, 4);
+    const uint32_t want[4] = {rd, ra, rb, rc};
+    const ptx_type ty[4] = {frag_reg_type(d), PTX_T_B32, PTX_T_B32, frag_reg_type(ct)};
+    for (uint32_t i = 0; i < 4; i++) {
+        if (c->raw[i].kind != RO_VEC)
+            parse_fail_tok(P, &c->raw[i].t, "'%s' operand %u must be a vector '{...}' of %u registers", c->opname,
+                           i + 1, want[i]);
+        resolve_vec(P, c, &c->raw[i], want[i], ty[i], i == 0, 0, &in->opnd[i]);
+        for (uint32_t e = 0; e < want[i]; e++)
+            if (!ptx_vec_elem_is_reg(&in->opnd[i], e))
+                parse_fail_tok(P, &c->raw[i].t, "'%s' needs a register for every fragment element", c->opname);
+    }
+    in->nopnd = 4;
+    in->ndst = 1;
+}
+
+static void decode_ldmatrix(parser *P, ictx *c)
+{
+    ptx_insn *in = &c->in;
+    mods *md = &c->md;
+    if (!md->tnum || md->nttypes != 1 || md->ttypes[0] != PTX_T_B16)
+        parse_fail_tok(P, &md->first, "'ldmatrix' needs .x1, .x2 or .x4 and .b16");
+    if (md->nlayout)
+        parse_fail_tok(P, &md->first, "'ldmatrix' takes no layout");
+    in->space = (uint8_t)(md->has_space ? PTX_SPACE_SHARED : PTX_SPACE_NONE); /* else generic */
+    in->type = PTX_T_B16;
+    in->aux = (uint8_t)(md->tnum | (md->ttrans ? PTX_MMA_TRANS : 0));
+    want_operands(P, c, 2, 2);
+    if (c->raw[0].kind != RO_VEC)
+        parse_fail_tok(P, &c->raw[0].t, "'ldmatrix' writes a vector '{...}' of %u registers", md->tnum);
+    resolve_vec(P, c, &c->raw[0], md->tnum, PTX_T_B32, 1, 0, &in->opnd[0]);
+    for (uint32_t e = 0; e < md->tnum; e++)
+        if (!ptx_vec_elem_is_reg(&in->opnd[0], e))
+            parse_fail_tok(P, &c->raw[0].t, "'ldmatrix' needs a register for every element");
+    resolve_addr(P, c, &c->raw[1], (ptx_space)in->space, 0, 16, &in->opnd[1]);
+    in->nopnd = 2;
+    in->ndst = 1;
+}
+
+static void decode_tensor(parser *P, ictx *c)
+{
+    tensor_common(P, c);
+    switch ((ptx_opcode)c->in.op) {
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: decode_wmma_ls(P, c); break;
+    case PTX_OP_LDMATRIX: decode_ldmatrix(P, c); break;
+    default: decode_mma(P, c); break;
+    }
+}
+
 static void decode_barrier(parser *P, ictx *c)
 {
     ptx_insn *in = &c->in;
@@ -2410,8 +2696,8 @@ static void decode_texture(parser *P, ictx *c, uint32_t obj, int coords)
             resolve_src(P, c, &c->raw[3], PTX_T_F32, ALLOW_IMM, &in->opnd[3]);
         for (uint32_t k = 0; extra == 2 && k < 2; k++) {
             const raw_opnd *v = &c->raw[3 + k];
-            if (v->kind != RO_VEC)
-                parse_fail_tok(P, &v->t, "'tex.grad' needs gradient vectors {...}");
+            if (v->kind != RO_VEC || v->nelem > 4)
+                parse_fail_tok(P, &v->t, "'tex.grad' needs gradient vectors {...} of at most 4 elements");
             resolve_vec(P, c, v, v->nelem, PTX_T_F32, 0, 0, &in->opnd[3 + k]);
         }
         in->ndst = 1;
@@ -2652,6 +2938,8 @@ void parse_instruction(parser *P)
             cp_async_modifier(P, &c, &P->tok);
         else if (opc == PTX_OP_MBARRIER)
             mbar_modifier(P, &c, &P->tok);
+        else if (ptx_op_is_tensor((uint32_t)opc))
+            tensor_modifier(P, &c, &P->tok, nmods == 1 && name_eq(&op, "wmma"));
         else if (is_video(opc))
             video_modifier(P, &c, &P->tok);
         else
@@ -2713,6 +3001,9 @@ void parse_instruction(parser *P)
             break;
         case PTX_OP_MBARRIER:
             decode_mbarrier(P, &c);
+            break;
+        case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA: case PTX_OP_MMA: case PTX_OP_LDMATRIX:
+            decode_tensor(P, &c);
             break;
         case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_ACTIVEMASK:
             decode_warp(P, &c);

@@ -157,3 +157,47 @@ const char *ptx_function_unsupported(const ptx_module *m, uint32_t fi)
     free(seen);
     return why;
 }
+
+void ptx_mma_dims(ptx_mma_shape s, uint32_t *m, uint32_t *n, uint32_t *k)
+{
+    static const uint8_t dims[][3] = {
+        [PTX_SHAPE_NONE] = {0, 0, 0},       [PTX_SHAPE_M16N16K16] = {16, 16, 16},
+        [PTX_SHAPE_M32N8K16] = {32, 8, 16}, [PTX_SHAPE_M8N32K16] = {8, 32, 16},
+        [PTX_SHAPE_M16N16K8] = {16, 16, 8}, [PTX_SHAPE_M16N8K16] = {16, 8, 16},
+        [PTX_SHAPE_M16N8K8] = {16, 8, 8},   [PTX_SHAPE_M16N8K32] = {16, 8, 32},
+        [PTX_SHAPE_M8N8] = {8, 8, 0},
+    };
+    unsigned i = (unsigned)s < sizeof dims / sizeof dims[0] ? (unsigned)s : 0;
+    *m = dims[i][0];
+    *n = dims[i][1];
+    *k = dims[i][2];
+}
+
+/* Depth-first over the direct calls from fi, as unsupported_from. */
+static int tensor_from(const ptx_module *m, uint32_t fi, uint8_t *seen, uint32_t *func, uint32_t *insn)
+{
+    if (fi >= m->nfuncs || seen[fi])
+        return 0;
+    seen[fi] = 1;
+    const ptx_function *f = &m->funcs[fi];
+    for (uint32_t i = 0; i < f->ninsn; i++)
+        if (ptx_op_is_tensor(f->insns[i].op)) {
+            *func = fi;
+            *insn = i;
+            return 1;
+        }
+    for (uint32_t i = 0; i < f->ncalls; i++)
+        if (!f->calls[i].indirect && tensor_from(m, f->calls[i].func, seen, func, insn))
+            return 1;
+    return 0;
+}
+
+int ptx_function_tensor_insn(const ptx_module *m, uint32_t fi, uint32_t *func, uint32_t *insn)
+{
+    uint8_t *seen = calloc(m->nfuncs ? m->nfuncs : 1, 1);
+    if (!seen)
+        return -1;
+    int found = tensor_from(m, fi, seen, func, insn);
+    free(seen);
+    return found;
+}

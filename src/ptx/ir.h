@@ -21,7 +21,7 @@ typedef enum {
 } ptx_opcode;
 
 /* Coarse class, used by the timing model to pick a pipeline. */
-typedef enum { PTX_CLASS_ALU, PTX_CLASS_SFU, PTX_CLASS_MEM, PTX_CLASS_CTRL, PTX_CLASS_BAR } ptx_opclass;
+typedef enum { PTX_CLASS_ALU, PTX_CLASS_SFU, PTX_CLASS_MEM, PTX_CLASS_CTRL, PTX_CLASS_BAR, PTX_CLASS_TENSOR } ptx_opclass;
 
 const char *ptx_opcode_name(ptx_opcode op);
 ptx_opclass ptx_opcode_class(ptx_opcode op);
@@ -175,7 +175,8 @@ typedef enum {
     PTX_OPND_ADDR,    /* memory address [base + imm]; see addr_base */
     PTX_OPND_SYMADDR, /* the address of a variable as a value (mov %r, sym; cvta ... sym):
                          resolved like ADDR with addr_base SYM/LOCAL/... but yields the address */
-    PTX_OPND_VEC,     /* { r0, r1[, r2, r3] }: vec[] holds register indices (PTX_REG_SINK for '_') */
+    PTX_OPND_VEC,     /* { r0, r1[, ... r7] }: vec[] holds register indices (PTX_REG_SINK for '_');
+                         more than 4 elements only in tensor-core fragments (wmma) */
     PTX_OPND_LABEL,   /* branch target: imm = instruction index */
     PTX_OPND_FUNC,    /* call target: imm = function index in the module */
     PTX_OPND_SINK     /* '_' destination */
@@ -194,18 +195,27 @@ typedef enum {
 } ptx_addr_base;
 
 #define PTX_REG_SINK 0xFFFFFFFFu
+/* Elements of a VEC operand: 4 for ld/st/tex, 8 for a wmma fragment. */
+#define PTX_VEC_MAX 8
 
 typedef struct {
     uint8_t kind;       /* ptx_opnd_kind */
     uint8_t neg;        /* PRED: logical not ('!%p') */
     uint8_t comp;       /* SREG component 0..2; VEC: element count */
     uint8_t addr_base;  /* ADDR/SYMADDR: ptx_addr_base */
-    uint32_t reg;       /* REG/PRED index; SREG: ptx_sreg; ADDR base register; SYM: var index */
-    int64_t imm;        /* IMM bits, ADDR offset, LABEL/FUNC index */
-    uint32_t vec[4];    /* VEC: register indices (value regs, or PTX_REG_SINK) */
     uint8_t vec_imm;    /* VEC: bit i set = element i is an immediate whose bits are vec[i]
                            (nvcc packs bf16 as `mov.b32 %f1, {0, %rs1};`); only in
                            mov sources and st values, elements of at most 32 bits */
+    /* A VEC operand uses neither reg nor imm: its elements share their storage, so
+     * that 8-element wmma fragments cost no instruction any more bytes (40 an
+     * operand).  Only a VEC operand may touch vec[], only the others reg and imm. */
+    union {
+        struct {
+            uint32_t reg;   /* REG/PRED index; SREG: ptx_sreg; ADDR base register; SYM: var index */
+            int64_t imm;    /* IMM bits, ADDR offset, LABEL/FUNC index */
+        };
+        uint32_t vec[PTX_VEC_MAX]; /* VEC: register indices (value regs, or PTX_REG_SINK) */
+    };
 } ptx_operand;
 
 /* Whether element e of a VEC operand names a register (not '_', not an immediate):
@@ -239,8 +249,10 @@ typedef struct {
     uint32_t guard;     /* guard predicate index, or PTX_NO_GUARD */
     uint8_t guard_neg;  /* @!%p */
     uint8_t aux;        /* tex: ptx_texvariant; tld4: component (0 r .. 3 a); suld/sust:
-                           ptx_surfclamp; txq/suq: ptx_texquery */
-    uint8_t pad[2];
+                           ptx_surfclamp; txq/suq: ptx_texquery; tensor-core instructions:
+                           PTX_MMA_* bits (see below) */
+    uint8_t dtype;      /* wmma.mma / mma: type of D (type, type2: A, B) */
+    uint8_t ctype;      /* wmma.mma / mma: type of C */
     uint32_t reconv;    /* BRA: immediate post-dominator instruction index (function's
                            ninsn = exit) -- where divergent paths of this branch rejoin */
     uint32_t call;      /* CALL: index into the function's calls[] */
@@ -260,6 +272,36 @@ typedef struct {
 #define PTX_VSEL_MASK   24u                 /* element i enabled: bit 24 + i */
 
 #define PTX_NO_GUARD 0xFFFFFFFFu
+
+/* Tensor-core instructions (src/exec/tensor.c, docs/tensor.md).  mode holds the
+ * shape; types: .f16 .bf16 .f32 .s8 .u8 .s32 as themselves, .tf32 as PTX_T_B32
+ * (its bits are an f32's).
+ *   wmma.load.{a,b,c}  d, [addr][, stride]   d: VEC of the fragment's registers;
+ *                      type: the element type; aux: fragment | layout
+ *   wmma.store.d       [addr], a[, stride]   (stride: REG or IMM, in elements;
+ *                      absent: the tile is packed)
+ *   wmma.mma, mma      d, a, b, c            VECs; type, type2: A's and B's element types,
+ *                      dtype, ctype: D's and C's; aux: A layout | B layout << 1;
+ *                      PTX_F_SAT: .satfinite
+ *   ldmatrix           d, [addr]             d: VEC of 1, 2 or 4 .b32; space .shared;
+ *                      aux: the count (1, 2, 4) | PTX_MMA_TRANS */
+typedef enum {
+    PTX_SHAPE_NONE = 0,
+    PTX_SHAPE_M16N16K16, PTX_SHAPE_M32N8K16, PTX_SHAPE_M8N32K16, PTX_SHAPE_M16N16K8,  /* wmma */
+    PTX_SHAPE_M16N8K16, PTX_SHAPE_M16N8K8, PTX_SHAPE_M16N8K32,                        /* mma */
+    PTX_SHAPE_M8N8                                                                     /* ldmatrix */
+} ptx_mma_shape;
+enum { PTX_FRAG_A = 0, PTX_FRAG_B = 1, PTX_FRAG_C = 2, PTX_FRAG_D = 3 };
+#define PTX_MMA_FRAG(aux) ((aux) & 3u)     /* wmma.load/store: the fragment */
+#define PTX_MMA_COL 4u                     /* wmma.load/store: .col (else .row) */
+#define PTX_MMA_TRANS 8u                   /* ldmatrix: .trans */
+/* m, n, k of a shape (ldmatrix's m8n8: 8, 8, 0). */
+void ptx_mma_dims(ptx_mma_shape s, uint32_t *m, uint32_t *n, uint32_t *k);
+/* Whether op is one of the tensor-core instructions (wmma, mma, ldmatrix). */
+static inline int ptx_op_is_tensor(uint32_t op) {
+    return op == PTX_OP_WMMA_LOAD || op == PTX_OP_WMMA_STORE || op == PTX_OP_WMMA_MMA || op == PTX_OP_MMA ||
+           op == PTX_OP_LDMATRIX;
+}
 
 /* The value of a function's address (mov.u64 %rd, f; a function name in a .global
  * initializer, as in a C++ vtable): PTX_FUNC_ADDR_BASE + PTX_FUNC_ADDR_STRIDE x its
@@ -451,6 +493,9 @@ ptx_module *ptx_parse_ex(const char *text, size_t len, const char *source_name, 
 /* Why function fi cannot run: its own or a callee's (transitively) unsupported
  * statement, or NULL when it can. */
 const char *ptx_function_unsupported(const ptx_module *m, uint32_t fi);
+/* The first tensor-core instruction function fi runs, itself or through a direct
+ * call: 1 and its function and instruction index, 0 if none, -1 out of memory. */
+int ptx_function_tensor_insn(const ptx_module *m, uint32_t fi, uint32_t *func, uint32_t *insn);
 void ptx_module_free(ptx_module *m);
 
 /* Lookups: index or -1. */

@@ -21,7 +21,7 @@ void ptx_uses_defs(const ptx_insn *in, uint64_t *use, uint64_t *def, uint32_t nr
         int is_dst = i < in->ndst;
         if (o->kind == PTX_OPND_REG && o->reg < nregs) set_bit(is_dst ? def : use, o->reg);
         else if (o->kind == PTX_OPND_VEC)
-            for (uint32_t e = 0; e < o->comp && e < 4; e++)
+            for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
                 if (ptx_vec_elem_is_reg(o, e) && o->vec[e] < nregs) set_bit(is_dst ? def : use, o->vec[e]);
         if ((o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_SYMADDR) && o->addr_base == PTX_ABASE_REG && o->reg < nregs)
             set_bit(use, o->reg);

@@ -42,7 +42,7 @@ static int check_operand(vctx *v, const ptx_operand *o)
     case PTX_OPND_SREG:
         return o->reg < PTX_SREG_COUNT && o->reg != PTX_SREG_NONE && o->comp < 3 ? 0 : bad(v, "bad special register");
     case PTX_OPND_VEC:
-        if (o->comp < 1 || o->comp > 4)
+        if (o->comp < 1 || o->comp > PTX_VEC_MAX)
             return bad(v, "vector of %u elements", o->comp);
         for (unsigned i = 0; i < o->comp; i++)
             if (!(o->vec_imm & (1u << i)) && o->vec[i] != PTX_REG_SINK && o->vec[i] >= f->nregs)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/runtime.h"
+#include "sim/config.h"
 
 /* CUDA's limits (compute capability 7.5). */
 #define MAX_THREADS_PER_BLOCK 1024u
@@ -176,6 +177,28 @@ static locsim_status run_functional_cooperative(locsim_device *dev, const exec_l
     return st;
 }
 
+/* A kernel with tensor-core instructions runs only where the configuration has
+ * tensor cores (-gpgpu_tensor_core_avail 1); elsewhere its launch is refused, as
+ * for an instruction locsim does not implement, naming the instruction. */
+static locsim_status check_tensor_cores(const locsim_kernel *k) {
+    locsim_device *dev = k->mod->dev;
+    /* a device made without a configuration describes no GPU: it runs every
+     * instruction locsim implements (docs/tensor.md) */
+    if (!dev->cfg || dev->cfg->tensor_core_avail) return LOCSIM_OK;
+    const ptx_module *m = k->mod->ptx;
+    uint32_t fi, ii;
+    int found = ptx_function_tensor_insn(m, (uint32_t)(k->fn - m->funcs), &fi, &ii);
+    if (found < 0) return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (!found) return LOCSIM_OK;
+    const ptx_function *f = &m->funcs[fi];
+    char text[256];
+    ptx_insn_format(m, f, &f->insns[ii], text, sizeof text);
+    return runtime_error(dev, LOCSIM_ERR_UNSUPPORTED,
+                         "kernel '%s' cannot run on this configuration: %s:%u: '%s' needs tensor cores, and this "
+                         "GPU has none (-gpgpu_tensor_core_avail 0; set it to 1 to enable them)",
+                         k->fn->name, m->source_name ? m->source_name : "<ptx>", f->insns[ii].line, text);
+}
+
 locsim_status locsim_launch(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 block, uint32_t dyn_smem_bytes, void **args,
                             uint32_t nargs) {
     return locsim_launch_ex(k, grid, block, dyn_smem_bytes, args, nargs, 0);
@@ -188,6 +211,9 @@ locsim_status locsim_launch_ex(locsim_kernel *k, locsim_dim3 grid, locsim_dim3 b
     const char *why = ptx_function_unsupported(k->mod->ptx, (uint32_t)(k->fn - k->mod->ptx->funcs));
     if (why)
         return runtime_error(dev, LOCSIM_ERR_UNSUPPORTED, "kernel '%s' cannot run on locsim: %s", k->fn->name, why);
+    locsim_status tst = check_tensor_cores(k);
+    if (tst != LOCSIM_OK)
+        return tst;
     uint8_t *params = malloc(k->param_bytes ? k->param_bytes : 1);
     if (!params) return runtime_error(dev, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory");
     exec_launch L;

@@ -82,6 +82,9 @@ struct locsim_config {
     uint32_t lat_fp[OPLAT_COUNT], init_fp[OPLAT_COUNT];
     uint32_t lat_dp[OPLAT_COUNT], init_dp[OPLAT_COUNT];
     uint32_t lat_sfu, init_sfu;        /* -ptx_opcode_latency_sfu / _initiation_sfu */
+    bool tensor_core_avail;            /* -gpgpu_tensor_core_avail: the SM has tensor cores */
+    uint32_t num_tensor_units;         /* -gpgpu_num_tensor_core_units */
+    uint32_t lat_tensor, init_tensor;  /* -ptx_opcode_latency_tesnor / _initiation_tensor */
 
     /* ---- caches ---- */
     cache_geometry l1d, l1i, l1c, l1t, l2;   /* l2: one slice */

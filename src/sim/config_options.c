@@ -212,6 +212,20 @@ static const option_def options[] = {
          "latency of rcp, sqrt, rsqrt, sin, cos, lg2, ex2 (any type), core cycles"),
     UINT("ptx_opcode_initiation_sfu", init_sfu, "8", 1, 100000,
          "initiation interval of rcp, sqrt, rsqrt, sin, cos, lg2, ex2, core cycles"),
+    /* Tensor cores (docs/tensor.md): GPGPU-Sim 4.x's option names and defaults
+     * (its -ptx_opcode_latency_tesnor keeps GPGPU-Sim's spelling, so that its
+     * configuration files carry over); off by default, as in GPGPU-Sim, and in the
+     * Fermi/GT200 configurations, which have none. */
+    BOOL("gpgpu_tensor_core_avail", tensor_core_avail, "0",
+         "the SMs have tensor cores: wmma.mma and mma run on a tensor pipeline; without them a kernel using "
+         "a tensor-core instruction (wmma, mma, ldmatrix) is refused at launch (GPGPU-Sim's default 0)"),
+    UINT("gpgpu_num_tensor_core_units", num_tensor_units, "0", 0, 8,
+         "tensor-core pipelines per SM when -gpgpu_tensor_core_avail 1; 0 (GPGPU-Sim's default): one per warp "
+         "scheduler (-gpgpu_num_sched_per_core), the number Accel-Sim's tuner writes (Volta/Ampere: 4)"),
+    UINT("ptx_opcode_latency_tesnor", lat_tensor, "64", 1, 100000,
+         "latency of wmma.mma and mma, core cycles (GPGPU-Sim 4.x's name, spelling included, and default)"),
+    UINT("ptx_opcode_initiation_tensor", init_tensor, "64", 1, 100000,
+         "initiation interval of wmma.mma and mma on one tensor pipeline, core cycles (GPGPU-Sim 4.x's default)"),
 
     SECTION("Caches (GPGPU-Sim cache strings)"),
     CACHE("gpgpu_cache:dl1", l1d, "N:32:128:4,L:L:m:N:H,S:64:8,8", "L1 data cache per SM"),

@@ -44,6 +44,9 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->num_units[UNIT_SFU] = c->num_sfu_units;
     s->num_units[UNIT_DP] = c->num_dp_units;
     s->num_units[UNIT_LDST] = 1;
+    /* -gpgpu_num_tensor_core_units 0: one per warp scheduler (docs/tensor.md) */
+    s->num_units[UNIT_TENSOR] =
+        !c->tensor_core_avail ? 0 : c->num_tensor_units ? c->num_tensor_units : c->num_sched_per_core;
     s->simd_width = c->simd_width;
     s->oc_units[0] = c->oc_units_sp;
     s->oc_units[1] = c->oc_units_sfu;
@@ -59,6 +62,8 @@ static void sm_params(const sim_config *c, sm_config *s) {
     }
     s->lat_sfu = c->lat_sfu;
     s->init_sfu = c->init_sfu;
+    s->lat_tensor = c->lat_tensor;
+    s->init_tensor = c->init_tensor;
     s->insns_per_iline = c->l1i.line_size >= 16 ? c->l1i.line_size / 8 : 2;
     s->l1_latency = c->l1_latency;
     s->smem_latency = c->smem_latency;

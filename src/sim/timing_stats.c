@@ -23,7 +23,8 @@
 static const char *const stall_stat[STALL_COUNT] = {"issue_stall_idle", "issue_stall_scoreboard",
                                                     "issue_stall_pipeline", "issue_stall_memory",
                                                     "issue_stall_barrier"};
-static const char *const unit_stat[UNIT_COUNT] = {"warp_insn_sp", "warp_insn_sfu", "warp_insn_dp", "warp_insn_ldst"};
+static const char *const unit_stat[UNIT_COUNT] = {"warp_insn_sp", "warp_insn_sfu", "warp_insn_dp", "warp_insn_ldst",
+                                                     "warp_insn_tensor"};
 
 timing_state *timing_of(const locsim_device *dev) {
     return dev && dev->mode == LOCSIM_MODE_TIMING ? (timing_state *)dev->timing : NULL;

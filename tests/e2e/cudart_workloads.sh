@@ -33,10 +33,13 @@ check() {  # check NAME MODE: the last run printed PASS and exited 0
 }
 for name in $names; do
   ARCH=$(cat "$SRC/workloads/$name/arch" 2>/dev/null || echo compute_75) build "$name" "$SRC/workloads/$name/kernel.cu" -O3
-  run "$name" --functional
+  # a tensor-core workload runs with the tensor cores the default (Fermi) configuration lacks
+  tc=()
+  grep -qE '^[[:space:]]*(wmma\.|mma\.sync|ldmatrix\.)' "$SRC/workloads/$name/kernel.ptx" && tc=(-gpgpu_tensor_core_avail 1)
+  run "$name" --functional ${tc[@]+"${tc[@]}"}
   check "$name" functional
   # shellcheck disable=SC2046  # the arguments are words
-  run "$name" -- $(small_args "$name")
+  run "$name" ${tc[@]+"${tc[@]}"} -- $(small_args "$name")
   check "$name" "timing, size 1"
   grep -q '^locsim: gpu_sim_cycle  *[1-9]' "$WORK/$name.err" || { echo "FAIL: $name: no timing statistics"; failed="$failed $name/stats"; }
 done

@@ -61,6 +61,21 @@ wl_result wl_error(wl_ctx *ctx, locsim_status st, const char *what) {
     return WL_ERROR;
 }
 
+/* An instruction at the start of a PTX statement: after a tab or space (nvcc
+ * indents with a tab; inline asm with spaces). */
+static int ptx_has_opcode(const char *ptx, size_t len, const char *op) {
+    size_t n = strlen(op);
+    for (size_t i = 1; i + n <= len; i++)
+        if ((ptx[i - 1] == '\t' || ptx[i - 1] == ' ') && memcmp(ptx + i, op, n) == 0) return 1;
+    return 0;
+}
+
+int workload_uses_tensor_cores(const workload_entry *e) {
+    size_t len = *e->ptx_len;
+    return ptx_has_opcode(e->ptx, len, "wmma.") || ptx_has_opcode(e->ptx, len, "mma.sync") ||
+           ptx_has_opcode(e->ptx, len, "ldmatrix.");
+}
+
 wl_result wl_fail(wl_ctx *ctx, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

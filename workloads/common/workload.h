@@ -55,6 +55,11 @@ extern const workload_entry workload_table[];  /* generated; ends with a NULL wl
 
 const workload_entry *workload_find(const char *name);
 size_t workload_count(void);
+/* Whether the workload's PTX has tensor-core instructions (wmma, mma, ldmatrix):
+ * it then runs only on a configuration with -gpgpu_tensor_core_avail 1, and the
+ * runners that load a Fermi/GT200 configuration for every workload add that option
+ * for it (docs/tensor.md). */
+int workload_uses_tensor_cores(const workload_entry *e);
 
 /* Run one workload on dev: fills a ctx and calls wl->run. */
 wl_result workload_run(const workload_entry *e, locsim_device *dev, uint32_t size, uint64_t seed,
