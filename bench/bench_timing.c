@@ -12,7 +12,17 @@
  *   over_MB       peak_MB minus the same workload's peak in functional mode:
  *                 what the timing model itself costs
  *
- *   bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...] [-- -option value ...]
+ *   bench_timing [--config NAME] [--against NAME] [--set SET] [--size S] [--seed N] [--repeat R]
+ *                [workload ...] [-- -option value ...]
+ *
+ * --against NAME also times each workload under configuration NAME (same
+ * options) and prints vs_ref: Minsn/s under --config over Minsn/s under NAME.
+ * --set names a list (issue 32's speed cases):
+ *   membound   the memory-bound workloads (gc kmeans invindex mvt atax memc),
+ *              whose cost is per simulated cycle, not per instruction;
+ *   many_sm    conv2d and transpose on the 64-SM ldesc_numa4 against
+ *              fermi_gtx480 (--config ldesc_numa4 --against fermi_gtx480):
+ *              how the per-instruction speed holds up with 4x the SMs.
  *
  * Everything after `--` is passed to the configuration as "-option value" pairs
  * (as on the locsim command line), so a mechanism's speed can be quoted with
@@ -81,6 +91,30 @@ static void run_functional(const workload_entry *e, uint32_t size, uint64_t seed
     locsim_device_destroy(dev);
 }
 
+/* Workload lists of --set. */
+static const char *const set_membound[] = {"gc", "kmeans", "invindex", "mvt", "atax", "memc", NULL};
+static const char *const set_many_sm[] = {"conv2d", "transpose", NULL};
+
+/* Workload e under bc, repeat runs: 0 on success with the last run's report in
+ * *r, the median CPU and wall seconds, and the largest peak RSS. */
+static int measure_rate(const workload_entry *e, uint32_t size, uint64_t seed, int repeat, const bench_config *bc,
+                        bench_report *r, long *peak_kb, double *med_cpu, double *med_wall) {
+    double secs[99], walls[99];
+    long kb;
+    *peak_kb = 0;
+    for (int k = 0; k < repeat; k++) {
+        if (bench_measure(e, size, seed, run_timing, (void *)bc, r, &kb) != 0 || !r->passed) return -1;
+        secs[k] = r->cpu_seconds;
+        walls[k] = r->seconds;
+        if (kb > *peak_kb) *peak_kb = kb;
+    }
+    qsort(secs, (size_t)repeat, sizeof *secs, bench_cmp_double);
+    qsort(walls, (size_t)repeat, sizeof *walls, bench_cmp_double);
+    *med_cpu = secs[repeat / 2];
+    *med_wall = walls[repeat / 2];
+    return 0;
+}
+
 static int wanted(const char *name, char **only, int nonly) {
     if (nonly == 0) return 1;
     for (int i = 0; i < nonly; i++)
@@ -92,7 +126,7 @@ int main(int argc, char **argv) {
     uint32_t size = 0;
     uint64_t seed = 1;
     int repeat = 1, nonly = 0;
-    bench_config bc = {.name = "fermi_gtx480"};
+    bench_config bc = {.name = "fermi_gtx480"}, ref = {0};
     char *only[64];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--")) {
@@ -104,13 +138,24 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--config") && i + 1 < argc) bc.name = argv[++i];
-        else if (argv[i][0] != '-' && nonly < 64) only[nonly++] = argv[i];
+        else if (!strcmp(argv[i], "--against") && i + 1 < argc) ref.name = argv[++i];
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc && !strcmp(argv[i + 1], "membound")) {
+            for (int k = 0; set_membound[k] && nonly < 64; k++) only[nonly++] = (char *)set_membound[k];
+            i++;
+        } else if (!strcmp(argv[i], "--set") && i + 1 < argc && !strcmp(argv[i + 1], "many_sm")) {
+            for (int k = 0; set_many_sm[k] && nonly < 64; k++) only[nonly++] = (char *)set_many_sm[k];
+            bc.name = "ldesc_numa4";
+            ref.name = "fermi_gtx480";
+            i++;
+        } else if (argv[i][0] != '-' && nonly < 64) only[nonly++] = argv[i];
         else {
-            fprintf(stderr, "usage: bench_timing [--config NAME] [--size S] [--seed N] [--repeat R] [workload ...] "
-                            "[-- -option value ...]\n");
+            fprintf(stderr, "usage: bench_timing [--config NAME] [--against NAME] [--set membound|many_sm] [--size S] "
+                            "[--seed N] [--repeat R] [workload ...] [-- -option value ...]\n");
             return 2;
         }
     }
+    ref.nopts = bc.nopts;
+    ref.opts = bc.opts;
     if (repeat < 1 || repeat > 99) repeat = 1;
     /* A bad option is reported once here, not as every workload FAILED. */
     locsim_config *check = NULL;
@@ -120,6 +165,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     locsim_config_free(check);
+    if (ref.name && locsim_config_load(ref.name, ref.nopts, ref.opts, &check, err, sizeof err) != LOCSIM_OK) {
+        fprintf(stderr, "bench_timing: --against: %s\n", err);
+        return 2;
+    }
+    if (ref.name) locsim_config_free(check);
     for (int i = 0; i < nonly; i++) {
         const workload_entry *e = workload_table;
         while (e->wl && strcmp(e->wl->name, only[i])) e++;
@@ -130,39 +180,37 @@ int main(int argc, char **argv) {
     }
     printf("timing-mode speed, config %s", bc.name);
     for (int i = 0; i < bc.nopts; i++) printf(" %s", bc.opts[i]);
-    printf(", one core, median of %d run(s) by CPU time\n", repeat);
-    printf("%-14s %6s %14s %12s %9s %9s %9s %10s %9s %9s  %s\n", "workload", "size", "thread_insns", "cycles",
-           "seconds", "cpu_s", "Minsn/s", "slowdown", "peak_MB", "over_MB", "check");
+    printf(", one core, median of %d run(s) by CPU time", repeat);
+    if (ref.name) printf("; vs_ref: Minsn/s over Minsn/s under %s", ref.name);
+    printf("\n%-14s %6s %14s %12s %9s %9s %9s %10s %9s %9s  %s%s\n", "workload", "size", "thread_insns", "cycles",
+           "seconds", "cpu_s", "Minsn/s", "slowdown", "peak_MB", "over_MB", "check", ref.name ? "  vs_ref" : "");
     double total_insns = 0, total_seconds = 0, worst_over = 0, rates[256];
     int nrates = 0;
     for (const workload_entry *e = workload_table; e->wl; e++) {
         if (!wanted(e->wl->name, only, nonly)) continue;
         uint32_t shown = size ? size : e->wl->default_size;
-        double secs[99], walls[99];
-        bench_report r = {0}, f = {0};
-        long peak_kb = 0, func_kb = 0, kb;
-        int ok = 1;
-        for (int k = 0; k < repeat && ok; k++) {
-            ok = bench_measure(e, size, seed, run_timing, &bc, &r, &kb) == 0 && r.passed;
-            secs[k] = r.cpu_seconds;
-            walls[k] = r.seconds;
-            if (kb > peak_kb) peak_kb = kb;
-        }
+        bench_report r = {0}, f = {0}, rr = {0};
+        long peak_kb = 0, func_kb = 0, ref_kb = 0;
+        double med = 0, wall = 0, ref_med = 0, ref_wall = 0;
+        int ok = measure_rate(e, size, seed, repeat, &bc, &r, &peak_kb, &med, &wall) == 0;
         if (ok && bench_measure(e, size, seed, run_functional, NULL, &f, &func_kb)) func_kb = 0;
+        int ref_ok = ok && ref.name && measure_rate(e, size, seed, repeat, &ref, &rr, &ref_kb, &ref_med, &ref_wall) == 0;
         if (!ok) {
             printf("%-14s %6u %14s %12s %9s %9s %9s %10s %9s %9s  %s\n", e->wl->name, shown, "-", "-", "-", "-", "-",
                    "-", "-", "-", "FAILED");
             continue;
         }
-        qsort(secs, (size_t)repeat, sizeof *secs, bench_cmp_double);
-        qsort(walls, (size_t)repeat, sizeof *walls, bench_cmp_double);
-        double med = secs[repeat / 2], wall = walls[repeat / 2];
         double rate = med > 0 ? r.thread_insns / med / 1e6 : 0;
         double gpu_seconds = r.core_mhz > 0 ? r.cycles / (r.core_mhz * 1e6) : 0;
         double over = (peak_kb - func_kb) / 1024.0;
-        printf("%-14s %6u %14" PRIu64 " %12" PRIu64 " %9.3f %9.3f %9.2f %10.0f %9.1f %9.1f  PASS\n", e->wl->name,
+        printf("%-14s %6u %14" PRIu64 " %12" PRIu64 " %9.3f %9.3f %9.2f %10.0f %9.1f %9.1f  PASS", e->wl->name,
                shown, r.thread_insns, r.cycles, wall, med, rate, gpu_seconds > 0 ? med / gpu_seconds : 0.0,
                peak_kb / 1024.0, over);
+        if (ref.name && ref_ok && ref_med > 0 && rr.thread_insns)
+            printf("  %.3f (%.2f M/s)", rate / (rr.thread_insns / ref_med / 1e6), rr.thread_insns / ref_med / 1e6);
+        else if (ref.name)
+            printf("  FAILED under %s", ref.name);
+        printf("\n");
         fflush(stdout);
         total_insns += (double)r.thread_insns;
         total_seconds += med;

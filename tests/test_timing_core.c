@@ -179,14 +179,27 @@ static void test_register_pressure_follows_loops(void **state) {
 }
 
 /* ---- determinism: the same run twice gives byte-identical JSON ---- */
-static char *run_workload_json(const char *name, const char *sched, size_t *len) {
+/* span: the SMs' scoreboard span (sm.sb_span), 0 for the default; with a small
+ * span the run must rebase (*rebases counts the rebases of all SMs). */
+static char *run_workload_json_span(const char *name, const char *sched, uint64_t span, uint64_t *rebases,
+                                    size_t *len) {
     const workload_entry *e = workload_find(name);
     assert_non_null(e);
     const char *const ov[] = {"-gpgpu_scheduler", sched, NULL};
     tdev t;
     tdev_open(&t, "fermi_gtx480", ov);
+    gpu *g = timing_of(t.dev)->g;
+    if (span)
+        for (uint32_t i = 0; i < gpu_num_sms(g); i++) ((sm *)gpu_sm(g, i))->sb_span = span;
     char detail[512];
     assert_int_equal(workload_run(e, t.dev, e->wl->test_sizes[0], 7, detail, sizeof detail), WL_PASS);
+    if (rebases) {
+        *rebases = 0;
+        for (uint32_t i = 0; i < gpu_num_sms(g); i++) {
+            *rebases += gpu_sm(g, i)->sb_rebases;
+            assert_int_equal(gpu_sm(g, i)->sb_clamped, 0); /* every time fitted the span */
+        }
+    }
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     assert_non_null(f);
@@ -194,6 +207,10 @@ static char *run_workload_json(const char *name, const char *sched, size_t *len)
     fclose(f);
     tdev_close(&t);
     return buf;
+}
+
+static char *run_workload_json(const char *name, const char *sched, size_t *len) {
+    return run_workload_json_span(name, sched, 0, NULL, len);
 }
 
 static void test_json_is_deterministic(void **state) {
@@ -209,6 +226,69 @@ static void test_json_is_deterministic(void **state) {
         assert_memory_equal(a, b, la);
         assert_non_null(strstr(a, "\"gpu_sim_cycle\""));
         assert_null(strstr(a, "gpgpu_simulation_time_sec")); /* host time stays out of JSON */
+        free(a);
+        free(b);
+    }
+}
+
+/* The scoreboard keeps 32-bit times relative to a base that moves up when a
+ * time would not fit (sb_rebase).  A constructed sequence on a bare SM
+ * structure with a span of 100 cycles: entries written at various cycles keep
+ * their absolute times through rebases, a pending entry stays pending, and an
+ * entry older than the new base reads as the base (in the past either way). */
+static void test_scoreboard_rebase_keeps_times(void **state) {
+    (void)state;
+    sm *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    uint32_t e[4] = {0, 0, 0, 0};
+    s->sb_store = e;
+    s->sb_entries = 4;
+    s->sb_span = 100;
+    e[0] = sb_rel(s, 40, 1);   /* base 0: no rebase */
+    e[1] = SB_REL_PENDING;
+    e[2] = sb_rel(s, 90, 50);
+    assert_int_equal(s->sb_rebases, 0);
+    assert_int_equal(sb_abs(s, e[0]), 40);
+    /* 160 is 160 past base 0: the base moves to the write's cycle, 80 */
+    e[3] = sb_rel(s, 160, 80);
+    assert_int_equal(s->sb_rebases, 1);
+    assert_int_equal(s->sb_base, 80);
+    assert_int_equal(sb_abs(s, e[3]), 160);
+    assert_int_equal(sb_abs(s, e[2]), 90);            /* after the base: exact */
+    assert_true(sb_abs(s, e[1]) == SB_PENDING);       /* pending stays pending */
+    assert_int_equal(sb_abs(s, e[0]), 80);            /* 40 < 80: reads as the base, still <= 80 */
+    /* three more rebases, each time 99 cycles ahead: the entries ahead of
+     * each new base keep their times */
+    uint64_t now = 80;
+    for (int i = 0; i < 3; i++) {
+        now += 70;
+        uint64_t t = now + 99;
+        e[0] = sb_rel(s, t, now);
+        assert_int_equal(s->sb_base, now);
+        assert_int_equal(sb_abs(s, e[0]), t);
+        assert_true(sb_abs(s, e[1]) == SB_PENDING);
+    }
+    assert_int_equal(s->sb_rebases, 4);
+    assert_int_equal(s->sb_clamped, 0);
+    free(s);
+}
+
+/* The same workloads with a scoreboard span of 1024 cycles (a rebase every
+ * thousand cycles or so, instead of every 2^32) give byte-identical JSON:
+ * sm_internal.h's argument that a rebase changes no decision, on real runs. */
+static void test_scoreboard_rebase_changes_no_statistic(void **state) {
+    (void)state;
+    const char *const cases[][2] = {{"kmeans", "gto"}, {"bfs", "lrr"}, {"backprop", "gto"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (!workload_find(cases[i][0])) continue;
+        size_t la, lb;
+        uint64_t rebases = 0;
+        char *a = run_workload_json(cases[i][0], cases[i][1], &la);
+        char *b = run_workload_json_span(cases[i][0], cases[i][1], 1024, &rebases, &lb);
+        assert_true(rebases > 0);
+        assert_true(la > 1000);
+        assert_int_equal(la, lb);
+        assert_memory_equal(a, b, la);
         free(a);
         free(b);
     }
@@ -289,6 +369,8 @@ int main(void) {
         cmocka_unit_test(test_occupancy_registers),
         cmocka_unit_test(test_register_pressure_follows_loops),
         cmocka_unit_test(test_json_is_deterministic),
+        cmocka_unit_test(test_scoreboard_rebase_keeps_times),
+        cmocka_unit_test(test_scoreboard_rebase_changes_no_statistic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

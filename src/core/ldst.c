@@ -292,7 +292,8 @@ static void slot_maybe_done(sm *s, uint32_t i, uint64_t now) {
     if (m->miss_lanes) sigma_release(s, m);
     sm_warp *W = &s->warps[m->warp];
     uint64_t t = max_u64(m->data_ready, now + 1);
-    for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = t;
+    uint32_t rel = sb_rel(s, t, now);
+    for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = rel;
     W->sb_max = max_u64(W->sb_max, t);
     sm_mem_pending_set(s, m->warp, W->mem_pending - 1);
     if (m->cpa) {
@@ -562,13 +563,14 @@ static void pend_dests(sm_warp *W, mem_slot *m, const ptx_insn *in) {
                 if (ptx_vec_elem_is_reg(o, e) && m->ndst < SLOT_MAX_DST) m->dst[m->ndst++] = o->vec[e];
         }
     }
-    for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = SB_PENDING;
+    for (uint32_t d = 0; d < m->ndst; d++) W->reg_ready[m->dst[d]] = SB_REL_PENDING;
 }
 
-static void dests_ready_at(sm_warp *W, const ptx_insn *in, uint64_t t) {
+static void dests_ready_at(sm *s, sm_warp *W, const ptx_insn *in, uint64_t t, uint64_t now) {
     mem_slot tmp = {0};
     pend_dests(W, &tmp, in);
-    for (uint32_t d = 0; d < tmp.ndst; d++) W->reg_ready[tmp.dst[d]] = t;
+    uint32_t rel = sb_rel(s, t, now);
+    for (uint32_t d = 0; d < tmp.ndst; d++) W->reg_ready[tmp.dst[d]] = rel;
     if (t > W->sb_max) W->sb_max = t;
 }
 
@@ -578,7 +580,7 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
     ldst_unit *u = &s->ldst;
     uint32_t space = info->mem_space;
     if (space == PTX_SPACE_NONE || !info->mem_mask) {
-        dests_ready_at(W, in, now + 1);  /* guarded off, or a prefetch: nothing to wait for */
+        dests_ready_at(s, W, in, now + 1, now);  /* guarded off, or a prefetch: nothing to wait for */
         return;
     }
     if (space == PTX_SPACE_SHARED) {
@@ -588,22 +590,22 @@ void ldst_issue(sm *s, uint32_t w, const exec_step_info *info, uint64_t now) {
         if (info->mem_is_store) s->st.smem_write_passes += degree;
         else s->st.smem_read_passes += degree;
         u->free_at = now + degree;
-        dests_ready_at(W, in, now + s->c.smem_latency + degree - 1);
+        dests_ready_at(s, W, in, now + s->c.smem_latency + degree - 1, now);
         return;
     }
     int kparam = space == PTX_SPACE_PARAM && info->mem_is_kparam && !info->mem_is_store && !s->c.perfect_inst_const;
     if (space == PTX_SPACE_PARAM && !kparam) {
-        dests_ready_at(W, in, now + s->c.param_latency);
+        dests_ready_at(s, W, in, now + s->c.param_latency, now);
         return;
     }
     if (space == PTX_SPACE_CONST && s->c.perfect_inst_const && !info->mem_is_store) {
         s->st.const_insns++;
-        dests_ready_at(W, in, now + s->c.const_latency);
+        dests_ready_at(s, W, in, now + s->c.const_latency, now);
         return;
     }
     int32_t slot = ldst_slot_alloc(s, w);
     if (slot < 0) { /* ldst_can_accept guarantees a slot; be safe anyway */
-        dests_ready_at(W, in, now + 1);
+        dests_ready_at(s, W, in, now + 1, now);
         return;
     }
     mem_slot *m = &s->slots[slot];

@@ -42,6 +42,7 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
         return NULL;
     }
     s->dec = &s->own_dec;
+    s->sb_span = SB_REL_SPAN;
     s->c = *c;
     s->id = id;
     for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
@@ -107,7 +108,9 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     size_t per_warp = (size_t)k->max_regs + k->max_preds + 1;
     /* Not calloc: sm_add_cta clears a warp's registers and predicates before
      * it runs, so only the spare entry after them is cleared here. */
-    s->sb_store = malloc(per_warp * max_warps * sizeof *s->sb_store);
+    s->sb_entries = per_warp * max_warps;
+    s->sb_base = 0;
+    s->sb_store = malloc(s->sb_entries * sizeof *s->sb_store);
     if (!s->sb_store) {
         snprintf(err, errlen, "out of memory for the scoreboard");
         return -1;
@@ -237,20 +240,33 @@ uint32_t sm_warps_at_barrier(const sm *s) {
 
 /* ---- the scoreboard ---- */
 
+/* Move sb_base up to now (sm_internal.h says why that is exact): one pass over
+ * every warp's entries, once in 2^32 cycles. */
+void sb_rebase(sm *s, uint64_t now) {
+    if (now <= s->sb_base) return;
+    uint64_t delta = now - s->sb_base;
+    for (size_t i = 0; i < s->sb_entries; i++) {
+        uint32_t r = s->sb_store[i];
+        if (r != SB_REL_PENDING) s->sb_store[i] = r > delta ? (uint32_t)(r - delta) : 0;
+    }
+    s->sb_base = now;
+    s->sb_rebases++;
+}
+
 /* The latest ready time of the registers instruction `in` reads or writes;
  * SB_PENDING if one waits for a load. */
-static uint64_t operands_ready(const sm_warp *W, const ptx_insn *in) {
-    uint64_t t = 0;
+static uint64_t operands_ready(const sm *s, const sm_warp *W, const ptx_insn *in) {
+    uint32_t t = 0;
     if (in->guard != PTX_NO_GUARD) t = W->pred_ready[in->guard];
     for (uint32_t i = 0; i < in->nopnd; i++) {
         const ptx_operand *o = &in->opnd[i];
-        uint64_t v = 0;
+        uint32_t v = 0;
         switch (o->kind) {
         case PTX_OPND_REG: v = W->reg_ready[o->reg]; break;
         case PTX_OPND_PRED: v = W->pred_ready[o->reg]; break;
         case PTX_OPND_VEC:
             for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
-                if (ptx_vec_elem_is_reg(o, e)) v = max_u64(v, W->reg_ready[o->vec[e]]);
+                if (ptx_vec_elem_is_reg(o, e) && W->reg_ready[o->vec[e]] > v) v = W->reg_ready[o->vec[e]];
             break;
         case PTX_OPND_ADDR:
         case PTX_OPND_SYMADDR:
@@ -258,9 +274,9 @@ static uint64_t operands_ready(const sm_warp *W, const ptx_insn *in) {
             break;
         default: break;
         }
-        t = max_u64(t, v);
+        if (v > t) t = v;
     }
-    return t;
+    return sb_abs(s, t); /* SB_REL_PENDING is the largest relative time */
 }
 
 static int is_global_or_local(const ptx_insn *in) {
@@ -353,10 +369,11 @@ static const insn_decode *warp_decode(sm *s, sm_warp *W) {
 }
 
 /* operands_ready from the decoded list. */
-static uint64_t operands_ready_dec(const sm_warp *W, const insn_decode *d) {
-    uint64_t t = 0;
-    for (uint32_t i = 0; i < d->nsb; i++) t = max_u64(t, W->reg_ready[d->sb[i]]);
-    return t;
+static uint64_t operands_ready_dec(const sm *s, const sm_warp *W, const insn_decode *d) {
+    uint32_t t = 0;
+    for (uint32_t i = 0; i < d->nsb; i++)
+        if (W->reg_ready[d->sb[i]] > t) t = W->reg_ready[d->sb[i]];
+    return sb_abs(s, t); /* SB_REL_PENDING is the largest relative time */
 }
 
 #define TW_SLOTS 64
@@ -458,7 +475,7 @@ static inline void warp_recheck(sm *s, uint32_t w) {
     else if (W->cpa_wait && cpa_in_flight_below(s, W)) t = SB_PENDING;
     else {
         const insn_decode *d = warp_decode(s, W);
-        t = d->nsb != DEC_SLOW ? operands_ready_dec(W, d) : operands_ready(W, W->next);
+        t = d->nsb != DEC_SLOW ? operands_ready_dec(s, W, d) : operands_ready(s, W, W->next);
         /* a try_wait that cannot succeed yet suspends the warp (mbar_wake ends it early) */
         if (W->mbar_wait && t != SB_PENDING && t < W->mbar_deadline && exec_warp_mbar_suspended(W->cta, W->index))
             t = W->mbar_deadline;
@@ -611,21 +628,22 @@ void sm_ifetch_retry(sm *s, uint64_t now) {
 }
 
 /* Reserve the destination registers of an ALU/control instruction. */
-static void reserve_dests(sm_warp *W, const ptx_insn *in, const insn_decode *d, uint64_t ready) {
+static void reserve_dests(sm *s, sm_warp *W, const ptx_insn *in, const insn_decode *d, uint64_t ready,
+                          uint64_t now) {
+    uint32_t r = sb_rel(s, ready, now);
+    W->sb_max = max_u64(W->sb_max, ready);
     if (d->nsb != DEC_SLOW) {
-        for (uint32_t i = 0; i < d->nres; i++) W->reg_ready[d->res[i]] = ready;
-        W->sb_max = max_u64(W->sb_max, ready);
+        for (uint32_t i = 0; i < d->nres; i++) W->reg_ready[d->res[i]] = r;
         return;
     }
     for (uint32_t i = 0; i < in->ndst && i < in->nopnd; i++) {
         const ptx_operand *o = &in->opnd[i];
-        if (o->kind == PTX_OPND_REG) W->reg_ready[o->reg] = ready;
-        else if (o->kind == PTX_OPND_PRED) W->pred_ready[o->reg] = ready;
+        if (o->kind == PTX_OPND_REG) W->reg_ready[o->reg] = r;
+        else if (o->kind == PTX_OPND_PRED) W->pred_ready[o->reg] = r;
         else if (o->kind == PTX_OPND_VEC)
             for (uint32_t e = 0; e < o->comp && e < PTX_VEC_MAX; e++)
-                if (ptx_vec_elem_is_reg(o, e)) W->reg_ready[o->vec[e]] = ready;
+                if (ptx_vec_elem_is_reg(o, e)) W->reg_ready[o->vec[e]] = r;
     }
-    W->sb_max = max_u64(W->sb_max, ready);
 }
 
 /* ---- CTAs ---- */
@@ -825,7 +843,7 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
         if (t.unit == UNIT_LDST) ldst_issue(s, w, &info, now);
         else {
             const insn_decode *d = W->dec->in == info.insn ? W->dec : sm_decode(s, info.insn);
-            reserve_dests(W, info.insn, d, oc_issue(s, w, info.insn, d, &t, now));
+            reserve_dests(s, W, info.insn, d, oc_issue(s, w, info.insn, d, &t, now), now);
         }
         /* commit_group and wait_all close the warp's open cp.async group */
         if ((info.insn->op == PTX_OP_CP_ASYNC_COMMIT || info.insn->op == PTX_OP_CP_ASYNC_WAIT_ALL) && info.active_mask)

@@ -9,6 +9,11 @@
 
 /* Scoreboard value of a register whose producer is a load still in flight. */
 #define SB_PENDING UINT64_MAX
+/* The scoreboard keeps 32-bit cycles relative to the SM's sb_base (see
+ * sb_rel): SB_REL_PENDING stands for SB_PENDING, and a relative time is at
+ * most SB_REL_SPAN (sm.sb_span may lower it, for tests that force rebases). */
+#define SB_REL_PENDING UINT32_MAX
+#define SB_REL_SPAN (UINT32_MAX - 1)
 #define NEVER UINT64_MAX
 
 #define SM_MAX_SCHED 8
@@ -194,8 +199,8 @@ typedef struct {
     uint64_t ready_at;     /* max(ibuf_at, operands ready) when !wait_mem */
     uint64_t sb_max;       /* latest finite ready time written to the scoreboard */
     uint32_t mem_pending;  /* memory slots of this warp in flight */
-    uint64_t *reg_ready;   /* scoreboard: cycle each value register is visible */
-    uint64_t *pred_ready;  /* ... and each predicate */
+    uint32_t *reg_ready;   /* scoreboard: cycle each value register is visible, relative to sb_base */
+    uint32_t *pred_ready;  /* ... and each predicate */
 } sm_warp;
 
 typedef struct {
@@ -319,7 +324,12 @@ struct sm {
     mem_slot *slots;
     uint32_t nslots;
     int32_t free_slot;
-    uint64_t *sb_store;
+    uint32_t *sb_store;    /* every warp's scoreboard, one block (sb_entries entries) */
+    size_t sb_entries;
+    uint64_t sb_base;      /* the cycle relative scoreboard time 0 stands for */
+    uint64_t sb_span;      /* largest relative time kept (SB_REL_SPAN) */
+    uint64_t sb_rebases;   /* rebases so far (for tests: not a statistic) */
+    uint64_t sb_clamped;   /* times that did not fit even after one (never at SB_REL_SPAN) */
     mem_req *woken;
     uint32_t woken_cap;
 
@@ -335,6 +345,38 @@ struct sm {
     int faulted;
     exec_fault fault;
 };
+
+/* ---- the scoreboard's times (sm.c) ----
+ *
+ * Why 32 bits: a warp's scoreboard has an entry per PTX register and
+ * predicate of the kernel's module, for every warp of every SM, and it is read
+ * at every fetch and issue; 64-bit entries made it twice the host memory
+ * traffic.  An entry is a cycle minus sb_base.  A write that would not fit
+ * moves sb_base up to the current cycle first (sb_rebase): entries at or
+ * after the new base keep their cycle exactly; an entry before it becomes the
+ * new base.  That changes no decision: a scoreboard time is only ever
+ * compared with the current cycle, which never goes back, or combined by max
+ * with other times into a warp's ready cycle that is itself only compared
+ * with the current cycle (a ready cycle in the past means "now" whatever its
+ * value: tw_file, next_wake); and every cycle from the rebase on is at or
+ * after the new base, so an old time and the new base are both "past" at
+ * every later read.  Until the first rebase (2^32 cycles into a kernel's run)
+ * the times are those of 64-bit entries bit for bit. */
+void sb_rebase(sm *s, uint64_t now);
+
+/* Relative form of ready cycle t (> now, or now + 1 at most in the past)
+ * written at cycle now. */
+static inline uint32_t sb_rel(sm *s, uint64_t t, uint64_t now) {
+    if (t - s->sb_base > s->sb_span) sb_rebase(s, now);
+    if (t - s->sb_base > s->sb_span) { /* never at SB_REL_SPAN: a wait of 2^32 cycles */
+        s->sb_clamped++;
+        t = s->sb_base + s->sb_span;
+    }
+    return (uint32_t)(t - s->sb_base);
+}
+
+/* Absolute cycle of a relative scoreboard time (SB_PENDING for a pending load). */
+static inline uint64_t sb_abs(const sm *s, uint32_t r) { return r == SB_REL_PENDING ? SB_PENDING : s->sb_base + r; }
 
 /* ---- sm.c ---- */
 /* Something changed (a reply, a freed slot, an idle LD/ST unit): look at every

@@ -81,27 +81,20 @@ int exec_call_ret(exec_ctx *x, const ptx_call *site, unsigned i, uint32_t lane, 
     return call_value_write(x, &site->rets[i], x->regs, x->fr->local_base, lane, src, n);
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return 0;
-    size_t n = *cap ? *cap : 16;
-    while (n < need) n *= 2;
-    void *p = realloc(*arr, n * elem);
-    if (!p) return -1;
-    *arr = p;
-    *cap = n;
-    return 0;
-}
 
 /* Make room for one more frame of callee (only allocates when the warp calls
  * deeper than it ever has). */
 static int reserve_frame(exec_warp *w, const ptx_function *callee) {
     size_t fcap = w->frame_cap, scap = w->stack_cap;
-    if (grow((void **)&w->frames, &fcap, (size_t)w->nframes + 1, sizeof *w->frames)) return -1;
-    if (grow((void **)&w->stack, &scap, (size_t)w->sp + 1, sizeof *w->stack)) return -1;
+    int bad = exec_warp_grow(w, (void **)&w->frames, &fcap, (size_t)w->nframes + 1, sizeof *w->frames);
     w->frame_cap = (uint32_t)fcap;
+    bad = bad || exec_warp_grow(w, (void **)&w->stack, &scap, (size_t)w->sp + 1, sizeof *w->stack);
     w->stack_cap = (uint32_t)scap;
-    if (grow((void **)&w->regs, &w->regs_cap, w->regs_used + (size_t)callee->nregs * LANES, sizeof *w->regs)) return -1;
-    if (grow((void **)&w->preds, &w->preds_cap, w->preds_used + callee->npreds, sizeof *w->preds)) return -1;
+    if (bad) return -1;
+    if (exec_warp_grow(w, (void **)&w->regs, &w->regs_cap, w->regs_used + (size_t)callee->nregs * LANES, sizeof *w->regs))
+        return -1;
+    if (exec_warp_grow(w, (void **)&w->preds, &w->preds_cap, w->preds_used + callee->npreds, sizeof *w->preds))
+        return -1;
     return 0;
 }
 

@@ -15,14 +15,39 @@ static void reset_barrier(exec_barrier *b) {
     b->red_all = 1;
 }
 
-/* A warp's value registers: zero where a thread can see the initial value
- * (ptx_find_zero_regs); the other rows are written before they are read. */
-static uint64_t *alloc_regs(const ptx_function *k, size_t slots) {
-    if (!k->zero_regs_known) return calloc(slots ? slots : 1, sizeof(uint64_t));
-    uint64_t *r = malloc((slots ? slots : 1) * sizeof *r);
-    if (!r) return NULL;
-    for (uint32_t i = 0; i < k->nzero_regs; i++) memset(r + (size_t)k->reg_slot[k->zero_regs[i]] * LANES, 0, LANES * sizeof *r);
-    return r;
+/* Offset of a part of n bytes placed after `at` bytes of a warp's block. */
+static size_t block_part(size_t *at, size_t n) {
+    size_t off = (*at + 15) & ~(size_t)15;
+    *at = off + n;
+    return off;
+}
+
+/* One allocation for a warp's value registers, predicates, SIMT stack and
+ * frames.  Value registers are zero where a thread can see the initial value
+ * (ptx_find_zero_regs); the other rows are written before they are read.
+ * Predicates start zero. */
+static int alloc_warp_state(const ptx_function *k, exec_warp *w) {
+    size_t at = 0;
+    size_t regs_off = block_part(&at, (w->regs_cap ? w->regs_cap : 1) * sizeof *w->regs);
+    size_t preds_off = block_part(&at, (w->preds_cap ? w->preds_cap : 1) * sizeof *w->preds);
+    size_t stack_off = block_part(&at, w->stack_cap * sizeof *w->stack);
+    size_t frames_off = block_part(&at, w->frame_cap * sizeof *w->frames);
+    char *b = malloc(at);
+    if (!b) return -1;
+    w->block = b;
+    w->block_bytes = at;
+    w->regs = (uint64_t *)(void *)(b + regs_off);
+    w->preds = (uint32_t *)(void *)(b + preds_off);
+    w->stack = (simt_entry *)(void *)(b + stack_off);
+    w->frames = (call_frame *)(void *)(b + frames_off);
+    memset(w->preds, 0, (w->preds_cap ? w->preds_cap : 1) * sizeof *w->preds);
+    if (!k->zero_regs_known) {
+        memset(w->regs, 0, (w->regs_cap ? w->regs_cap : 1) * sizeof *w->regs);
+        return 0;
+    }
+    for (uint32_t i = 0; i < k->nzero_regs; i++)
+        memset(w->regs + (size_t)k->reg_slot[k->zero_regs[i]] * LANES, 0, LANES * sizeof *w->regs);
+    return 0;
 }
 
 static int init_warp(exec_cta *cta, exec_warp *w, uint32_t index) {
@@ -40,11 +65,7 @@ static int init_warp(exec_cta *cta, exec_warp *w, uint32_t index) {
     w->frame_cap = 4;
     w->regs_cap = (size_t)k->nslots * LANES;
     w->preds_cap = k->npreds;
-    w->stack = malloc(w->stack_cap * sizeof *w->stack);
-    w->frames = malloc(w->frame_cap * sizeof *w->frames);
-    w->regs = alloc_regs(k, w->regs_cap);
-    w->preds = calloc(w->preds_cap ? w->preds_cap : 1, sizeof *w->preds);
-    if (!w->stack || !w->frames || !w->regs || !w->preds) return -1;
+    if (alloc_warp_state(k, w)) return -1;
     w->regs_used = w->regs_cap;
     w->preds_used = w->preds_cap;
     w->nframes = 1;
@@ -97,10 +118,7 @@ void exec_cta_destroy(exec_cta *cta) {
     if (cta->warps) {
         for (uint32_t i = 0; i < cta->nwarps; i++) {
             exec_warp *w = &cta->warps[i];
-            free(w->stack);
-            free(w->frames);
-            free(w->regs);
-            free(w->preds);
+            exec_warp_free(w);
             free(w->copies);
             free(w->arrives);
         }

@@ -103,6 +103,11 @@ typedef struct {
     uint32_t carry;        /* per-lane carry flag of add.cc / addc chains */
     uint16_t tid[3][LANES]; /* %tid.x/y/z of each lane */
 
+    /* regs, preds, stack and frames start in one allocation (block): a warp's
+     * state is then one piece of host memory, not four.  One that outgrows its
+     * part moves to an allocation of its own (exec_warp_grow). */
+    void *block;
+    size_t block_bytes;
     simt_entry *stack;
     uint32_t sp, stack_cap;
     call_frame *frames;
@@ -117,6 +122,13 @@ typedef struct {
     exec_mbar_arrive *arrives; /* queued cp.async.mbarrier.arrive operations, oldest first */
     uint32_t narrives, arrives_cap;
 } exec_warp;
+
+/* Make room for `need` elements of `elem` bytes in *arr (capacity *cap,
+ * doubled from 16 as needed); *arr may lie in w's block.  0, or -1 out of
+ * memory (nothing changed). */
+int exec_warp_grow(exec_warp *w, void **arr, size_t *cap, size_t need, size_t elem);
+/* Free a warp's registers, predicates, stack and frames. */
+void exec_warp_free(exec_warp *w);
 
 typedef struct {
     uint32_t arrived;      /* threads counted (warp size per arriving warp) */

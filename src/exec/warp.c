@@ -5,17 +5,50 @@
 
 #include "exec/exec_internal.h"
 
+static int in_block(const exec_warp *w, const void *p) {
+    const char *b = w->block;
+    return b && (const char *)p >= b && (const char *)p < b + w->block_bytes;
+}
+
+int exec_warp_grow(exec_warp *w, void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    void *p;
+    if (in_block(w, *arr)) { /* leaves the block: its part there stays unused */
+        p = malloc(n * elem);
+        if (p && *cap) memcpy(p, *arr, *cap * elem);
+    } else {
+        p = realloc(*arr, n * elem);
+    }
+    if (!p) return -1;
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+/* Free what exec_warp_grow moved out of w's block, then the block. */
+void exec_warp_free(exec_warp *w) {
+    void *parts[] = {w->regs, w->preds, w->stack, w->frames};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (!in_block(w, parts[i])) free(parts[i]);
+    free(w->block);
+    w->block = NULL;
+    w->regs = NULL;
+    w->preds = NULL;
+    w->stack = NULL;
+    w->frames = NULL;
+}
+
 int exec_stack_push(exec_cta *cta, exec_warp *w, uint32_t pc, uint32_t reconv, uint32_t mask) {
     if (w->sp == w->stack_cap) {
         /* Only grows when divergence nests deeper than ever before in this warp. */
-        uint32_t cap = w->stack_cap ? w->stack_cap * 2 : 16;
-        simt_entry *s = realloc(w->stack, cap * sizeof *s);
-        if (!s) {
+        size_t cap = w->stack_cap;
+        if (exec_warp_grow(w, (void **)&w->stack, &cap, (size_t)w->sp + 1, sizeof *w->stack)) {
             exec_fault_set(cta, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for the SIMT stack");
             return -1;
         }
-        w->stack = s;
-        w->stack_cap = cap;
+        w->stack_cap = (uint32_t)cap;
     }
     w->stack[w->sp++] = (simt_entry){pc, reconv, mask};
     return 0;
