@@ -98,6 +98,12 @@ int timing_energy_define(timing_state *t) {
  * reservation failures are retried, not accesses.  rd: the cache's read-hit
  * event, followed in the event list by its read miss and, where `writes`,
  * its write hit and write miss (read-only caches have no write events). */
+_Static_assert(EN_L1D_READ_MISS == EN_L1D_READ + 1 && EN_L1D_WRITE == EN_L1D_READ + 2 &&
+                   EN_L1D_WRITE_MISS == EN_L1D_READ + 3 && EN_L2_READ_MISS == EN_L2_READ + 1 &&
+                   EN_L2_WRITE == EN_L2_READ + 2 && EN_L2_WRITE_MISS == EN_L2_READ + 3 &&
+                   EN_L1C_READ_MISS == EN_L1C_READ + 1 && EN_L1T_READ_MISS == EN_L1T_READ + 1,
+               "cache_events needs read hit, read miss, write hit, write miss in a row");
+
 static void cache_events(const cache *c, uint64_t *n, energy_event rd, int writes, energy_event fill) {
     const cache_counters *k = cache_stats(c);
     for (int ty = 0; ty < MEM_ACCESS_TYPE_COUNT; ty++) {

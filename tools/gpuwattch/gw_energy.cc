@@ -20,8 +20,10 @@
  * leakage (subthreshold + gate), which McPAT computes but the wrapper does not
  * add to GPUWattch's reported power.
  *
- * Output: "probe <name> <component> <nJ per event>" lines, "base <component>
- * <W>" lines (power with no activity), "leak <part> <W>" lines. */
+ * Output: "constant <component> <W>" (power with no activity), "probe
+ * <counter> <component> <nJ>" per component one event moves and its total,
+ * "watts" for the per-sample quantities (idle SMs, pipeline duty cycle), the
+ * locsim options derived from them, and "leakage <part> <W>". */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
