@@ -25,9 +25,9 @@ typedef struct {
  * test's business (test_timing_memory: test_kernel_params_through_l1c). */
 static inline void tdev_open(tdev *t, const char *name, const char *const *overrides) {
     char err[1024];
-    const char *args[64] = {"-gpgpu_perfect_inst_const_cache", "1"};
+    const char *args[128] = {"-gpgpu_perfect_inst_const_cache", "1"};
     int n = 2;
-    while (overrides && overrides[n - 2] && n < 62) {
+    while (overrides && overrides[n - 2] && n < 126) {
         args[n] = overrides[n - 2];
         n++;
     }

@@ -441,71 +441,82 @@ static const option_def options[] = {
     /* Energy model (docs/energy.md; src/sim/energy.c).  locsim's own option
      * names: GPGPU-Sim's power model (GPUWattch) is driven by an XML file of
      * McPAT parameters, not by per-event energies, so there is nothing to keep.
-     * All energies are nJ per event, static powers W for the whole component.
-     * Sources (numbers at the node they were published for):
-     *  [K] the 28 nm energy budget of Dally/Keckler (NVIDIA) as tabulated in
-     *      "DNA sequences alignment in multi-GPUs: acceleration and energy payoff",
-     *      BMC Bioinformatics 19 (2018), Table 7: 64-bit FMA 40 pJ, 64-bit FP
-     *      multiply 25 pJ, 32-bit int add 0.4 pJ (as listed), register file
-     *      access 2 pJ, 256-bit access to an 8 KB SRAM 50 pJ, on-chip data
-     *      movement 0.2 pJ/bit/mm, DRAM read/write of a cache line 16 nJ.
-     *  [G] GPGPU-Sim's configs/GTX480/gpuwattch_gtx480.xml (GPUWattch, Leng et
-     *      al., ISCA 2013): idle_core_power = 1.59 W per SM.
-     *  [S] ESTIMATE: 28 nm -> 40 nm (GTX480) scaling x1.8 = capacitance x40/28
-     *      (1.43) times (1.0 V / 0.9 V)^2 (1.23), rounded.  Every default below
-     *      other than [G] is an estimate derived from [K] and [S] as its help
-     *      says; none is a measured GTX480 number. */
+     * All energies are nJ per event, static powers W.  Every default is what
+     * GPUWattch's GTX480 model (Leng et al., ISCA 2013; GPGPU-Sim's
+     * configs/tested-cfgs/SM2_GTX480/gpuwattch_gtx480.xml at gpgpu-sim_distribution
+     * 90ec3399) charges for one such event, as tools/gpuwattch/run.sh computes
+     * it: McPAT builds the XML's structures, GPGPU-Sim's gpgpu_sim_wrapper
+     * scales each activity count by the XML's factor (DC_RH, ...), and the
+     * driver reads the energy one event adds to the wrapper's power report
+     * (tools/gpuwattch/gtx480.out).  "x 32" and such: GPGPU-Sim counts that
+     * many per locsim event (docs/energy.md says where the two differ). */
     SECTION("Energy model (nJ per event, W static; docs/energy.md)"),
-    EN("l1d_read", EN_L1D_READ, "0.36",
-       "per L1D read access (hit, pending hit or miss); estimate: a 128 B line = 4 x 50 pJ [K] x 1.8 [S]"),
-    EN("l1d_write", EN_L1D_WRITE, "0.36", "per L1D write access; estimate as l1d_read"),
-    EN("l1d_fill", EN_L1D_FILL, "0.09",
-       "per L1D fill (one reply from the sectored L2: a 32 B sector); estimate: 50 pJ [K] x 1.8 [S]"),
-    EN("l1c_read", EN_L1C_READ, "0.18",
-       "per constant-cache read access; estimate: a 64 B line = 2 x 50 pJ [K] x 1.8 [S]"),
-    EN("l1c_fill", EN_L1C_FILL, "0.09", "per constant-cache fill (a 32 B sector reply); estimate as l1d_fill"),
-    EN("l1t_read", EN_L1T_READ, "0.36", "per texture-cache read access; estimate as l1d_read (128 B lines)"),
-    EN("l1t_fill", EN_L1T_FILL, "0.09", "per texture-cache fill (a 32 B sector reply); estimate as l1d_fill"),
-    EN("shmem_read", EN_SHMEM_READ, "0.36",
-       "per shared-memory read pass (a warp access, one more per bank-conflict replay); estimate: 32 lanes "
-       "x 4 B = 128 B = 4 x 50 pJ [K] x 1.8 [S]"),
-    EN("shmem_write", EN_SHMEM_WRITE, "0.36", "per shared-memory write pass; estimate as shmem_read"),
-    EN("rf_read", EN_RF_READ, "0.115",
-       "per warp register operand read (32 lanes); estimate: 32 x 2 pJ [K] x 1.8 [S]"),
-    EN("rf_write", EN_RF_WRITE, "0.115", "per warp register result write; estimate as rf_read"),
-    EN("alu_op", EN_ALU_OP, "0.009",
-       "per thread operation on the SP pipeline; estimate: between a 32-bit int add (0.4 pJ [K]) and an "
-       "fp32 FMA (a quarter of the 40 pJ fp64 FMA [K]), ~5 pJ x 1.8 [S]"),
-    EN("sfu_op", EN_SFU_OP, "0.072",
-       "per thread operation on the SFU pipeline; estimate: 4 fp32 FMAs (4 x 10 pJ [K]) x 1.8 [S]"),
-    EN("dp_op", EN_DP_OP, "0.072",
+    EN("l1d_read", EN_L1D_READ, "2.9346",
+       "per L1D read hit (pending hits included); GPUWattch: DC_RH 22.14 x McPAT's read-hit energy, "
+       "2.58325 nJ to the L1D plus 0.351352 nJ of coalescing (its MC component)"),
+    EN("l1d_read_miss", EN_L1D_READ_MISS, "2.22507", "per L1D read miss; GPUWattch: DC_RM 24.66 x McPAT"),
+    EN("l1d_write", EN_L1D_WRITE, "0.220124", "per L1D write hit; GPUWattch: DC_WH 1.53 x McPAT"),
+    EN("l1d_write_miss", EN_L1D_WRITE_MISS, "2.60367", "per L1D write miss; GPUWattch: DC_WM 39.79 x McPAT"),
+    EN("l1d_fill", EN_L1D_FILL, "0.0",
+       "per L1D fill; GPUWattch charges a fill to the miss (DC_RM), none of its own"),
+    EN("l1c_read", EN_L1C_READ, "1.4673", "per constant-cache read hit; GPUWattch: CC_H 11.07 x McPAT"),
+    EN("l1c_read_miss", EN_L1C_READ_MISS, "1.11254", "per constant-cache read miss; GPUWattch: CC_M 12.33 x McPAT"),
+    EN("l1c_fill", EN_L1C_FILL, "0.0", "per constant-cache fill; GPUWattch: none (in the miss)"),
+    EN("l1t_read", EN_L1T_READ, "1.35331", "per texture-cache read hit; GPUWattch: TC_H 10.21 x McPAT"),
+    EN("l1t_read_miss", EN_L1T_READ_MISS, "2.22507", "per texture-cache read miss; GPUWattch: TC_M 24.66 x McPAT"),
+    EN("l1t_fill", EN_L1T_FILL, "0.0", "per texture-cache fill; GPUWattch: none (in the miss)"),
+    EN("shmem_read", EN_SHMEM_READ, "2.11946",
+       "per shared-memory read pass (a warp access, one more per bank-conflict replay); GPUWattch: SHRD_ACC "
+       "7.04 x McPAT, per pass (GPGPU-Sim's gpgpu_n_shmem_bank_access)"),
+    EN("shmem_write", EN_SHMEM_WRITE, "2.11946", "per shared-memory write pass; GPUWattch: as a read (SHRD_ACC)"),
+    EN("rf_read", EN_RF_READ, "0.232539",
+       "per warp register operand read; GPUWattch: 32 (GPGPU-Sim counts warp_size per operand) x REG_RD "
+       "0.14 x McPAT = 32 x 0.00726686"),
+    EN("rf_write", EN_RF_WRITE, "0.191553", "per warp register result write; GPUWattch: 32 x REG_WR 0.21 x McPAT"),
+    EN("alu_op", EN_ALU_OP, "0.0862327",
+       "per thread operation on the SP pipeline; GPUWattch: an integer op, 32 (GPGPU-Sim's INT__OP weight) x "
+       "SP_ACC 2.38 x McPAT = 32 x 0.00269477 (an fp32 add would be 1 x FPU_ACC: 0.0296)"),
+    EN("sfu_op", EN_SFU_OP, "1.20879",
+       "per thread operation on the SFU pipeline; GPUWattch: 25 (GPGPU-Sim's FP_SQRT_OP weight; sin 12, lg2 "
+       "and ex2 35) x SFU_ACC 0.51 x McPAT = 25 x 0.0483518"),
+    EN("dp_op", EN_DP_OP, "0.0295799",
        "per thread operation on a DP pipeline (with -gpgpu_num_dp_units 0 DP runs on, and counts as, the SFU); "
-       "estimate: fp64 FMA 40 pJ [K] x 1.8 [S]"),
-    EN("l2_read", EN_L2_READ, "0.72",
-       "per L2 read access; estimate: a 128 B line from a 64 KB slice = 4 x 100 pJ (twice [K]'s 8 KB figure for "
-       "the larger array) x 1.8 [S]"),
-    EN("l2_write", EN_L2_WRITE, "0.72", "per L2 write access (incl. L1 write-backs); estimate as l2_read"),
-    EN("l2_fill", EN_L2_FILL, "0.18",
-       "per L2 fill from DRAM (one 32 B sector); estimate: 100 pJ per 32 B (see l2_read) x 1.8 [S]"),
-    EN("noc_flit", EN_NOC_FLIT, "1.15",
-       "per crossbar flit (request and reply networks); estimate: 40 B = 320 bits x 0.2 pJ/bit/mm [K] x "
-       "10 mm (about half the side of the 529 mm^2 GF100 die) x 1.8 [S]"),
+       "GPUWattch: 1 (FP__OP weight) x FPU_ACC 0.64 x McPAT"),
+    EN("warp_inst", EN_WARP_INST, "1.38301",
+       "per warp instruction issued; GPUWattch: instruction buffer and decode 32 x TOT_INST x McPAT (0.115651) "
+       "+ scheduler FP_INT x McPAT (0.0548896) + pipeline PIPE_A 2.57 x McPAT (25.4618 W at duty cycle 1, "
+       "duty = warp instructions / (2 per cycle x 15 SMs): 1.21247 nJ at 700 MHz)"),
+    EN("l2_read", EN_L2_READ, "2.80504", "per L2 read hit; GPUWattch: L2_RH 13.79 x McPAT"),
+    EN("l2_read_miss", EN_L2_READ_MISS, "0.102042",
+       "per L2 read miss; GPUWattch: L2_RM 35.18 x McPAT's tag-array read (a miss reads tags only there)"),
+    EN("l2_write", EN_L2_WRITE, "13.8512", "per L2 write hit (stores, L1 write-backs); GPUWattch: L2_WH 43.07 x McPAT"),
+    EN("l2_write_miss", EN_L2_WRITE_MISS, "15.0243", "per L2 write miss; GPUWattch: L2_WM 28.72 x McPAT"),
+    EN("l2_fill", EN_L2_FILL, "0.0", "per L2 fill from DRAM; GPUWattch: none (in the miss)"),
+    EN("noc_flit", EN_NOC_FLIT, "1.93858",
+       "per crossbar flit (request and reply networks); GPUWattch: NOC_A 305.48 x McPAT's router energy"),
     EN("dram_act", EN_DRAM_ACT, "0.0",
-       "per DRAM row activation; GPUWattch's GTX480 model charges none (dram_act_coeff 0 in GPGPU-Sim's "
-       "gpuwattch_gtx480.xml [G]): its read, write and precharge energies cover it"),
-    EN("dram_pre", EN_DRAM_PRE, "4.232",
-       "per DRAM precharge; [G]: dram_pre_coeff 3.8475e-8 J x MEM_PRE scaling 0.11"),
-    EN("dram_rd", EN_DRAM_RD, "25.565",
-       "per DRAM read burst (one column command: -gpgpu_dram_burst_length beats of the channel, GPGPU-Sim's "
-       "n_rd); [G]: dram_rd_coeff 7.74707143e-8 J x MEM_RD scaling 0.33"),
-    EN("dram_wr", EN_DRAM_WR, "14.187",
-       "per DRAM write burst; [G]: dram_wr_coeff 3.54664286e-8 J x MEM_WR scaling 0.40"),
-    ST("sm", EN_STATIC_SM, "23.85",
-       "static power of all SMs together, W: 15 x 1.59 W idle core power [G] (scale it with -gpgpu_n_clusters)"),
-    ST("l2", EN_STATIC_L2, "3.0", "static power of the whole L2, W; estimate (leakage of 768 KB of 40 nm SRAM)"),
-    ST("noc", EN_STATIC_NOC, "2.0", "static power of the crossbar, W; estimate"),
-    ST("dram", EN_STATIC_DRAM, "12.0",
-       "static (background) power of the DRAM, W; estimate: 12 GDDR5 chips (6 channels x 2) at ~1 W each"),
+       "per DRAM row activation; GPUWattch's GTX480 model charges none (dram_act_coeff 0; GPGPU-Sim passes "
+       "no activation count): its read, write and precharge energies cover it"),
+    EN("dram_pre", EN_DRAM_PRE, "4.23225", "per DRAM precharge; GPUWattch: MEM_PRE 0.11 x dram_pre_coeff 3.8475e-8 J"),
+    EN("dram_rd", EN_DRAM_RD, "26.9485",
+       "per DRAM read burst (one column command, GPGPU-Sim's n_rd); GPUWattch: MEM_RD 0.33 x (dram_rd_coeff "
+       "7.74707143e-8 J + McPAT's memory controller, 4.19 nJ): 25.5654 DRAM + 1.3831 controller"),
+    EN("dram_wr", EN_DRAM_WR, "15.8649",
+       "per DRAM write burst; GPUWattch: MEM_WR 0.40 x (dram_wr_coeff 3.54664286e-8 J + McPAT's memory "
+       "controller): 14.1866 DRAM + 1.67829 controller"),
+    ST("sm", EN_STATIC_SM, "9.82366",
+       "constant power, W: GPUWattch's CONST_DYNAMICN 11 W (clock tree and the like, fitted) less the "
+       "1.17634 W of it McPAT books to the memory controller (-energy_static_dram_w)"),
+    ST("l2", EN_STATIC_L2, "0.0",
+       "static power of the L2, W; GPUWattch charges none (McPAT's 0.089 W leakage is not in its total)"),
+    ST("noc", EN_STATIC_NOC, "0.0",
+       "static power of the crossbar, W; GPUWattch charges none (McPAT's 0.030 W leakage is not in its total)"),
+    ST("dram", EN_STATIC_DRAM, "1.17634",
+       "constant power of the memory controllers, W: McPAT's front end, transaction engine and PHY at 10% "
+       "activity (GPUWattch's MC component with no traffic)"),
+    ST("idle_sm", EN_STATIC_IDLE_SM, "1.59",
+       "power of one SM with no CTA resident, W, charged for each such SM-cycle; GPUWattch: idle_core_power "
+       "1.59 x IDLE_CORE_N 1"),
     SECTION("Checking and functional execution"),
     BOOL("memcheck", memcheck, "0",
          "(locsim) 1: stop at the first global access outside a live allocation with a compute-sanitizer-style "

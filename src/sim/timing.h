@@ -56,6 +56,7 @@ typedef struct {
     int numa_link_packets, numa_link_bytes, numa_link_stalls, numa_link_cap, numa_link_util, numa_parts, numa_stolen;
     /* energy model (timing_energy.c) */
     int time_ns, en_events[ENERGY_EVENT_COUNT], en_event[ENERGY_EVENT_COUNT];
+    int en_idle_cycles, en_idle_ns; /* SM-cycles with no CTA resident, and that time in ns */
     int en_comp[ENERGY_COMPONENT_COUNT], en_static[ENERGY_STATIC_COUNT];
     int en_dynamic, en_static_sum, en_total, en_l2_noc_dram, en_power;
 } timing_stat_ids;
