@@ -338,9 +338,9 @@ static const option_def options[] = {
          "(locsim) PPF: when fewer candidates pass tau_hi, the best candidates between tau_lo and tau_hi make up this many"),
     LIST("mfq_thresholds", dram.mfq_thresholds, 3, ':', 0, 100, "<t1>:<t2>:<t3>", "25:50:75",
          "(locsim) MFQ DRAM scheduler: sigma < t1 -> L0, < t2 -> L1, < t3 -> L2, else L3 (DESIGN 5.4: 25/50/75)"),
-    LIST("mfq_timeouts", dram.mfq_timeouts, 3, ':', 1, 1000000, "<L1>:<L2>:<L3>", "3200:6400:1600",
+    LIST("mfq_timeouts", dram.mfq_timeouts, 3, ':', 1, 1000000, "<L1>:<L2>:<L3>", "6400:6400:1600",
          "(locsim) MFQ: DRAM cycles a request waits in L1, L2, L3 before it moves up one level (calibrated to "
-         "WSMP 4.4's <= 15% timeouts per level on experiments/wsmp.yaml's programs, docs/wsmp.md)"),
+         "WSMP 4.4's <= 15% timeouts per level on experiments/wsmp.yaml's programs at the suites' inputs, docs/wsmp.md)"),
     BOOL("mfq_row_hit_first", dram.mfq_row_hit_first, "0",
          "(locsim) MFQ: inside a level, requests to the bank's open row first (1; the paper is silent, 0 = its text: no row-hit priority)"),
     LIST("wsmp_timeouts", wsmp_timeouts, 3, ':', 1, 1000000, "<L1>:<L2>:<L3>", "16:32:64",
