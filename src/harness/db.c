@@ -1,5 +1,6 @@
 /* The results database (see db.h). */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,46 @@ int db_run_status(results_db *d, const char *key, char *status, size_t n) {
     if (rc == SQLITE_ROW) snprintf(status, n, "%s", (const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int db_run_totals(results_db *d, sqlite3_int64 run, db_totals *t) {
+    memset(t, 0, sizeof *t);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d->db,
+                           "SELECT n.name, s.value FROM stats s JOIN stat_names n ON n.id = s.stat"
+                           " WHERE s.run = ? AND s.kernel = -1 ORDER BY n.name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int cap = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (t->n == cap) {
+            cap = cap ? 2 * cap : 256;
+            t->names = realloc(t->names, (size_t)cap * sizeof *t->names);
+            t->values = realloc(t->values, (size_t)cap * sizeof *t->values);
+            t->null = realloc(t->null, (size_t)cap * sizeof *t->null);
+            if (!t->names || !t->values || !t->null) exit(2);
+        }
+        t->names[t->n] = strdup((const char *)sqlite3_column_text(st, 0));
+        if (!t->names[t->n]) exit(2);
+        t->null[t->n] = sqlite3_column_type(st, 1) == SQLITE_NULL;
+        t->values[t->n] = t->null[t->n] ? NAN : sqlite3_column_double(st, 1);
+        t->n++;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        db_totals_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+void db_totals_free(db_totals *t) {
+    for (int i = 0; i < t->n; i++) free(t->names[i]);
+    free(t->names);
+    free(t->values);
+    free(t->null);
+    memset(t, 0, sizeof *t);
 }
 
 /* Id of a statistic's name, adding it when new. */

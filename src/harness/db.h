@@ -62,6 +62,18 @@ int db_open(results_db *d, const char *path, int create, int readonly, char *err
 void db_close(results_db *d);
 /* The status of run `key` (copied to status, "" if absent): 1 found, 0 absent, -1 error. */
 int db_run_status(results_db *d, const char *key, char *status, size_t n);
+/* A run's whole-run statistics (kernel DB_TOTAL_KERNEL), sorted by name in
+ * SQLite's binary collation, which is strcmp's order (so a reader can bisect).
+ * A NULL value reads as NaN with null[i] set. */
+typedef struct {
+    char **names;
+    double *values;
+    unsigned char *null;
+    int n;
+} db_totals;
+/* 0 with t filled (free with db_totals_free), -1 on an SQLite error. */
+int db_run_totals(results_db *d, sqlite3_int64 run, db_totals *t);
+void db_totals_free(db_totals *t);
 /* Two sweeps on one database: before a run, claim it.  1: claimed, run it; 0:
  * another sweep has stored it or runs it now (*holder: its pid, 0 if stored);
  * -1 with err.  A claim whose process is gone (same host) is taken over; a

@@ -98,13 +98,10 @@ int equiv_latest_run(results_db *d, const char *point, const char *current, cons
     return found;
 }
 
-/* A run's status and whole-run statistics, by name (SQLite's binary order). */
+/* A run's status and whole-run statistics (sorted by name: db_run_totals). */
 typedef struct {
     char status[32];
-    int n, cap;
-    char **names;
-    double *values;
-    int *null;
+    db_totals stats;
 } run_totals;
 
 static int load_totals(results_db *d, sqlite3_int64 id, run_totals *t) {
@@ -116,34 +113,7 @@ static int load_totals(results_db *d, sqlite3_int64 id, run_totals *t) {
     if (rc == SQLITE_ROW) snprintf(t->status, sizeof t->status, "%s", (const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW) return -1;
-    if (sqlite3_prepare_v2(d->db,
-                           "SELECT n.name, s.value FROM stats s JOIN stat_names n ON n.id = s.stat"
-                           " WHERE s.run = ? AND s.kernel = -1 ORDER BY n.name",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int64(st, 1, id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (t->n == t->cap) {
-            t->cap = t->cap ? 2 * t->cap : 256;
-            t->names = realloc(t->names, (size_t)t->cap * sizeof *t->names);
-            t->values = realloc(t->values, (size_t)t->cap * sizeof *t->values);
-            t->null = realloc(t->null, (size_t)t->cap * sizeof *t->null);
-            if (!t->names || !t->values || !t->null) exit(2);
-        }
-        t->names[t->n] = strdup((const char *)sqlite3_column_text(st, 0));
-        t->null[t->n] = sqlite3_column_type(st, 1) == SQLITE_NULL;
-        t->values[t->n] = t->null[t->n] ? NAN : sqlite3_column_double(st, 1);
-        t->n++;
-    }
-    sqlite3_finalize(st);
-    return 0;
-}
-
-static void free_totals(run_totals *t) {
-    for (int i = 0; i < t->n; i++) free(t->names[i]);
-    free(t->names);
-    free(t->values);
-    free(t->null);
+    return db_run_totals(d, id, &t->stats);
 }
 
 static void add_diff(char *diff, size_t n, int *ndiff, const char *what) {
@@ -153,17 +123,20 @@ static void add_diff(char *diff, size_t n, int *ndiff, const char *what) {
 }
 
 int equiv_compare_runs(results_db *d, sqlite3_int64 a, sqlite3_int64 b, long *nstats, char *diff, size_t n) {
-    run_totals x, y;
+    run_totals rx, ry;
+    db_totals x, y;
     diff[0] = 0;
     *nstats = 0;
-    if (load_totals(d, a, &x)) return -1;
-    if (load_totals(d, b, &y)) {
-        free_totals(&x);
+    if (load_totals(d, a, &rx)) return -1;
+    if (load_totals(d, b, &ry)) {
+        db_totals_free(&rx.stats);
         return -1;
     }
+    x = rx.stats;
+    y = ry.stats;
     int ndiff = 0;
-    if (strcmp(x.status, y.status)) {
-        snprintf(diff, n, "status %s, then %s", x.status, y.status);
+    if (strcmp(rx.status, ry.status)) {
+        snprintf(diff, n, "status %s, then %s", rx.status, ry.status);
         ndiff++;
     }
     int i = 0, j = 0;
@@ -194,8 +167,8 @@ int equiv_compare_runs(results_db *d, sqlite3_int64 a, sqlite3_int64 b, long *ns
         size_t k = strlen(diff);
         snprintf(diff + k, n - k, "; and %d more", ndiff - 5);
     }
-    free_totals(&x);
-    free_totals(&y);
+    db_totals_free(&x);
+    db_totals_free(&y);
     return ndiff ? 1 : 0;
 }
 

@@ -186,26 +186,13 @@ static run_data *load_run(report *R, const planned_run *pr) {
         if (r->stale) note_stale_version(R, r->version);
     }
     if (!r->found) return r;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(R->db.db,
-                           "SELECT n.name, s.value FROM stats s JOIN stat_names n ON n.id = s.stat"
-                           " WHERE s.run = ? AND s.kernel = -1 ORDER BY n.name",
-                           -1, &st, NULL) != SQLITE_OK)
-        return r;
-    sqlite3_bind_int64(st, 1, id);
-    int cap = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (r->n == cap) {
-            cap = cap ? 2 * cap : 256;
-            r->names = realloc(r->names, (size_t)cap * sizeof *r->names);
-            r->values = realloc(r->values, (size_t)cap * sizeof *r->values);
-            if (!r->names || !r->values) exit(2);
-        }
-        r->names[r->n] = xstrdup((const char *)sqlite3_column_text(st, 0));
-        r->values[r->n++] = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
-    }
-    sqlite3_finalize(st);
-    /* ORDER BY name is SQLite's binary collation, the same order as strcmp */
+    db_totals t;
+    if (db_run_totals(&R->db, id, &t)) return r;
+    /* sorted by name (db_run_totals), so run_value bisects them */
+    r->names = t.names;
+    r->values = t.values;
+    r->n = t.n;
+    free(t.null);
     return r;
 }
 

@@ -1088,6 +1088,14 @@ static int accept_model(const spec *s, const sweep_plan *p, results_db *db, stal
     return 0;
 }
 
+/* Run i has the key of an earlier run of the plan (two variants with the same
+ * options are one run): count and run it once. */
+static int repeats_earlier_key(const sweep_plan *p, int i) {
+    for (int k = 0; k < i; k++)
+        if (!strcmp(p->runs[k].key, p->runs[i].key)) return 1;
+    return 0;
+}
+
 /* Every earlier model with complete runs of points this model lacks. */
 static int accept_models(const spec *s, const sweep_plan *p, results_db *db, int want, int jobs,
                          const char *results_path) {
@@ -1098,11 +1106,9 @@ static int accept_models(const spec *s, const sweep_plan *p, results_db *db, int
     stale_run *st = xcalloc((size_t)p->nruns, sizeof *st);
     int n = 0;
     for (int i = 0; i < p->nruns; i++) {
-        int dup = 0;
-        for (int k = 0; k < i && !dup; k++) dup = !strcmp(p->runs[k].key, p->runs[i].key);
         char status[32], version[128];
         sqlite3_int64 id;
-        if (dup || db_run_status(db, p->runs[i].key, status, sizeof status) == 1 ||
+        if (repeats_earlier_key(p, i) || db_run_status(db, p->runs[i].key, status, sizeof status) == 1 ||
             equiv_latest_run(db, p->runs[i].point, cur, &cls, &id, version, sizeof version) == 1 ||
             equiv_latest_run(db, p->runs[i].point, cur, NULL, &id, version, sizeof version) != 1)
             continue;
@@ -1297,9 +1303,7 @@ int sweep_main(int argc, char **argv) {
     model_set cls;
     equiv_closure(&db, cur, &cls);
     for (int i = 0; i < p.nruns; i++) {
-        int dup = 0;
-        for (int k = 0; k < i && !dup; k++) dup = !strcmp(p.runs[k].key, p.runs[i].key);
-        if (dup) continue;
+        if (repeats_earlier_key(&p, i)) continue;
         char status[32] = "";
         int found = db.db ? db_run_status(&db, p.runs[i].key, status, sizeof status) : 0;
         if (found < 0) {
