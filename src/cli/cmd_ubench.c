@@ -48,6 +48,7 @@ typedef struct ub_ctx {
     locsim_dptr out, sink, buf;
     size_t buf_bytes;
     const char *only;
+    char config_name[64];  /* the configuration's file name without .cfg (published figures) */
     /* The listing pass (check_only): every row only names itself to wanted(),
      * which records the --only prefixes it matches and every name. */
     int listing;
@@ -59,6 +60,45 @@ typedef struct ub_ctx {
      * xor), where the lat.numa / thr.numa rows run; NULL otherwise. */
     struct ub_ctx *numa;
 } ub_ctx;
+
+/* ---- published load-to-use latencies (issue 35) ----
+ * What a pointer chase measures on the real GPU a shipped configuration
+ * models, in core cycles; a `pub.*` row compares the simulated chase of the
+ * `lat.*` row with it, within 10%.  Each configuration file says how its
+ * latency options were derived from these figures. */
+typedef struct {
+    const char *config;    /* configuration name (configs/<name>.cfg) */
+    const char *row;       /* the lat.* row whose measurement is compared */
+    double cycles;
+    const char *source;
+} published_latency;
+
+#define GB_V100 "gpu-benches cuda-latency/v100.txt"
+#define GB_A100 "gpu-benches cuda-latency/a100_40.txt"
+#define GB_H100 "gpu-benches gpu-latency/h100_pcie.txt"
+static const published_latency published_latencies[] = {
+    /* te42kyfo/gpu-benches: one warp chasing a buffer, V100 PCIe at 1380 MHz */
+    {"volta_v100", "lat.l1d.hit", 30.0, GB_V100 ", 1 kB"},
+    {"volta_v100", "lat.l2.hit", 215.0, GB_V100 ", 1 MB"},
+    {"volta_v100", "lat.dram.rowmiss", 428.2, GB_V100 ", 16 MB"},
+    /* A100 40 GB at 1410 MHz; the L2's far half shows past 20 MB (one half) */
+    {"ampere_a100", "lat.l1d.hit", 36.0, GB_A100 ", 1 kB"},
+    {"ampere_a100", "lat.l2.hit", 213.0, GB_A100 ", 1 MB"},
+    {"ampere_a100", "lat.l2.far", 426.6, GB_A100 ", 35 MB"},
+    {"ampere_a100", "lat.dram.rowmiss", 570.1, GB_A100 ", 68 MB"},
+    /* H100 PCIe at 1755 MHz */
+    {"hopper_h100", "lat.l1d.hit", 34.1, GB_H100 ", 1 kB"},
+    {"hopper_h100", "lat.l2.hit", 265.5, GB_H100 ", 1 MB"},
+    {"hopper_h100", "lat.l2.far", 475.4, GB_H100 ", 35 MB"},
+    {"hopper_h100", "lat.dram.rowmiss", 649.9, GB_H100 ", 125 MB"},
+};
+
+static const published_latency *published_for(const char *config, const char *row) {
+    for (size_t i = 0; i < sizeof published_latencies / sizeof *published_latencies; i++)
+        if (!strcmp(published_latencies[i].config, config) && !strcmp(published_latencies[i].row, row))
+            return &published_latencies[i];
+    return NULL;
+}
 
 /* ---- option values by name ---- */
 
@@ -216,6 +256,33 @@ static void report(ub_ctx *c, ub_row *r) {
     if (r->configured >= 0) snprintf(conf, sizeof conf, "%.2f", r->configured);
     printf("%-18s %-66s %10s %10.2f %10s  %s\n", r->name, r->formula, conf, r->measured, r->tol, vs);
     fflush(stdout);
+}
+
+static int wanted(ub_ctx *c, const char *name);
+
+/* The pub.* row of a lat.* row ("lat.l2.hit" -> "pub.l2.hit"): wanted when the
+ * configuration has a published figure for it and --only asks for it. */
+static int pub_wanted(ub_ctx *c, const char *lat_name) {
+    if (!published_for(c->config_name, lat_name)) return 0;
+    char name[32];
+    snprintf(name, sizeof name, "pub.%.20s", lat_name + 4);
+    return wanted(c, name);
+}
+
+static void report(ub_ctx *c, ub_row *r);
+
+/* The simulated chase of a lat.* row against the published figure: within 10%. */
+static void report_published(ub_ctx *c, const char *lat_name, double measured) {
+    const published_latency *p = published_for(c->config_name, lat_name);
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, "pub.%.19s", lat_name + 4);
+    snprintf(r.formula, sizeof r.formula, "published: %.180s", p->source);
+    r.configured = p->cycles;
+    r.lo = p->cycles * 0.9;
+    r.hi = p->cycles * 1.1;
+    snprintf(r.tol, sizeof r.tol, "+-10%%");
+    r.measured = measured;
+    report(c, &r);
 }
 
 /* Exact figures: every overhead cancels in the difference of differences, so
@@ -502,7 +569,8 @@ static int chain_write(ub_ctx *c, const uint64_t *off, size_t n) {
 static void l1_hit_row(ub_ctx *c) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "lat.l1d.hit");
-    if (!wanted(c, r.name)) return;
+    int want_lat = wanted(c, r.name), want_pub = pub_wanted(c, r.name);
+    if (!want_lat && !want_pub) return;
     /* 16 lines, one after the other: 2 KB, fits any L1D; pass 1 warms it */
     uint64_t off[16];
     uint32_t line = c->cfg->l1d.line_size ? c->cfg->l1d.line_size : 128;
@@ -515,7 +583,8 @@ static void l1_hit_row(ub_ctx *c) {
     /* +1: the LD/ST unit sends the access to the L1D the cycle after the load issues */
     snprintf(r.formula, sizeof r.formula, "-gpgpu_l1_latency + 1 (LD/ST unit)");
     tol_exact(&r, l1 + 1);
-    report(c, &r);
+    if (want_lat) report(c, &r);
+    if (want_pub) report_published(c, r.name, r.measured);
 }
 
 static void const_hit_row(ub_ctx *c) {
@@ -572,25 +641,70 @@ static void l2_expect(const ub_ctx *c, ub_row *r) {
     snprintf(r->tol, sizeof r->tol, "-%.0f..+%.0f", r->configured - r->lo, r->hi - r->configured);
 }
 
-static void l2_hit_row(ub_ctx *c) {
-    ub_row r = {0};
-    snprintf(r.name, sizeof r.name, "lat.l2.hit");
-    if (!wanted(c, r.name)) return;
-    /* A cycle of 512 lines (64 KB at 128 B): more than an LRU L1D of <= 256
-     * lines can keep, so every load misses it; the L2 keeps them all.  The first
-     * run (8 trips per loop: 2 x 8 x 64 loads) brings every line into the L2;
-     * after it every timed load misses the L1D and hits the L2. */
-    enum { N = 512, REPS = N / 64 };
-    static uint64_t off[N];
+/* Lines an L2 chase from SM 0 visits: four times what the L1D holds (at least
+ * 512), so that every load misses an LRU L1D, at most 16384. */
+static uint32_t l2_chain_length(const ub_ctx *c) {
+    const cache_geometry *g = &c->cfg->l1d;
+    uint64_t lines = (uint64_t)g->nsets * g->assoc * c->cfg->l1d_size_scale * 4;
+    if (lines < 512) lines = 512;
+    if (lines > 16384) lines = 16384;
+    return (uint32_t)((lines + 63) / 64 * 64);
+}
+
+/* Offsets of n lines of the buffer's first 8 MB, in address order, for a chase
+ * from SM 0 (where the one-CTA launches run): every line on a GPU with one L2;
+ * with -l2_far_latency only the lines of SM 0's L2 half (far = 0) or of the
+ * other half (far = 1).  The number found (n, unless the region runs out). */
+static size_t l2_chain_lines(const ub_ctx *c, int far, uint64_t *off, size_t n) {
     uint32_t line = c->cfg->l1d.line_size ? c->cfg->l1d.line_size : 128;
-    for (int i = 0; i < N; i++) off[i] = (uint64_t)i * line;
-    if (chain_write(c, off, N) || chase_run(c, "chase_global", c->buf, REPS / 2, REPS, &r.measured)) {
+    addrmap_config ac;
+    addrmap m;
+    char err[256];
+    config_addrmap(c->cfg, &ac);
+    if (c->cfg->l2_far_latency && addrmap_init(&m, &ac, err, sizeof err)) return 0;
+    uint32_t sm_half = l2_half_of(0, config_num_sms(c->cfg));
+    size_t k = 0;
+    for (uint64_t a = 0; a + line <= (8u << 20) && k < n; a += line) {
+        if (c->cfg->l2_far_latency) {
+            addr_loc loc;
+            addrmap_decode(&m, c->buf + a, &loc);
+            if ((l2_half_of(loc.channel, ac.n_channels) != sm_half) != far) continue;
+        }
+        off[k++] = a;
+    }
+    return k;
+}
+
+/* lat.l2.hit: a cycle of l2_chain_length lines, more than an LRU L1D can keep,
+ * so every load misses it; the L2 keeps them all.  The first run (N/64 trips
+ * per loop: 2 x N loads) brings every line into the L2; after it every timed
+ * load misses the L1D and hits the L2.  lat.l2.far (with -l2_far_latency): the
+ * same through lines of the other L2 half, which add the far latency. */
+static void l2_row(ub_ctx *c, int far) {
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, far ? "lat.l2.far" : "lat.l2.hit");
+    if (far && !c->cfg->l2_far_latency) return;
+    int want_lat = wanted(c, r.name), want_pub = pub_wanted(c, r.name);
+    if (!want_lat && !want_pub) return;
+    static uint64_t off[16384];
+    uint32_t n = l2_chain_length(c), reps = n / 64;
+    if (l2_chain_lines(c, far, off, n) < n || chain_write(c, off, n) ||
+        chase_run(c, "chase_global", c->buf + off[0], (int)reps / 2, (int)reps, &r.measured)) {
         c->errors++;
         return;
     }
-    snprintf(r.formula, sizeof r.formula, "l1+1 + 2 x icnt_latency + flits (req, reply) + rop_latency");
     l2_expect(c, &r);
-    report(c, &r);
+    if (far) {
+        double add = opt_num(c, "l2_far_latency") * clock_mhz(c, 0) / clock_mhz(c, 2);
+        r.configured += add;
+        r.lo += add;
+        r.hi += add;
+        snprintf(r.formula, sizeof r.formula, "lat.l2.hit + l2_far_latency (the other L2 half)");
+    } else {
+        snprintf(r.formula, sizeof r.formula, "l1+1 + 2 x icnt_latency + flits (req, reply) + rop_latency");
+    }
+    if (want_lat) report(c, &r);
+    if (want_pub) report_published(c, r.name, r.measured);
 }
 
 /* DRAM: one thread chases lines of one bank of channel 0 that nothing has
@@ -668,7 +782,8 @@ static void dram_rows(ub_ctx *c) {
     for (int hits = 0; hits < 2; hits++) {
         ub_row r = {0};
         snprintf(r.name, sizeof r.name, "lat.dram.%s", hits ? "rowhit" : "rowmiss");
-        if (!wanted(c, r.name)) continue;
+        int want_lat = wanted(c, r.name), want_pub = pub_wanted(c, r.name);
+        if (!want_lat && !want_pub) continue;
         addrmap_config ac;
         addrmap m;
         char err[256];
@@ -732,7 +847,8 @@ static void dram_rows(ub_ctx *c) {
         r.lo = r.configured + (l2.lo - l2.configured) - x;
         r.hi = r.configured + (l2.hi - l2.configured) + x;
         snprintf(r.tol, sizeof r.tol, "-%.0f..+%.0f", r.configured - r.lo, r.hi - r.configured);
-        report(c, &r);
+        if (want_lat) report(c, &r);
+        if (want_pub) report_published(c, r.name, r.measured);
     }
 }
 
@@ -893,7 +1009,8 @@ static void all_rows(ub_ctx *c) {
     smem_rows(c);
     l1_hit_row(c);
     const_hit_row(c);
-    l2_hit_row(c);
+    l2_row(c, 0);
+    l2_row(c, 1);
     dram_rows(c);
     numa_lat_rows(c);
     numa_thr_rows(c);
@@ -948,6 +1065,9 @@ int cmd_ubench(int argc, char **argv) {
     locsim_config *cfg = NULL;
     if (cli_load_config(config, noverrides, overrides, &cfg)) return 2;
     c.cfg = cfg;
+    /* the name published figures are kept under: the file name without .cfg */
+    const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
+    snprintf(c.config_name, sizeof c.config_name, "%.*s", (int)strcspn(base, "."), base);
     /* A multi-module configuration is measured as one module: every row checks a
      * latency or throughput inside a module (the modules are alike), and each
      * row's formula has no inter-module link in it.  The link's latency and
@@ -981,6 +1101,9 @@ int cmd_ubench(int argc, char **argv) {
     double line = cfg->l2.line_size ? cfg->l2.line_size : 128;
     c.buf_bytes = 64u << 20;
     while ((double)c.buf_bytes / 2 / line < pairs * DRAM_LINES * 2.5) c.buf_bytes *= 2;
+    /* ... and flush_l2's region, four times the L2 from 8 MB on, in the first half */
+    uint64_t l2_bytes = (uint64_t)cfg->l2.nsets * cfg->l2.line_size * cfg->l2.assoc * config_num_l2_slices(cfg);
+    while (c.buf_bytes / 2 < (8u << 20) + 4 * l2_bytes) c.buf_bytes *= 2;
     if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &c.dev) != LOCSIM_OK ||
         locsim_module_load_ptx(c.dev, ubench_ptx, ubench_ptx_len, "ubench/kernel.ptx", &c.mod) != LOCSIM_OK ||
         locsim_malloc(c.dev, &c.out, 3 * 32 * sizeof(int64_t)) != LOCSIM_OK || locsim_malloc(c.dev, &c.sink, 8 * 1024) != LOCSIM_OK ||

@@ -811,6 +811,7 @@ void ldst_cycle(sm *s, uint64_t now) {
 }
 
 const cache *sm_l1d(const sm *s) { return s->l1d; }
+int sm_set_l1d_ways(sm *s, uint32_t ways) { return s->l1d ? cache_set_active_ways(s->l1d, ways) : 0; }
 const cache *sm_l1c(const sm *s) { return s->l1c; }
 const cache *sm_l1i(const sm *s) { return s->l1i; }
 const cache *sm_l1t(const sm *s) { return s->l1t; }

@@ -218,6 +218,9 @@ const exec_fault *sm_fault(const sm *s);
 void sm_flush_stats(sm *s, uint64_t now);
 const sm_counters *sm_stats(const sm *s);
 const cache *sm_l1d(const sm *s);
+/* A unified L1D/shared array's carve-out for the kernel just begun (after
+ * sm_kernel_begin emptied the L1D): new lines take only `ways` ways. */
+int sm_set_l1d_ways(sm *s, uint32_t ways);
 const cache *sm_l1c(const sm *s);
 const cache *sm_l1i(const sm *s);  /* NULL with a perfect instruction cache */
 const cache *sm_l1t(const sm *s);  /* NULL without a texture cache */

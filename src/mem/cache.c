@@ -28,6 +28,9 @@ typedef struct {
 
 struct cache {
     cache_geometry g;
+    /* Ways a new line may take: g.assoc, or fewer while a unified L1D/shared
+     * array gives the rest to shared memory (cache_set_active_ways). */
+    uint32_t active_ways;
     char name[32];
     const cache_policy_ops *pol;
     void *pol_state;
@@ -249,14 +252,14 @@ static mem_req line_request(const cache *c, const mem_req *cause, uint64_t la, u
  * lines.  -1 when nothing may be evicted. */
 static int choose_victim(cache *c, uint32_t set, const mem_req *r, uint64_t now) {
     uint64_t candidates = 0;
-    for (uint32_t w = 0; w < c->g.assoc; w++) {
+    for (uint32_t w = 0; w < c->active_ways; w++) {
         const cache_line *l = line_ptr(c, set, w);
         if (!l->allocated) return (int)w;
         if (!l->pending) candidates |= 1ull << w;
     }
     if (!candidates) return -1;
     int v = c->pol->find_victim(c->pol_state, set, candidates, r, now);
-    if (v < 0 || v >= (int)c->g.assoc || !(candidates & (1ull << v))) return -1;
+    if (v < 0 || v >= (int)c->active_ways || !(candidates & (1ull << v))) return -1;
     return v;
 }
 
@@ -935,6 +938,17 @@ uint32_t cache_invalidate_all(cache *c) {
     return dropped_dirty;
 }
 
+int cache_set_active_ways(cache *c, uint32_t ways) {
+    if (ways < 1 || ways > c->g.assoc) return -1;
+    for (uint32_t s = 0; s < c->g.nsets; s++)
+        for (uint32_t w = ways; w < c->g.assoc; w++)
+            if (line_ptr(c, s, w)->allocated) return -1;
+    c->active_ways = ways;
+    return 0;
+}
+
+uint32_t cache_active_ways(const cache *c) { return c->active_ways; }
+
 uint32_t cache_flush_dirty(cache *c) {
     uint32_t dropped = 0;
     for (uint32_t s = 0; s < c->g.nsets; s++) {
@@ -1038,6 +1052,7 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     cache *c = calloc(1, sizeof *c);
     if (!c) goto oom;
     c->g = *g;
+    c->active_ways = g->assoc;
     snprintf(c->name, sizeof c->name, "%s", name);
     c->pol = pol;
     c->writeback_type = MEM_L1_WRBK_ACC;

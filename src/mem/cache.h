@@ -365,6 +365,11 @@ void cache_set_writeback_type(cache *c, mem_access_type type);
 /* Drop every line that has no fetch in flight (a kernel-boundary L1 invalidate);
  * dirty data is discarded.  Returns the number of dirty lines dropped. */
 uint32_t cache_invalidate_all(cache *c);
+/* New lines take only ways [0, ways) (a unified L1D/shared array's carve-out,
+ * docs/modern.md); 1 <= ways <= assoc.  -1 (nothing changed) if a line is
+ * allocated in a way given up: empty the cache first (cache_invalidate_all). */
+int cache_set_active_ways(cache *c, uint32_t ways);
+uint32_t cache_active_ways(const cache *c);
 
 /* -gpgpu_flush_l2_cache: drop every line holding dirty data (GPGPU-Sim's
  * tag-array flush: clean lines stay, dirty data is discarded, no write-back

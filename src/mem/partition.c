@@ -44,6 +44,10 @@ typedef struct {
     cache *l2;
     slice_id id;                  /* for the L2 prefetcher: which lines are this slice's */
     timed_queue q[PART_Q_COUNT];
+    /* Requests from the other L2 half (cfg.far_latency > 0; never used, with
+     * head_ready UINT64_MAX, otherwise): an icnt->L2 queue of their own, so that
+     * a near request is not held behind a far one's longer delay. */
+    timed_queue far;
     bool miss_queued;             /* the L2's miss queue held something after its last cycle */
     mem_req *woken;               /* scratch for cache_fill (max_merge entries) */
     uint64_t seen_last;           /* line + 1 this slice last recorded in `seen` (0: none) */
@@ -53,6 +57,7 @@ typedef struct {
      * for refused_why and only counted.  Cleared by a fill or a pop. */
     bool refused;
     uint8_t refused_why;          /* cache_fail_reason */
+    const timed_queue *refused_in; /* the input queue whose head was refused */
 } slice;
 
 struct partition {
@@ -167,8 +172,9 @@ static void part_push(partition *p, slice *s, int q, const mem_req *r, uint64_t 
 /* Into the icnt->L2 queue: the k > 1 accesses of sectors `left` of a sectored
  * L2's line as one entry, r the first one's access (see timed_queue); or, with
  * left = 0 and k = 1, the ordinary request r. */
-static void part_push_split(partition *p, slice *s, const mem_req *r, uint64_t ready, uint8_t left, uint32_t k) {
-    tq_push_split(&s->q[PART_Q_ICNT_L2], r, ready, left, k);
+static void part_push_split(partition *p, timed_queue *in, const mem_req *r, uint64_t ready, uint8_t left,
+                            uint32_t k) {
+    tq_push_split(in, r, ready, left, k);
     p->l2_work += k;
     if (ready < p->next_work) p->next_work = ready;
 }
@@ -216,10 +222,20 @@ static void send_miss(partition *p, slice *s) {
     s->refused = false;
 }
 
+/* The input queue whose head accesses the L2 this cycle: the near one's or the
+ * far one's, whichever may leave (both: the earlier ready, near on a tie); NULL
+ * when neither may. */
+static timed_queue *ready_input(const partition *p, slice *s) {
+    timed_queue *near = &s->q[PART_Q_ICNT_L2], *far = &s->far;
+    bool n = near->head_ready <= p->now, f = far->head_ready <= p->now;
+    if (n && f) return far->head_ready < near->head_ready ? far : near;
+    return n ? near : f ? far : NULL;
+}
+
 static void do_access(partition *p, slice *s) {
-    timed_queue *in = &s->q[PART_Q_ICNT_L2];
-    mem_req *r = tq_ready(in, p->now);
-    if (!r) return;
+    timed_queue *in = ready_input(p, s);
+    if (!in) return;
+    mem_req *r = &in->e[in->head].req;
     uint8_t *left = &in->left[in->head];
     if (*left)   /* a split entry: the access to its lowest sector not yet accessed */
         r->addr = (r->addr & ~(uint64_t)(p->cfg.l2.line_size - 1)) + (uint64_t)__builtin_ctz(*left) * MEM_SECTOR_SIZE;
@@ -228,7 +244,7 @@ static void do_access(partition *p, slice *s) {
         p->ctr.l2_access_stalls++;
         return;
     }
-    if (s->refused) {   /* as the access would: refused again, counted */
+    if (s->refused && s->refused_in == in) {   /* as the access would: refused again, counted */
         cache_count_fail(s->l2, r->type, (cache_fail_reason)s->refused_why);
         p->ctr.l2_access_stalls++;
         return;
@@ -238,9 +254,11 @@ static void do_access(partition *p, slice *s) {
     if (o == CACHE_RESERVATION_FAIL) {
         s->refused = cache_fail_repeats(s->l2);
         s->refused_why = (uint8_t)why;
+        s->refused_in = in;
         p->ctr.l2_access_stalls++;
         return;
     }
+    s->refused = false;   /* the access changed the L2 (with one input queue, refused was already false) */
     /* Compulsory misses: the first reference to a line.  (Out of memory for
      * the set: the line is left uncounted.)  `seen` is never emptied, so a line
      * this slice recorded last is in it: recording it again would answer 0 and
@@ -264,7 +282,8 @@ static void do_access(partition *p, slice *s) {
             return;
         }
     }
-    part_pop(p, s, PART_Q_ICNT_L2);
+    tq_pop(in);
+    p->l2_work--;
 }
 
 /* Offer each slice's oldest DRAM-bound request to the channel, slices in turn. */
@@ -296,7 +315,9 @@ static uint64_t earliest_head(const partition *p) {
     for (uint32_t i = 0; i < p->nslices; i++) {
         const timed_queue *q = p->slices[i].q;
         uint64_t a = q[PART_Q_ICNT_L2].head_ready, b = q[PART_Q_L2_DRAM].head_ready, c = q[PART_Q_DRAM_L2].head_ready;
+        uint64_t f = p->slices[i].far.head_ready;
         if (a < t) t = a;
+        if (f < t) t = f;
         if (b < t) t = b;
         if (c < t) t = c;
     }
@@ -316,7 +337,7 @@ void partition_l2_cycle(partition *p) {
         slice *s = &p->slices[i];
         /* A slice with nothing to fill, send or access is passed over: the three
          * steps would each find their queue empty. */
-        if (!s->q[PART_Q_DRAM_L2].len && !s->miss_queued && !s->q[PART_Q_ICNT_L2].len) continue;
+        if (!s->q[PART_Q_DRAM_L2].len && !s->miss_queued && !s->q[PART_Q_ICNT_L2].len && !s->far.len) continue;
         do_fill(p, s);
         send_miss(p, s);
         do_access(p, s);
@@ -385,8 +406,15 @@ static uint32_t slots_needed(const partition *p) {
     return p->cfg.l2.sectored ? p->cfg.l2.line_size / MEM_SECTOR_SIZE : 1;
 }
 
+/* With two halves the caller does not say where its request comes from: both
+ * input queues must have room (the far one is as large, plus its delay). */
 bool partition_can_accept(const partition *p, uint32_t s) {
-    return s < p->nslices && tq_room(&p->slices[s].q[PART_Q_ICNT_L2]) >= slots_needed(p);
+    if (s >= p->nslices || tq_room(&p->slices[s].q[PART_Q_ICNT_L2]) < slots_needed(p)) return false;
+    return !p->cfg.far_latency || tq_room(&p->slices[s].far) >= slots_needed(p);
+}
+
+bool partition_is_far(const partition_config *cfg, uint32_t n_channels, uint32_t sm, uint32_t ch) {
+    return cfg->far_latency && l2_half_of(sm, cfg->num_sms) != l2_half_of(ch, n_channels);
 }
 
 /* Sector k's share of a split request: each sector is its own access, with the
@@ -412,17 +440,22 @@ int partition_push(partition *p, uint32_t s, const mem_req *r) {
         return -1;
     }
     uint64_t ready = p->now + p->cfg.rop_latency;
+    timed_queue *in = &p->slices[s].q[PART_Q_ICNT_L2];
+    if (partition_is_far(&p->cfg, p->am->cfg.n_channels, r->sm, p->channel)) {
+        ready += p->cfg.far_latency;
+        in = &p->slices[s].far;
+    }
     uint8_t mask = mem_line_mask(r, p->cfg.l2.line_size);
     uint32_t nsect = mem_sector_count(mask);
     if (!p->cfg.l2.sectored || nsect <= 1) {
-        part_push_split(p, &p->slices[s], r, ready, 0, 1);
+        part_push_split(p, in, r, ready, 0, 1);
         return 0;
     }
     p->ctr.sector_splits++;
     /* Every sector's access is sector_part of r; they differ only in the
      * address (do_access sets it), so the first one is queued for all. */
     mem_req q = sector_part(r, (uint32_t)__builtin_ctz(mask), nsect, p->cfg.l2.line_size);
-    part_push_split(p, &p->slices[s], &q, ready, mask, nsect);
+    part_push_split(p, in, &q, ready, mask, nsect);
     return 0;
 }
 
@@ -441,6 +474,7 @@ bool partition_idle(const partition *p) {
         const slice *s = &p->slices[i];
         for (int q = 0; q < PART_Q_COUNT; q++)
             if (s->q[q].len) return false;
+        if (s->far.len) return false;
         if (cache_miss_queue_length(s->l2) || cache_mshr_used(s->l2)) return false;
     }
     return dram_idle(p->dram);
@@ -511,6 +545,10 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         if (!s->woken) goto oom;
         for (int q = 0; q < PART_Q_COUNT; q++)
             if (tq_init(&s->q[q], queue_capacity(cfg, q), q == PART_Q_ICNT_L2)) goto oom;
+        s->far.head_ready = UINT64_MAX;
+        if (cfg->far_latency &&
+            tq_init(&s->far, queue_capacity(cfg, PART_Q_ICNT_L2) + cfg->far_latency, true))
+            goto oom;
     }
     return p;
 oom:
@@ -532,6 +570,7 @@ void partition_destroy(partition *p) {
         cache_destroy(s->l2);
         free(s->woken);
         for (int q = 0; q < PART_Q_COUNT; q++) tq_free(&s->q[q]);
+        tq_free(&s->far);
     }
     free(p->slices);
     lineset_destroy(p->seen);

@@ -46,6 +46,12 @@ typedef struct partition_config {
     dram_config dram;
     uint32_t rop_latency;         /* L2 cycles from arrival to the L2 access (-gpgpu_l2_rop_latency) */
     uint32_t dram_latency;        /* L2 cycles from the L2 miss queue to the DRAM queue (-dram_latency) */
+    /* Two L2 halves (-l2_far_latency, docs/modern.md): SMs [0, num_sms/2) and
+     * channels [0, channels/2) are half 0, the rest half 1; a request from an
+     * SM to a slice of the other half waits far_latency more L2 cycles before
+     * its access (in a queue of its own, so near requests do not wait behind it). */
+    uint32_t far_latency;         /* 0: one uniform L2 */
+    uint32_t num_sms;
     uint32_t queue_size[PART_Q_COUNT];   /* -gpgpu_dram_partition_queues */
 } partition_config;
 
@@ -72,6 +78,11 @@ void partition_destroy(partition *p);
  * numa_decode, which decodes the zone-local address (docs/numa.md). */
 typedef void (*partition_decode_fn)(const void *ctx, uint64_t addr, addr_loc *out);
 void partition_set_decode(partition *p, partition_decode_fn fn, const void *ctx);
+
+/* Which L2 half SM `sm` of num_sms, or channel `ch` of n_channels, is in. */
+static inline uint32_t l2_half_of(uint32_t i, uint32_t n) { return i >= n - n / 2 ? 1 : 0; }
+/* Whether a request from SM sm to channel ch crosses to the far half. */
+bool partition_is_far(const partition_config *cfg, uint32_t n_channels, uint32_t sm, uint32_t ch);
 
 uint32_t partition_slices(const partition *p);
 /* slice: 0 .. partition_slices()-1 (global slice = channel * slices + slice). */

@@ -470,6 +470,8 @@ void config_partition(const sim_config *c, partition_config *out) {
     out->dram.freq_ratio *= c->dram_bw_scale;   /* -dram_bw_scale: the data moves faster, commands as before */
     out->rop_latency = c->rop_latency;
     out->dram_latency = c->dram_latency;
+    out->far_latency = c->l2_far_latency;
+    out->num_sms = config_num_sms(c);
     memcpy(out->queue_size, c->partition_queues, sizeof out->queue_size);
 }
 
@@ -656,6 +658,76 @@ static int check_numa(const sim_config *c, char *err, size_t errlen) {
     return 0;
 }
 
+/* Unified L1D/shared memory (docs/modern.md): the L1D string describes the
+ * whole array, each carve-out leaves it whole ways, and the L1D is emptied at
+ * every kernel boundary (a carve-out may take ways that held lines). */
+static int check_unified(const sim_config *c, char *err, size_t errlen) {
+    if (!c->adaptive_cache_config) return 0;
+    const cache_geometry *g = &c->l1d;
+    uint64_t way_bytes = (uint64_t)g->nsets * g->line_size, total = way_bytes * g->assoc;
+    uint64_t unified = (uint64_t)c->unified_l1d_kb * 1024;
+    if (!g->nsets) {
+        snprintf(err, errlen, "-gpgpu_adaptive_cache_config 1 needs an L1D (-gpgpu_cache:dl1 is none)");
+        return -1;
+    }
+    if (total != unified) {
+        snprintf(err, errlen,
+                 "-gpgpu_adaptive_cache_config 1: -gpgpu_cache:dl1 holds %llu bytes (%u sets x %u B x %u ways); "
+                 "-gpgpu_unified_l1d_size %u KB is %llu",
+                 (unsigned long long)total, g->nsets, g->line_size, g->assoc, c->unified_l1d_kb,
+                 (unsigned long long)unified);
+        return -1;
+    }
+    if (!c->flush_l1_cache) {
+        snprintf(err, errlen, "-gpgpu_adaptive_cache_config 1 needs -gpgpu_flush_l1_cache 1 (a carve-out may take "
+                              "ways that hold lines)");
+        return -1;
+    }
+    for (uint32_t i = 0; i < c->n_shmem_option; i++) {
+        uint64_t smem = (uint64_t)c->shmem_option[i] * 1024;
+        if (smem >= unified || smem % way_bytes) {
+            snprintf(err, errlen,
+                     "-gpgpu_shmem_option: a carve-out of %u KB must be below -gpgpu_unified_l1d_size (%u KB) and a "
+                     "whole number of L1D ways (%llu bytes each)",
+                     c->shmem_option[i], c->unified_l1d_kb, (unsigned long long)way_bytes);
+            return -1;
+        }
+    }
+    uint64_t largest = (uint64_t)c->shmem_option[c->n_shmem_option - 1] * 1024;
+    if (c->shmem_size > largest) {
+        snprintf(err, errlen, "-gpgpu_shmem_size %u is more than the largest -gpgpu_shmem_option (%u KB)",
+                 c->shmem_size, c->shmem_option[c->n_shmem_option - 1]);
+        return -1;
+    }
+    return 0;
+}
+
+uint32_t config_l1d_carveout(const sim_config *c, uint64_t smem_bytes, uint32_t *ways) {
+    const cache_geometry *g = &c->l1d;
+    *ways = g->assoc;
+    if (!c->adaptive_cache_config) return 0;
+    uint32_t pick = c->shmem_option[c->n_shmem_option - 1];
+    for (uint32_t i = 0; i < c->n_shmem_option; i++)
+        if (smem_bytes <= (uint64_t)c->shmem_option[i] * 1024) {
+            pick = c->shmem_option[i];
+            break;
+        }
+    uint64_t way_bytes = (uint64_t)g->nsets * g->line_size;
+    *ways = (uint32_t)(((uint64_t)c->unified_l1d_kb * 1024 - (uint64_t)pick * 1024) / way_bytes);
+    return pick;
+}
+
+/* -l2_far_latency: the halves are made of SMs and channels, one module's. */
+static int check_far(const sim_config *c, char *err, size_t errlen) {
+    if (!c->l2_far_latency) return 0;
+    if (c->numa_n_modules > 1 || config_num_sms(c) < 2 || c->n_mem < 2) {
+        snprintf(err, errlen, "-l2_far_latency needs one module (-numa_n_modules 1) with at least 2 SMs and 2 "
+                              "memory channels to split into halves");
+        return -1;
+    }
+    return 0;
+}
+
 int config_finalize(sim_config *c, char *err, size_t errlen) {
     if (check_policy(&c->l1d, CACHE_LEVEL_L1D, c->l1d_policy, c->l1d_policy[0] ? "l1d_policy" : "gpgpu_cache:dl1",
                      err, errlen) ||
@@ -679,7 +751,9 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_simd_width %u does not divide the warp size %u", c->simd_width, c->warp_size);
         return -1;
     }
-    if (check_gpu_size(c, err, errlen) || check_numa(c, err, errlen)) return -1;
+    if (check_gpu_size(c, err, errlen) || check_numa(c, err, errlen) || check_unified(c, err, errlen) ||
+        check_far(c, err, errlen))
+        return -1;
     addrmap_config ac;
     addrmap am;
     char why[400];

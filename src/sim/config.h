@@ -41,6 +41,9 @@
 enum { OPLAT_ADD = 0, OPLAT_MAX, OPLAT_MUL, OPLAT_MAD, OPLAT_DIV, OPLAT_SHFL, OPLAT_COUNT };
 
 /* Clock domains, indices of clock_mhz[]. */
+/* -gpgpu_shmem_option holds at most this many carve-outs (Hopper has 10). */
+enum { CONFIG_MAX_SHMEM_OPTIONS = 16 };
+
 enum { CLOCK_CORE = 0, CLOCK_ICNT, CLOCK_L2, CLOCK_DRAM, CLOCK_COUNT };
 
 /* -l1d_global_write_policy */
@@ -95,6 +98,12 @@ struct locsim_config {
     uint32_t ldesc_l1_bypass, ldesc_l1_hard_pin, ldesc_l1_soft_pin, ldesc_unpin_period;   /* policy 'ldesc' */
     uint32_t l1d_global_write;               /* L1D_GLOBAL_WRITE_* */
     bool flush_l1_cache;                     /* invalidate L1D between kernels */
+    /* Unified L1D / shared memory (docs/modern.md): with adaptive_cache_config
+     * each kernel gets the smallest carve-out of shmem_option (KB) that holds
+     * its resident CTAs' shared memory; the L1D keeps the rest of unified_l1d_kb. */
+    bool adaptive_cache_config;              /* -gpgpu_adaptive_cache_config */
+    uint32_t shmem_option[CONFIG_MAX_SHMEM_OPTIONS], n_shmem_option;   /* -gpgpu_shmem_option, KB ascending */
+    uint32_t unified_l1d_kb;                 /* -gpgpu_unified_l1d_size, KB (0: none) */
     bool perfect_inst_const_cache;           /* constant/parameter loads always hit */
     bool flush_l2_cache;                     /* drop dirty L2 lines after each kernel (GPGPU-Sim's flush) */
     bool perf_sim_memcpy;                    /* host<->device copies fill the L2 */
@@ -123,6 +132,7 @@ struct locsim_config {
     bool numa_cta_steal;                     /* idle zones take CTAs of other zones */
     bool numa_flat_fabric;                   /* the zones' mapping over one crossbar, no links */
     uint32_t rop_latency, dram_latency;      /* L2 cycles */
+    uint32_t l2_far_latency;                 /* -l2_far_latency: L2 cycles more to the far L2 half (0: one L2) */
     uint32_t partition_queues[PART_Q_COUNT];
 
     /* ---- prefetchers (src/mem/prefetch/) and WSMP (docs/wsmp.md) ---- */
@@ -207,5 +217,10 @@ static inline uint32_t config_max_warps_per_sm(const sim_config *c) { return c->
 static inline uint32_t config_num_l2_slices(const sim_config *c) { return c->n_mem * c->n_sub_partition_per_mchannel; }
 void config_addrmap(const sim_config *c, addrmap_config *out);
 void config_partition(const sim_config *c, partition_config *out);
+/* The carve-out of a kernel whose resident CTAs need smem_bytes of shared
+ * memory (-gpgpu_adaptive_cache_config): the smallest -gpgpu_shmem_option that
+ * holds them, in KB, with *ways the L1D ways left to the cache.  Without the
+ * option: 0, and *ways the L1D's associativity. */
+uint32_t config_l1d_carveout(const sim_config *c, uint64_t smem_bytes, uint32_t *ways);
 
 #endif

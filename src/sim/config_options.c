@@ -123,6 +123,35 @@ static void format_widths(const sim_config *c, char *buf, size_t n) {
         k += (size_t)snprintf(buf + k, n - k, "%s%u", i ? "," : "", c->pipeline_widths[i]);
 }
 
+/* -gpgpu_shmem_option: shared-memory carve-outs in KB, ascending ("0,8,16,32,64,96"). */
+static int parse_shmem_option(sim_config *c, const char *v, char *err, size_t n) {
+    uint32_t kb[CONFIG_MAX_SHMEM_OPTIONS], k = 0;
+    const char *p = v;
+    for (;;) {
+        char *end;
+        unsigned long x = strtoul(p, &end, 10);
+        if (end == p || x > 4096 || k == CONFIG_MAX_SHMEM_OPTIONS || (k && x <= kb[k - 1])) break;
+        kb[k++] = (uint32_t)x;
+        if (*end == '\0') {
+            memcpy(c->shmem_option, kb, k * sizeof *kb);
+            c->n_shmem_option = k;
+            return 0;
+        }
+        if (*end != ',') break;
+        p = end + 1;
+    }
+    snprintf(err, n, "expected 1 to %d comma-separated carve-outs in KB, each in [0, 4096], strictly ascending",
+             CONFIG_MAX_SHMEM_OPTIONS);
+    return -1;
+}
+
+static void format_shmem_option(const sim_config *c, char *buf, size_t n) {
+    size_t k = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < c->n_shmem_option && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%u", i ? "," : "", c->shmem_option[i]);
+}
+
 /* ---- the table ---- */
 
 static const option_def options[] = {
@@ -262,6 +291,14 @@ static const option_def options[] = {
      .choices = "cache|through|evict|back", .def = "cache",
      .help = "(locsim) L1D policy for global writes; cache: as the -gpgpu_cache:dl1 string says (local writes always follow it)"},
     BOOL("gpgpu_flush_l1_cache", flush_l1_cache, "1", "invalidate the L1D at every kernel boundary"),
+    BOOL("gpgpu_adaptive_cache_config", adaptive_cache_config, "0",
+         "unified L1D/shared memory: each kernel gets the smallest -gpgpu_shmem_option carve-out that holds its "
+         "resident CTAs' shared memory, the L1D the rest of -gpgpu_unified_l1d_size (its ways shrink; docs/modern.md)"),
+    CUSTOM("gpgpu_shmem_option", parse_shmem_option, format_shmem_option, "<KB>[,<KB>...] ascending", "0",
+           "shared-memory carve-outs of the unified array, KB (with -gpgpu_adaptive_cache_config 1)"),
+    UINT("gpgpu_unified_l1d_size", unified_l1d_kb, "0", 0, 4096,
+         "size of the unified L1D/shared array, KB: -gpgpu_cache:dl1 must describe this size (with "
+         "-gpgpu_adaptive_cache_config 1)"),
     BOOL("gpgpu_perfect_inst_const_cache", perfect_inst_const_cache, "0",
          "constant-cache and kernel-parameter loads always hit (1 cycle); 0: ld.param of kernel arguments goes "
          "through the constant cache and its misses through the L2, as GPGPU-Sim's param_space_kernel loads"),
@@ -307,6 +344,9 @@ static const option_def options[] = {
     {.name = "gpgpu_l2_rop_latency", .alias = "rop_latency", .type = OPT_UINT, .offset = F(rop_latency),
      .min = 0, .max = 100000, .def = "120", .help = "L2 cycles from a request's arrival at a partition to its L2 access"},
     UINT("dram_latency", dram_latency, "100", 0, 100000, "L2 cycles from an L2 miss to the DRAM scheduler queue"),
+    UINT("l2_far_latency", l2_far_latency, "0", 0, 100000,
+         "(locsim) L2 in two halves (A100/H100): the first half of the SMs and of the channels form one; a request "
+         "to the other half's L2 slices waits this many L2 cycles more (0: one uniform L2; docs/modern.md)"),
     LIST("gpgpu_dram_partition_queues", partition_queues, PART_Q_COUNT, ':', 1, 4096,
          "<icnt->L2>:<L2->dram>:<dram->L2>:<L2->icnt>", "64:64:64:64", "queue sizes inside a memory partition"),
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/sharers.h"
+#include "sim/config.h"
 #include "sim/gpu.h"
 
 #define NEVER UINT64_MAX
@@ -920,6 +921,25 @@ static locsim_status run_kernel_functionally(gpu *g) {
     return st;
 }
 
+/* -gpgpu_adaptive_cache_config: the kernel gets the smallest carve-out that
+ * holds the shared memory of the CTAs an SM keeps (GPGPU-Sim 4.x's rule), and
+ * the L1Ds the ways left over.  The SMs emptied their L1Ds at sm_kernel_begin
+ * (the option needs -gpgpu_flush_l1_cache 1).  Not under -l1d_unbounded,
+ * whose L1D has a geometry of its own. */
+static int set_carveout(gpu *g, const sm_occupancy_info *occ, char *err, size_t errlen) {
+    const sim_config *c = g->p.cfg;
+    if (!c->adaptive_cache_config || c->l1d_unbounded) return 0;
+    uint32_t ways;
+    uint32_t kb = config_l1d_carveout(c, (uint64_t)occ->smem_per_cta * occ->ctas_per_sm, &ways);
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (sm_set_l1d_ways(g->sms[s], ways)) {
+            snprintf(err, errlen, "SM %u: cannot give %u KB of the L1D to shared memory: lines are still in flight",
+                     s, kb);
+            return -1;
+        }
+    return 0;
+}
+
 locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t errlen) {
     const ptx_function *fn = L->kernel;
     if (g->needs_reset) {
@@ -998,6 +1018,10 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
             end_kernel(g);
             return LOCSIM_ERR_OUT_OF_MEMORY;
         }
+    if (set_carveout(g, &k.occ, err, errlen)) {
+        end_kernel(g);
+        return LOCSIM_ERR_CONFIG;
+    }
     for (uint32_t s = 0; s < g->p.num_sms; s++) g->wake[s] = sm_wake_at(g->sms[s]);
     /* the L2 slices' policies and prefetchers see the launch's descriptors too
      * (the SMs hand them to their L1Ds in sm_kernel_begin) */

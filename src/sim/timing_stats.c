@@ -162,7 +162,9 @@ static int define_regime(stats *s, timing_stat_ids *d) {
     M(live_warps_max, "sm_live_warps_max", "the most warps live in one SM at once");
     C(l2_lines, "L2_distinct_lines", NULL, 0, "distinct L2 lines the L2 was asked for (the footprint past the L1)");
     C(footprint_bytes, "gpu_footprint_bytes", NULL, 0, "L2_distinct_lines x the L2 line size");
-    M(l1d_capacity, "L1D_capacity_bytes", "one SM's L1D capacity (0: no L1D)");
+    M(l1d_capacity, "L1D_capacity_bytes",
+      "one SM's L1D capacity (0: no L1D); with -gpgpu_adaptive_cache_config what the carve-out left, the largest "
+      "of the kernels'");
     M(l2_capacity, "L2_capacity_bytes", "the L2's capacity, all slices");
     R(footprint_l1d, "gpu_footprint_over_L1D", footprint_bytes, l1d_capacity,
       "footprint / one SM's L1D capacity");
@@ -299,7 +301,10 @@ void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_
     stats_add(s, d->footprint_bytes, lines * l2_line);
     stats_add_max(s, d->l2_capacity, l2_bytes);
     const sm *m0 = gpu_sm(t->g, 0);
-    stats_add_max(s, d->l1d_capacity, sm_l1d(m0) ? cache_size_bytes(cache_geom(sm_l1d(m0))) : 0);
+    /* the ways the kernel's carve-out left (all of them without -gpgpu_adaptive_cache_config) */
+    const cache *l1d0 = sm_l1d(m0);
+    stats_add_max(s, d->l1d_capacity,
+                  l1d0 ? cache_size_bytes(cache_geom(l1d0)) / cache_geom(l1d0)->assoc * cache_active_ways(l1d0) : 0);
     stats_add_icnt(s, &d->req, gpu_icnt(t->g, 0));
     stats_add_icnt(s, &d->rep, gpu_icnt(t->g, 1));
     timing_policy_stats_collect(t);
