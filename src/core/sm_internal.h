@@ -54,7 +54,7 @@
 /* Request tags: the target in the top bits, the memory slot below. */
 #define TAG_TARGET_SHIFT 60
 #define TAG_SLOT_MASK ((1ull << TAG_TARGET_SHIFT) - 1)
-enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4, TARGET_L1I = 5 };
+enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4, TARGET_L1I = 5, TARGET_L0I = 6 };
 
 /* Operand collector (opcoll.c): collector-unit sets and reservation rings. */
 enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
@@ -105,7 +105,9 @@ typedef struct {
 } oc_slot;
 
 typedef struct {
-    oc_unit_set cu[OC_SETS];                 /* collector units' free cycles, per set */
+    /* collector units' free cycles, per sub-core and set: sub-core 0 holds every
+     * unit without -gpgpu_sub_core_model, each sub-core its share with it */
+    oc_unit_set cu[SM_MAX_SCHED][OC_SETS];
     oc_slot ring[OC_RING];                   /* slot c % OC_RING describes cycle c */
 } opcoll;
 
@@ -151,7 +153,7 @@ typedef struct {
     uint8_t nsrc, nwr;         /* source / destination value registers (banks) */
     uint16_t sb[DEC_MAX_SB];   /* index into the warp's scoreboard (predicates after the registers) */
     uint16_t res[DEC_MAX_RES];
-    uint8_t src_bank[DEC_MAX_SRC]; /* register mod -gpgpu_num_reg_banks, in operand order */
+    uint8_t src_bank[DEC_MAX_SRC]; /* register mod the banks a warp can use (sm.bank_mod), in operand order */
     uint8_t wr_bank[DEC_MAX_WR];
 } insn_decode;
 
@@ -310,13 +312,27 @@ struct sm {
     opcoll oc;
     sm_decode_cache own_dec;   /* this SM's decode cache ... */
     sm_decode_cache *dec;      /* ... or the one the SMs of a GPU share (sm_share_decode): the one used */
-    uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod -gpgpu_num_reg_banks (register r of w: bank (r + w) mod banks) */
-    uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler */
+    /* Register banks: without sub-cores register r of warp w is in bank
+     * (r + w) mod banks, as in GPGPU-Sim; with -gpgpu_sub_core_model each
+     * sub-core has banks / schedulers of them and r of w is in bank
+     * sub * bank_mod + (r + w) mod bank_mod (Accel-Sim's register_bank). */
+    uint32_t bank_mod;                     /* banks one warp's registers spread over */
+    uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod bank_mod */
+    uint8_t warp_bank_base[SCHED_MAX_WARPS]; /* first bank of w's sub-core (0 without sub-cores) */
+    uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler (and sub-core) */
+    uint32_t sub_units[UNIT_COUNT];        /* units of each pipeline one sub-core owns (all without sub-cores) */
     uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
 
     ldst_unit ldst;
     cache *l1d, *l1c, *l1t;
     cache *l1i;            /* NULL: -gpgpu_perfect_inst_const_cache */
+    /* L0 instruction caches, one per sub-core (l0i.c), or all NULL; with them
+     * each sub-core fetches in its own slot (sub_fetch_free) */
+    cache *l0i[SM_MAX_SCHED];
+    uint64_t sub_fetch_free[SM_MAX_SCHED];
+    uint32_t l0_rr;        /* the sub-core whose L0 miss the L1I takes first */
+    mem_req *l0_woken;     /* warps an L0 fill wakes */
+    uint32_t l0_woken_cap;
     uint32_t iretry;       /* warps in IMISS_RETRY */
     l1_trace *l1_trace;    /* L1D access-stream recorder (-l1d_access_analysis), else NULL */
     req_ring bypass;
@@ -409,12 +425,16 @@ void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
 
 /* ---- opcoll.c ---- */
 void oc_kernel_begin(sm *s);
-/* The collector-unit set of pipeline `unit`: SP, or SFU (SFU, DP and tensor: locsim
- * has no separate tensor collector units, docs/tensor.md). */
-static inline uint32_t oc_cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_SET_SFU; }
-/* First cycle a collector unit for an instruction of pipeline `unit` is free
- * (an instruction issued at t needs one free at t+1). */
-static inline uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return oc_units_min(&s->oc.cu[oc_cu_set(unit)]); }
+/* The collector-unit set of pipeline `unit`: SP (SP and INT), or SFU (SFU, DP and
+ * tensor: locsim has no separate DP, INT or tensor collector units, docs/tensor.md). */
+static inline uint32_t oc_cu_set(uint8_t unit) { return unit == UNIT_SP || unit == UNIT_INT ? OC_SET_SP : OC_SET_SFU; }
+/* The sub-core whose collector units and pipelines scheduler `sched` uses. */
+static inline uint32_t oc_sub(const sm *s, uint32_t sched) { return s->c.sub_core ? sched : 0; }
+/* First cycle a collector unit of sub-core `sub` for an instruction of pipeline
+ * `unit` is free (an instruction issued at t needs one free at t+1). */
+static inline uint64_t oc_cu_free_at(const sm *s, uint32_t sub, uint8_t unit) {
+    return oc_units_min(&s->oc.cu[sub][oc_cu_set(unit)]);
+}
 /* An ALU instruction of warp w issued at `now`: reserve its collector unit,
  * register banks, function unit and result bus; returns the cycle its result
  * is visible. */
@@ -433,6 +453,18 @@ enum { IMISS_NONE = 0, IMISS_FILL = 1, IMISS_RETRY = 2 };
  * (send): fetch for the warps that waited. */
 void sm_ifetch_filled(sm *s, uint32_t w, uint64_t now);
 void sm_ifetch_retry(sm *s, uint64_t now);
+
+/* ---- l0i.c: L0 instruction caches ---- */
+int l0i_init(sm *s, char *err, size_t errlen);
+void l0i_free(sm *s);
+/* The cache warp w's fetches look up: its sub-core's L0, else the L1I. */
+static inline cache *l0i_fetch_cache(sm *s, uint32_t w) { return s->l0i[0] ? s->l0i[s->warp_sched[w]] : s->l1i; }
+/* Move at most one L0 miss into the L1I (its one access a cycle). */
+void l0i_cycle(sm *s, uint64_t now);
+/* An L0 miss the L1I kept waiting was answered (r: the L1I's woken request). */
+void l0i_filled(sm *s, const mem_req *r, uint64_t now);
+/* Some L0 has a miss for the L1I. */
+int l0i_has_work(const sm *s);
 
 /* ---- ldst.c ---- */
 int ldst_init(sm *s, char *err, size_t errlen);
