@@ -152,6 +152,29 @@ static void test_int_unit_runs_beside_sp(void **state) {
     assert_int_equal(d_split, 20 * N);
 }
 
+/* L0 instruction caches (tests/configs/volta_sm.cfg: four sub-cores, a 12 KB L0
+ * each): every fetch looks up its sub-core's L0 and only the L0 misses reach the
+ * L1I, one L1I access each (the L0's pending hits wait in its MSHRs). */
+static void test_l1i_sees_only_l0_misses(void **state) {
+    (void)state;
+    const char *over[] = {"-gpgpu_perfect_inst_const_cache", "0", NULL};
+    tdev t;
+    tdev_open(&t, "tests/configs/volta_sm.cfg", over);
+    uint32_t warps = 8, idle = 99;
+    locsim_dptr dst = tdev_alloc(&t, NULL, 4 * 32 * warps);
+    void *args[] = {&dst, &idle};
+    char *ptx = adds_ptx();
+    tdev_launch(&t, tdev_kernel(&t, ptx, "adds"), 1, 32 * warps, args, 2);
+    double l0_acc = tdev_stat(&t, "L0I_total_cache_accesses", 0), l0_hit = tdev_stat(&t, "L0I_total_cache_hits", 0);
+    double l0_miss = tdev_stat(&t, "L0I_total_cache_misses", 0);
+    double l1_acc = tdev_stat(&t, "L1I_total_cache_accesses", 0);
+    print_message("L0I accesses %.0f hits %.0f misses %.0f, L1I accesses %.0f\n", l0_acc, l0_hit, l0_miss, l1_acc);
+    assert_true(l0_miss > 0 && l0_hit > 0);
+    assert_true(l1_acc == l0_miss);
+    tdev_close(&t);
+    free(ptx);
+}
+
 /* Sub-cores need an equal share of every divided resource: the error names the option. */
 static void test_sub_core_shares_must_divide(void **state) {
     (void)state;
@@ -171,6 +194,7 @@ int main(void) {
         cmocka_unit_test(test_busy_unit_does_not_block_another_sub_core),
         cmocka_unit_test(test_int_pipeline_takes_all_but_f32_arithmetic),
         cmocka_unit_test(test_int_unit_runs_beside_sp),
+        cmocka_unit_test(test_l1i_sees_only_l0_misses),
         cmocka_unit_test(test_sub_core_shares_must_divide),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

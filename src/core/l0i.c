@@ -62,7 +62,9 @@ void l0i_cycle(sm *s, uint64_t now) {
         r.tag = ((uint64_t)TARGET_L0I << TAG_TARGET_SHIFT) | k;
         r.issue_cycle = now;
         cache_fail_reason why;
-        cache_outcome o = cache_read_hit(s->l1i, &r, now) ? CACHE_HIT : cache_access(s->l1i, &r, now, &why);
+        /* (cache_access, not the cache_read_hit shortcut: a second caller of it
+         * keeps the compiler from inlining it into the fetch path) */
+        cache_outcome o = cache_access(s->l1i, &r, now, &why);
         if (o == CACHE_RESERVATION_FAIL) return; /* the L1I's port was used: again next cycle */
         cache_miss_queue_pop(s->l0i[k]);
         s->l0_rr = k + 1 < n ? k + 1 : 0;
@@ -74,8 +76,7 @@ void l0i_cycle(sm *s, uint64_t now) {
 
 void l0i_filled(sm *s, const mem_req *r, uint64_t now) { fill(s, (uint32_t)(r->tag & TAG_SLOT_MASK), r, now); }
 
-int l0i_has_work(const sm *s) {
-    if (!s->l0i[0]) return 0;
+int l0i_queued(const sm *s) {
     for (uint32_t k = 0; k < s->c.num_sched; k++)
         if (cache_miss_queue_length(s->l0i[k])) return 1;
     return 0;

@@ -53,6 +53,12 @@ static int by_type(const sm_config *c, const ptx_insn *in, sm_lat_group g, insn_
     return 0;
 }
 
+/* The collector-unit set (or the LD/ST unit) pipeline u's instructions need. */
+static uint8_t iclass_of(uint8_t u) {
+    if (u == UNIT_LDST) return ICLASS_LDST;
+    return u == UNIT_SP || u == UNIT_INT ? ICLASS_SP : ICLASS_SFU;
+}
+
 void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
     uint32_t lanes_factor = c->simd_width && c->simd_width < c->warp_size ? c->warp_size / c->simd_width : 1;
     int fp32 = 0;   /* an f32 ADD/MAX/MUL/MAD: stays on SP when there are INT units */
@@ -61,6 +67,7 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
     t->initiation = 1;
     if (ptx_opcode_class((ptx_opcode)in->op) == PTX_CLASS_MEM) {
         t->unit = UNIT_LDST;
+        t->iclass = ICLASS_LDST;
         t->latency = 1; /* the LD/ST unit decides when the data is visible */
         return;
     }
@@ -72,6 +79,7 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
         t->unit = UNIT_TENSOR;
         t->latency = c->lat_tensor ? c->lat_tensor : 1;
         t->initiation = c->init_tensor ? c->init_tensor : 1;
+        t->iclass = ICLASS_SFU;
         return;
     }
     switch ((ptx_opcode)in->op) {
@@ -119,4 +127,5 @@ void sm_insn_timing(const sm_config *c, const ptx_insn *in, insn_timing *t) {
     t->initiation *= lanes_factor;
     if (!t->latency) t->latency = 1;
     if (!t->initiation) t->initiation = 1;
+    t->iclass = iclass_of(t->unit);
 }

@@ -125,8 +125,8 @@ static uint64_t read_sources(sm *s, uint32_t w, const ptx_insn *in, const insn_d
 
 
 uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, const insn_timing *t, uint64_t now) {
-    uint32_t sub = oc_sub(s, s->warp_sched[w]);
-    oc_unit_set *cus = &s->oc.cu[sub][oc_cu_set(t->unit)];
+    uint32_t sub = s->warp_sub[w];
+    oc_unit_set *cus = &s->oc.cu[sub][t->iclass];
     uint64_t alloc = max_u64(now + 1, oc_units_min(cus)); /* a collector unit free soonest */
     uint64_t dispatch = read_sources(s, w, in, d, alloc, now) + 1;
     /* the function unit instance free soonest among the sub-core's own (units

@@ -69,6 +69,7 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
     for (int u = 0; u < UNIT_COUNT; u++) s->sub_units[u] = u == UNIT_LDST ? 1 : c->num_units[u] / subs;
     for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
         s->warp_sched[w] = (uint8_t)(w % c->num_sched);
+        s->warp_sub[w] = (uint8_t)(c->sub_core ? s->warp_sched[w] : 0);
         s->warp_bank[w] = (uint8_t)(w % s->bank_mod);
         s->warp_bank_base[w] = (uint8_t)(c->sub_core ? s->warp_sched[w] * s->bank_mod : 0);
     }
@@ -472,11 +473,12 @@ static inline void warp_sync(sm *s, uint32_t w) {
     if (s->hot_ready[w] != W->ready_at || W->ready_at <= s->wheel_now) tw_file(s, bit, W->ready_at);
     s->hot_ready[w] = W->ready_at;
     s->hot_ibuf[w] = W->ibuf_at;
-    if (s->hot_unit[w] != W->nt.unit) {
+    uint8_t k = W->nt.iclass;
+    if (s->hot_unit[w] != k) {
         s->unit_mask[s->hot_unit[w]] &= ~bit;
-        s->hot_unit[w] = W->nt.unit;
+        s->hot_unit[w] = k;
     }
-    s->unit_mask[W->nt.unit] |= bit; /* also when unchanged: a new kernel's first sync (all masks 0) */
+    s->unit_mask[k] |= bit; /* also when unchanged: a new kernel's first sync (all masks 0) */
 }
 
 void sm_warp_sync(sm *s, uint32_t w) { warp_sync(s, w); }
@@ -558,7 +560,8 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
  * until a fill or a sent miss frees room.  1 on a hit. */
 static int icache_fetch(sm *s, uint32_t w, uint64_t f, uint64_t code_addr, uint32_t pc) {
     sm_warp *W = &s->warps[w];
-    cache *ic = l0i_fetch_cache(s, w); /* its sub-core's L0 (l0i.c), else the L1I */
+    /* its sub-core's L0 (l0i.c), else the L1I */
+    cache *ic = s->l0i[0] ? s->l0i[s->warp_sched[w]] : s->l1i;
     uint32_t line = s->l0i[0] ? s->c.l0i.line_size : s->c.l1i.line_size;
     uint64_t a = SM_CODE_BASE + code_addr;
     uint32_t off = (uint32_t)(a & (line - 1)), bytes = off + 16 > line ? line - off : 16;
@@ -929,7 +932,7 @@ static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok
         return s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
     }
     uint8_t u = s->hot_unit[w];
-    if (u == UNIT_LDST) {
+    if (u == ICLASS_LDST) {
         if (s->ldst.busy || s->free_slot < 0 || s->warps[w].mem_pending >= s->c.load_slots_per_warp)
             return STALL_MEMORY;
         if (s->ldst.free_at > now) {
@@ -942,7 +945,7 @@ static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok
         }
         return -1;
     }
-    uint64_t cu = oc_cu_free_at(s, oc_sub(s, s->warp_sched[w]), u);
+    uint64_t cu = oc_cu_free_at(s, s->warp_sub[w], u);
     if (cu <= now + 1) return -1;
     *next = min_u64(*next, cu - 1);
     return STALL_PIPELINE;
@@ -959,7 +962,7 @@ __attribute__((noinline)) static int blocked_reason(const sm *s, uint32_t sub, w
         int b = s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
         if (stall_rank(b) > stall_rank(reason)) reason = b;
     }
-    warp_mask on_time = cand & s->time_ok, mem = on_time & s->unit_mask[UNIT_LDST];
+    warp_mask on_time = cand & s->time_ok, mem = on_time & s->unit_mask[ICLASS_LDST];
     if (mem) {
         warp_mask room = mem & ~s->mem_full; /* the others wait for a reply */
         if (room && !s->ldst.busy && s->free_slot >= 0) {
@@ -968,10 +971,9 @@ __attribute__((noinline)) static int blocked_reason(const sm *s, uint32_t sub, w
         }
         if (stall_rank(STALL_MEMORY) > stall_rank(reason)) reason = STALL_MEMORY;
     }
-    warp_mask sp = on_time & (s->unit_mask[UNIT_SP] | s->unit_mask[UNIT_INT]),
-              sfu = on_time & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP] | s->unit_mask[UNIT_TENSOR]);
-    if (sp) *next = min_u64(*next, oc_cu_free_at(s, sub, UNIT_SP) - 1);
-    if (sfu) *next = min_u64(*next, oc_cu_free_at(s, sub, UNIT_SFU) - 1);
+    warp_mask sp = on_time & s->unit_mask[ICLASS_SP], sfu = on_time & s->unit_mask[ICLASS_SFU];
+    if (sp) *next = min_u64(*next, oc_cu_free_at(s, sub, ICLASS_SP) - 1);
+    if (sfu) *next = min_u64(*next, oc_cu_free_at(s, sub, ICLASS_SFU) - 1);
     if (sp | sfu) reason = STALL_PIPELINE; /* the highest rank */
     return reason;
 }
@@ -989,11 +991,10 @@ static warp_mask ready_warps(const sm *s, uint32_t sub, warp_mask cand, uint64_t
     if (!t) return 0;
     /* ALU pipelines: one test per collector-unit set (SP and INT; SFU, DP and
      * tensor share the other), of the scheduler's sub-core */
-    warp_mask ready = 0, sp = t & (s->unit_mask[UNIT_SP] | s->unit_mask[UNIT_INT]),
-              sfu = t & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP] | s->unit_mask[UNIT_TENSOR]);
-    if (sp && oc_cu_free_at(s, sub, UNIT_SP) <= now + 1) ready |= sp;
-    if (sfu && oc_cu_free_at(s, sub, UNIT_SFU) <= now + 1) ready |= sfu;
-    warp_mask mem = t & s->unit_mask[UNIT_LDST] & (~s->throttle_mask | load_ok);
+    warp_mask ready = 0, sp = t & s->unit_mask[ICLASS_SP], sfu = t & s->unit_mask[ICLASS_SFU];
+    if (sp && oc_cu_free_at(s, sub, ICLASS_SP) <= now + 1) ready |= sp;
+    if (sfu && oc_cu_free_at(s, sub, ICLASS_SFU) <= now + 1) ready |= sfu;
+    warp_mask mem = t & s->unit_mask[ICLASS_LDST] & (~s->throttle_mask | load_ok);
     if (mem && !s->ldst.busy && s->free_slot >= 0 && s->ldst.free_at <= now) ready |= mem & ~s->mem_full;
     return ready;
 }
@@ -1004,7 +1005,7 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     warp_mask owned = s->live_mask & s->sched_mask[sched_id], loads = 0;
     int reason = STALL_IDLE;
     uint64_t next = NEVER;
-    uint32_t sub = oc_sub(s, sched_id);
+    uint32_t sub = s->warp_sub[sched_id]; /* = oc_sub(s, sched_id): warp slot sched_id is on that sub-core */
     warp_mask ready = ready_warps(s, sub, owned & ~s->event_mask, now, load_ok);
     if (!ready) {
         warp_mask cand = owned & ~s->event_mask, rest = cand & (cand - 1);
