@@ -75,13 +75,13 @@ static uint32_t wb_at(const sm *s, uint64_t c) {
 static void wb_take(sm *s, uint64_t c) { slot_take(s, c)->wb++; }
 
 static uint32_t bank_of(const sm *s, uint32_t w, uint32_t reg) {
-    return s->warp_bank_base[w] + (reg + w) % s->bank_mod;
+    return s->warp_bank_wrap[w] - s->bank_mod + (reg + w) % s->bank_mod;
 }
 
 /* Bank of a register whose residue mod banks is r, for warp w (= bank_of). */
 static uint32_t bank_of_res(const sm *s, uint32_t w, uint32_t r) {
-    uint32_t b = r + s->warp_bank[w];
-    return s->warp_bank_base[w] + (b >= s->bank_mod ? b - s->bank_mod : b);
+    uint32_t b = r + s->warp_bank[w]; /* r < bank_mod: below wrap + bank_mod */
+    return b >= s->warp_bank_wrap[w] ? b - s->bank_mod : b;
 }
 
 /* read_bank when the bank is busy at `from`: the first free cycle after it. */

@@ -70,8 +70,9 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
     for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
         s->warp_sched[w] = (uint8_t)(w % c->num_sched);
         s->warp_sub[w] = (uint8_t)(c->sub_core ? s->warp_sched[w] : 0);
-        s->warp_bank[w] = (uint8_t)(w % s->bank_mod);
-        s->warp_bank_base[w] = (uint8_t)(c->sub_core ? s->warp_sched[w] * s->bank_mod : 0);
+        uint32_t base = c->sub_core ? s->warp_sched[w] * s->bank_mod : 0;
+        s->warp_bank[w] = (uint8_t)(base + w % s->bank_mod);
+        s->warp_bank_wrap[w] = (uint8_t)(base + s->bank_mod);
     }
     for (uint32_t w = 0; w < max_warps; w++) s->sched_mask[w % c->num_sched] |= (warp_mask)1 << w;
     sched_params sp = {.sm_id = id, .num_sched = c->num_sched, .max_warps = max_warps, .args = c->sched_args,

@@ -323,8 +323,9 @@ struct sm {
      * sub-core has banks / schedulers of them and r of w is in bank
      * sub * bank_mod + (r + w) mod bank_mod (Accel-Sim's register_bank). */
     uint32_t bank_mod;                     /* banks one warp's registers spread over */
-    uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod bank_mod */
-    uint8_t warp_bank_base[SCHED_MAX_WARPS]; /* first bank of w's sub-core (0 without sub-cores) */
+    uint8_t warp_bank[SCHED_MAX_WARPS];    /* base + w mod bank_mod, base: the first bank of w's sub-core
+                                              (0 without sub-cores) */
+    uint8_t warp_bank_wrap[SCHED_MAX_WARPS]; /* base + bank_mod: a bank number at or above it wraps */
     uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler */
     uint8_t warp_sub[SCHED_MAX_WARPS];     /* w's sub-core: its scheduler, or 0 without sub-cores */
     uint32_t sub_units[UNIT_COUNT];        /* units of each pipeline one sub-core owns (all without sub-cores) */
