@@ -244,3 +244,21 @@ extern "C" __global__ void stream_lines(long long *out, int reps, const unsigned
     }
     sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// ---- sub-cores (-gpgpu_sub_core_model): the throughput of f32 adds when only the
+// warps whose index is a multiple of `stride` work (the others only take part in the
+// barriers).  Warp w of a CTA alone on an SM is in hardware slot w, on scheduler (and
+// sub-core) w mod the scheduler count: with stride = that count every working warp
+// is on sub-core 0, with stride 1 they spread over all of them. ----
+
+extern "C" __global__ void part_fadd(long long *out, int reps, float a, float b, float *sink, int stride) {
+    const bool work = (threadIdx.x >> 5) % stride == 0;
+    float x0 = a, x1 = a + b, x2 = a + 2 * b, x3 = a + 3 * b;
+    float x4 = a + 4 * b, x5 = a + 5 * b, x6 = a + 6 * b, x7 = a + 7 * b;
+    float x8 = a + 8 * b, x9 = a + 9 * b, x10 = a + 10 * b, x11 = a + 11 * b;
+    float x12 = a + 12 * b, x13 = a + 13 * b, x14 = a + 14 * b, x15 = a + 15 * b;
+    TIMED_PAIR(if (work) { STEP16(S_FADD) },
+               if (work) { STEP16(S_FADD) STEP16(S_FADD) STEP16(S_FADD) }, BARRIER)
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 +
+        x8 + x9 + x10 + x11 + x12 + x13 + x14 + x15;
+}

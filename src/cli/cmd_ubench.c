@@ -20,6 +20,7 @@
 #include "mem/addrmap.h"
 #include "mem/mem_req.h"
 #include "numa/numa.h"
+#include "runtime/runtime.h"
 #include "sim/config.h"
 
 extern const char ubench_ptx[];
@@ -299,7 +300,7 @@ static void tol_exact(ub_row *r, double want) {
 /* ---- arithmetic pipelines ---- */
 
 typedef enum { T_INT, T_F32, T_F64 } val_type;
-typedef enum { U_SP, U_SFU, U_DP } unit_kind;
+typedef enum { U_SP, U_SFU, U_DP, U_INT } unit_kind;
 
 typedef struct {
     const char *name;      /* kernel suffix */
@@ -318,7 +319,9 @@ static const char *const group_names[] = {"ADD", "MAX", "MUL", "MAD", "DIV", "SH
  * column; transcendentals of any type (f64 rcp/sqrt too) on the SFU with the
  * _sfu figures; shfl with the 6th int column.  Without that option (the model
  * before it): div on SP (f64 on DP), transcendentals with the fp DIV column, f64
- * ones with the dp DIV column on DP. */
+ * ones with the dp DIV column on DP.  With -gpgpu_num_int_units above 0 the
+ * int-table operations that run on SP (add, max, mul, mad, shfl) run on the INT
+ * units (src/core/opclass.c). */
 typedef struct {
     const char *table;
     int group;
@@ -340,6 +343,7 @@ static const alu_op alu_ops[] = {
 static alu_class alu_classify(const ub_ctx *c, const alu_op *op) {
     char buf[32];
     alu_class k = {op->table, op->group, op->unit};
+    if (k.unit == U_SP && !strcmp(k.table, "int") && opt_num(c, "gpgpu_num_int_units") > 0) k.unit = U_INT;
     if (config_get(c->cfg, "ptx_opcode_latency_sfu", buf, sizeof buf) == 0) return k;
     if (op->group == 4) k.unit = op->type == T_F64 ? U_DP : U_SP;      /* div */
     if (op->type == T_F64 && !strcmp(op->table, "sfu")) {              /* f64 rcp, sqrt */
@@ -373,7 +377,16 @@ static double alu_option(const ub_ctx *c, const alu_op *op, int what, char *src,
     return opt_list(c, name, k.group);
 }
 
+/* Sub-cores an SM has (-gpgpu_sub_core_model): 1 without them. */
+static uint32_t sub_cores(const ub_ctx *c) {
+    return opt_num(c, "gpgpu_sub_core_model") > 0 ? (uint32_t)opt_num(c, "gpgpu_num_sched_per_core") : 1;
+}
+
 static uint32_t unit_count(const ub_ctx *c, unit_kind u, const char **name) {
+    if (u == U_INT) {
+        *name = "int";
+        return (uint32_t)opt_num(c, "gpgpu_num_int_units");
+    }
     if (u == U_DP && opt_num(c, "gpgpu_num_dp_units") > 0) {
         *name = "dp";
         return (uint32_t)opt_num(c, "gpgpu_num_dp_units");
@@ -408,6 +421,38 @@ static void alu_args(const alu_op *op, ub_ctx *c, int *reps, void *a, void *b, v
     args[4] = &c->sink;
 }
 
+/* Cycles a link of kernel's dependent chain waits for register banks: a bank
+ * delivers one operand a cycle (src/core/opcoll.c), so the link's source
+ * registers that share a bank cost one cycle each beyond the first.  The
+ * chain's instruction is the kernel's first of the form x = op(x, ...) whose
+ * other operands, if any, include a register (the loop counter, x = x + 1, has
+ * none); one warp (warp 0), so register r is in bank r mod the banks one warp's
+ * registers spread over (all of them, or its sub-core's share).  Fermi's 16
+ * banks: only mad/fma (x = fma(x, b, b)) pays, for b read twice. */
+static uint32_t chain_bank_extra(const ub_ctx *c, const char *kernel) {
+    const ptx_module *m = c->mod->ptx;
+    int fi = ptx_find_function(m, kernel);
+    uint32_t banks = (uint32_t)opt_num(c, "gpgpu_num_reg_banks") / sub_cores(c);
+    if (fi < 0 || banks == 0) return 0;
+    const ptx_function *f = &m->funcs[fi];
+    for (uint32_t i = 0; i < f->ninsn; i++) {
+        const ptx_insn *in = &f->insns[i];
+        if (in->ndst != 1 || in->nopnd < 2 || in->opnd[0].kind != PTX_OPND_REG || in->opnd[1].kind != PTX_OPND_REG ||
+            in->opnd[1].reg != in->opnd[0].reg)
+            continue;
+        uint32_t per_bank[64] = {0}, most = 0, regs = 0;
+        for (uint32_t k = 1; k < in->nopnd; k++) {
+            if (in->opnd[k].kind != PTX_OPND_REG) continue;
+            regs++;
+            uint32_t n = ++per_bank[in->opnd[k].reg % banks];
+            if (n > most) most = n;
+        }
+        if (in->nopnd > 2 && regs < 2) continue; /* x = x op immediate: not a chain of the kernels */
+        return most - 1;
+    }
+    return 0;
+}
+
 /* Cycles a dependent ALU instruction adds to its latency in GPGPU-Sim's core:
  * collector unit, operand read, dispatch, function-unit issue, writeback
  * (src/core/opcoll.c; GPGPU-Sim's shader.cc pipeline). */
@@ -437,18 +482,24 @@ static void alu_latency(ub_ctx *c, const alu_op *op) {
         const char *uname;
         char isrc[80];
         double init = alu_option(c, op, 1, isrc, sizeof isrc) * c->lanes;
-        /* mad/fma read b twice (x = fma(x, b, b)): both reads hit one register
-         * bank, which delivers one operand per cycle: 1 cycle more a link */
-        double want = lat + c->lanes - 1 + ALU_PIPELINE_CYCLES + (op->group == 3 ? 1 : 0);
-        int unit_bound = unit_count(c, alu_classify(c, op).unit, &uname) == 1 && init > want;
+        /* sources sharing a register bank: mad/fma read b twice (x = fma(x, b,
+         * b)); with sub-cores' fewer banks x and b may share one too */
+        uint32_t bank_extra = chain_bank_extra(c, kernel);
+        double want = lat + c->lanes - 1 + ALU_PIPELINE_CYCLES + bank_extra;
+        /* one warp reaches only its sub-core's share of the units */
+        int unit_bound = unit_count(c, alu_classify(c, op).unit, &uname) / sub_cores(c) == 1 && init > want;
         if (unit_bound) {
-            snprintf(r.formula, sizeof r.formula, "%s%s (1 %s unit: initiation-bound)", isrc,
-                     c->lanes > 1 ? " x lanes" : "", uname);
+            snprintf(r.formula, sizeof r.formula, "%s%s (1 %s unit%s: initiation-bound)", isrc,
+                     c->lanes > 1 ? " x lanes" : "", uname, sub_cores(c) > 1 ? " per sub-core" : "");
             want = init;
         } else if (c->lanes > 1) {
             snprintf(r.formula, sizeof r.formula, "%s + %u + %d pipeline", src, c->lanes - 1, ALU_PIPELINE_CYCLES);
         } else {
             snprintf(r.formula, sizeof r.formula, "%s + %d pipeline", src, ALU_PIPELINE_CYCLES);
+        }
+        if (bank_extra && !unit_bound) {
+            size_t len = strlen(r.formula);
+            snprintf(r.formula + len, sizeof r.formula - len, " + %u bank", bank_extra);
         }
         tol_exact(&r, want);
     }
@@ -496,6 +547,46 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
         r.hi = want + 1.0;
         snprintf(r.tol, sizeof r.tol, "-2%%..+1");
     }
+    report(c, &r);
+}
+
+/* ---- sub-cores ---- */
+
+/* f32 adds of N working warps (N = the scheduler count), issued either by all
+ * schedulers (spread: warps 0..N-1, one per scheduler) or by scheduler 0 alone
+ * (packed: warps 0, N, 2N, ... of N x N, the others idle; kernel.cu part_fadd).
+ * Cycles per warp instruction over the N warps: a scheduler issues at most one
+ * a cycle, so packed is at least 1; the fp units bound both, and with
+ * -gpgpu_sub_core_model 1 the packed warps reach only sub-core 0's share of the
+ * units (units / N), without it all of them:
+ *   spread  max(init x lanes / units, 1 / N)
+ *   packed  max(init x lanes / (units / sub-cores), 1)
+ * so the two differ as much as the sub-cores cut the units one scheduler can use. */
+static void sub_core_row(ub_ctx *c, int packed) {
+    ub_row r = {0};
+    snprintf(r.name, sizeof r.name, "thr.sub.%s", packed ? "packed" : "spread");
+    if (!wanted(c, r.name)) return;
+    uint32_t n = (uint32_t)opt_num(c, "gpgpu_num_sched_per_core"), subs = sub_cores(c);
+    uint32_t units = (uint32_t)opt_num(c, "gpgpu_num_sp_units");
+    double init = opt_list(c, "ptx_opcode_initiation_fp", 0) * c->lanes;
+    int reps = 2, stride = packed ? (int)n : 1;
+    float a = 1.5f, b = 1.0f;
+    void *args[6] = {&c->out, &reps, &a, &b, &c->sink, &stride};
+    if (n * n * 32 > opt_num(c, "gpgpu_shader_core_pipeline") && packed) {
+        fprintf(stderr, "locsim ubench: %s: %u x %u warps do not fit in an SM\n", r.name, n, n);
+        c->errors++;
+        return;
+    }
+    if (measure(c, "part_fadd", (packed ? n * n : n) * 32, args, 6, &reps, 2, 4, n, &r.measured)) return;
+    double unit_bound = packed ? init / (units / subs) : init / units, issue_bound = packed ? 1.0 : 1.0 / n;
+    double want = unit_bound > issue_bound ? unit_bound : issue_bound;
+    snprintf(r.formula, sizeof r.formula, "%u warps on %s: fp[ADD] init%s / %u sp unit%s%s", n,
+             packed ? "scheduler 0" : "all schedulers", c->lanes > 1 ? " x lanes" : "", packed ? units / subs : units,
+             packed && subs > 1 ? " of sub-core 0" : "s", unit_bound < issue_bound ? " (issue-bound)" : "");
+    r.configured = want;
+    r.lo = want * 0.98;
+    r.hi = want < 1.5 ? want + 1.0 : want * 1.02; /* the front end may add up to a cycle (alu_throughput) */
+    snprintf(r.tol, sizeof r.tol, want < 1.5 ? "-2%%..+1" : "+-2%%");
     report(c, &r);
 }
 
@@ -1006,6 +1097,8 @@ static void numa_thr_rows(ub_ctx *c) {
 static void all_rows(ub_ctx *c) {
     for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_latency(c, &alu_ops[i]);
     for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) alu_throughput(c, &alu_ops[i]);
+    sub_core_row(c, 0);
+    sub_core_row(c, 1);
     smem_rows(c);
     l1_hit_row(c);
     const_hit_row(c);

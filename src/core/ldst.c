@@ -140,6 +140,7 @@ int ldst_init(sm *s, char *err, size_t errlen) {
             return -1;
         }
     }
+    if (l0i_init(s, err, errlen)) return -1;
     s->woken_cap = cache_max_waiters(s->l1c);
     if (s->l1i && cache_max_waiters(s->l1i) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1i);
     if (s->l1d && cache_max_waiters(s->l1d) > s->woken_cap) s->woken_cap = cache_max_waiters(s->l1d);
@@ -162,6 +163,7 @@ void ldst_free(sm *s) {
     cache_destroy(s->l1c);
     cache_destroy(s->l1t);
     cache_destroy(s->l1i);
+    l0i_free(s);
     free(s->woken);
     free(s->bypass.q);
     free(s->slots);
@@ -197,7 +199,7 @@ int ldst_can_accept(const sm *s, uint32_t w, uint64_t now) {
 
 uint64_t ldst_next_work(const sm *s, uint64_t now) {
     if ((s->ldst.busy && !s->ldst.blocked) || s->bypass.len || cache_miss_queue_length(s->l1c) ||
-        cache_miss_queue_length(s->l1t))
+        cache_miss_queue_length(s->l1t) || l0i_has_work(s))
         return now + 1;
     uint64_t t = UINT64_MAX;
     const mem_req *r = s->l1d ? cache_miss_queue_peek(s->l1d) : NULL;
@@ -211,7 +213,7 @@ uint64_t ldst_next_work(const sm *s, uint64_t now) {
 int ldst_has_work(const sm *s) {
     return (s->ldst.busy && !s->ldst.blocked) || s->bypass.len || (s->l1d && cache_miss_queue_length(s->l1d)) ||
            cache_miss_queue_length(s->l1c) || cache_miss_queue_length(s->l1t) ||
-           (s->l1i && cache_miss_queue_length(s->l1i));
+           (s->l1i && cache_miss_queue_length(s->l1i)) || l0i_has_work(s);
 }
 
 /* ---- completion ---- */
@@ -324,7 +326,8 @@ static cache *target_cache(sm *s, uint32_t target) {
     case TARGET_L1D: return s->l1d;
     case TARGET_L1C: return s->l1c;
     case TARGET_L1T: return s->l1t;
-    case TARGET_L1I: return s->l1i;
+    case TARGET_L1I:
+    case TARGET_L0I: return s->l1i; /* an L1I miss an L0's miss made carries the L0's tag */
     default: return NULL;
     }
 }
@@ -367,8 +370,12 @@ void sm_receive(sm *s, const mem_req *reply, uint64_t now) {
     cache *c = target_cache(s, target);
     if (!c) return;
     int n = cache_fill(c, reply, now, s->woken, s->woken_cap);
-    if (target == TARGET_L1I) {
-        for (int i = 0; i < n; i++) sm_ifetch_filled(s, (uint32_t)(s->woken[i].tag & TAG_SLOT_MASK), now);
+    if (target == TARGET_L1I || target == TARGET_L0I) {
+        for (int i = 0; i < n; i++) {
+            const mem_req *r = &s->woken[i];
+            if (r->tag >> TAG_TARGET_SHIFT == TARGET_L0I) l0i_filled(s, r, now); /* an L0's miss */
+            else sm_ifetch_filled(s, (uint32_t)(r->tag & TAG_SLOT_MASK), now);
+        }
         if (s->iretry) sm_ifetch_retry(s, now); /* the fill freed an MSHR entry */
         return;
     }
@@ -793,6 +800,7 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
  * cache counts the attempts it saw (L1D_total_cache_reservation_fails);
  * ldst_reservation_fail_cycles counts every cycle the unit was held. */
 void ldst_cycle(sm *s, uint64_t now) {
+    if (s->l0i[0]) l0i_cycle(s, now);
     send_one(s, now);
     ldst_unit *u = &s->ldst;
     if (!u->busy) return;

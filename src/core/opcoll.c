@@ -41,7 +41,9 @@
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 void oc_kernel_begin(sm *s) {
-    for (uint32_t set = 0; set < OC_SETS; set++) oc_units_reset(&s->oc.cu[set], s->c.oc_units[set]);
+    uint32_t subs = s->c.sub_core ? s->c.num_sched : 1;
+    for (uint32_t k = 0; k < subs; k++)
+        for (uint32_t set = 0; set < OC_SETS; set++) oc_units_reset(&s->oc.cu[k][set], s->c.oc_units[set] / subs);
     /* every tag UINT64_MAX, a cycle never asked for (the other fields of a slot
      * whose tag does not match are never read: slot_take clears them) */
     for (uint32_t i = 0; i < OC_RING; i++) s->oc.ring[i].tag = UINT64_MAX;
@@ -72,12 +74,14 @@ static uint32_t wb_at(const sm *s, uint64_t c) {
 
 static void wb_take(sm *s, uint64_t c) { slot_take(s, c)->wb++; }
 
-static uint32_t bank_of(const sm *s, uint32_t w, uint32_t reg) { return (reg + w) % s->c.num_reg_banks; }
+static uint32_t bank_of(const sm *s, uint32_t w, uint32_t reg) {
+    return s->warp_bank_wrap[w] - s->bank_mod + (reg + w) % s->bank_mod;
+}
 
 /* Bank of a register whose residue mod banks is r, for warp w (= bank_of). */
 static uint32_t bank_of_res(const sm *s, uint32_t w, uint32_t r) {
-    uint32_t b = r + s->warp_bank[w];
-    return b >= s->c.num_reg_banks ? b - s->c.num_reg_banks : b;
+    uint32_t b = r + s->warp_bank[w]; /* r < bank_mod: below wrap + bank_mod */
+    return b >= s->warp_bank_wrap[w] ? b - s->bank_mod : b;
 }
 
 /* read_bank when the bank is busy at `from`: the first free cycle after it. */
@@ -121,12 +125,14 @@ static uint64_t read_sources(sm *s, uint32_t w, const ptx_insn *in, const insn_d
 
 
 uint64_t oc_issue(sm *s, uint32_t w, const ptx_insn *in, const insn_decode *d, const insn_timing *t, uint64_t now) {
-    oc_unit_set *cus = &s->oc.cu[oc_cu_set(t->unit)];
+    uint32_t sub = s->warp_sub[w];
+    oc_unit_set *cus = &s->oc.cu[sub][t->iclass];
     uint64_t alloc = max_u64(now + 1, oc_units_min(cus)); /* a collector unit free soonest */
     uint64_t dispatch = read_sources(s, w, in, d, alloc, now) + 1;
-    /* the function unit instance free soonest */
-    uint32_t nu = s->c.num_units[t->unit], u = 0;
-    for (uint32_t i = 1; i < nu; i++)
+    /* the function unit instance free soonest among the sub-core's own (units
+     * sub * n .. sub * n + n - 1; all of them without sub-cores) */
+    uint32_t nu = s->sub_units[t->unit], first = sub * nu, u = first;
+    for (uint32_t i = first + 1; i < first + nu; i++)
         if (s->unit_free[t->unit][i] < s->unit_free[t->unit][u]) u = i;
     uint64_t exec = max_u64(dispatch + 1, s->unit_free[t->unit][u]);
     while (exec + t->latency - now < OC_RING && wb_at(s, exec + t->latency) >= s->c.result_buses) {

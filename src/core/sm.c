@@ -15,6 +15,23 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* ---- creation ---- */
 
+/* With sub-cores every scheduler needs an equal share of the register banks,
+ * the collector units and each pipeline's units (config.c's check_sub_cores
+ * says so by option name; this guards a hand-made sm_config).  The LD/ST unit
+ * stays one per SM, shared by the sub-cores. */
+static int sub_core_check(const sm_config *c, char *err, size_t errlen) {
+    if (!c->sub_core) return 0;
+    uint32_t n = c->num_sched;
+    int ok = c->num_reg_banks % n == 0 && c->oc_units[0] % n == 0 && c->oc_units[1] % n == 0 && c->oc_units[0] &&
+             c->oc_units[1];
+    for (int u = 0; u < UNIT_COUNT; u++)
+        if (u != UNIT_LDST && c->num_units[u] % n) ok = 0;
+    if (!ok)
+        snprintf(err, errlen, "SM: %u sub-cores need register banks, collector units and the units of each "
+                 "pipeline in multiples of %u", n, n);
+    return ok ? 0 : -1;
+}
+
 sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
     uint32_t max_warps = c->max_threads / c->warp_size;
     if (c->warp_size != EXEC_WARP_SIZE || max_warps == 0 || max_warps > SCHED_MAX_WARPS) {
@@ -32,10 +49,12 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
         return NULL;
     }
     for (int u = 0; u < UNIT_COUNT; u++)
-        if (c->num_units[u] > SM_MAX_UNITS || (u != UNIT_DP && u != UNIT_TENSOR && c->num_units[u] == 0)) {
+        if (c->num_units[u] > SM_MAX_UNITS ||
+            (u != UNIT_DP && u != UNIT_TENSOR && u != UNIT_INT && c->num_units[u] == 0)) {
             snprintf(err, errlen, "SM: pipeline %d needs 1..%d units (got %u)", u, SM_MAX_UNITS, c->num_units[u]);
             return NULL;
         }
+    if (sub_core_check(c, err, errlen)) return NULL;
     sm *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
@@ -45,9 +64,15 @@ sm *sm_create(const sm_config *c, uint32_t id, char *err, size_t errlen) {
     s->sb_span = SB_REL_SPAN;
     s->c = *c;
     s->id = id;
+    uint32_t subs = c->sub_core ? c->num_sched : 1;
+    s->bank_mod = c->num_reg_banks / subs;
+    for (int u = 0; u < UNIT_COUNT; u++) s->sub_units[u] = u == UNIT_LDST ? 1 : c->num_units[u] / subs;
     for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
-        s->warp_bank[w] = (uint8_t)(w % c->num_reg_banks);
         s->warp_sched[w] = (uint8_t)(w % c->num_sched);
+        s->warp_sub[w] = (uint8_t)(c->sub_core ? s->warp_sched[w] : 0);
+        uint32_t base = c->sub_core ? s->warp_sched[w] * s->bank_mod : 0;
+        s->warp_bank[w] = (uint8_t)(base + w % s->bank_mod);
+        s->warp_bank_wrap[w] = (uint8_t)(base + s->bank_mod);
     }
     for (uint32_t w = 0; w < max_warps; w++) s->sched_mask[w % c->num_sched] |= (warp_mask)1 << w;
     sched_params sp = {.sm_id = id, .num_sched = c->num_sched, .max_warps = max_warps, .args = c->sched_args,
@@ -134,6 +159,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
         return -1;
     }
     s->fetch_free = 0;
+    memset(s->sub_fetch_free, 0, sizeof s->sub_fetch_free);
     s->iretry = 0;
     s->resident = s->nlive = s->ngroups = 0;
     s->live_since = 0;
@@ -304,7 +330,7 @@ static int dec_push(uint16_t *list, uint8_t *n, uint32_t max, uint64_t i) {
  * and oc_issue's operand walks visit, in the same order. */
 void sm_decode_fill(sm *s, insn_decode *d, const ptx_insn *in) {
     uint64_t pred0 = s->k.max_regs; /* pred_ready = reg_ready + max_regs */
-    uint32_t banks = s->c.num_reg_banks;
+    uint32_t banks = s->bank_mod;
     int ok = 1;
     d->in = in;
     sm_insn_timing(&s->c, in, &d->nt);
@@ -448,11 +474,12 @@ static inline void warp_sync(sm *s, uint32_t w) {
     if (s->hot_ready[w] != W->ready_at || W->ready_at <= s->wheel_now) tw_file(s, bit, W->ready_at);
     s->hot_ready[w] = W->ready_at;
     s->hot_ibuf[w] = W->ibuf_at;
-    if (s->hot_unit[w] != W->nt.unit) {
+    uint8_t k = W->nt.iclass;
+    if (s->hot_unit[w] != k) {
         s->unit_mask[s->hot_unit[w]] &= ~bit;
-        s->hot_unit[w] = W->nt.unit;
+        s->hot_unit[w] = k;
     }
-    s->unit_mask[W->nt.unit] |= bit; /* also when unchanged: a new kernel's first sync (all masks 0) */
+    s->unit_mask[k] |= bit; /* also when unchanged: a new kernel's first sync (all masks 0) */
 }
 
 void sm_warp_sync(sm *s, uint32_t w) { warp_sync(s, w); }
@@ -534,7 +561,9 @@ void sm_warp_refresh(sm *s, uint32_t w, uint64_t ibuf_at) {
  * until a fill or a sent miss frees room.  1 on a hit. */
 static int icache_fetch(sm *s, uint32_t w, uint64_t f, uint64_t code_addr, uint32_t pc) {
     sm_warp *W = &s->warps[w];
-    uint32_t line = s->c.l1i.line_size;
+    /* its sub-core's L0 (l0i.c), else the L1I */
+    cache *ic = s->l0i[0] ? s->l0i[s->warp_sched[w]] : s->l1i;
+    uint32_t line = s->l0i[0] ? s->c.l0i.line_size : s->c.l1i.line_size;
     uint64_t a = SM_CODE_BASE + code_addr;
     uint32_t off = (uint32_t)(a & (line - 1)), bytes = off + 16 > line ? line - off : 16;
     mem_req r;
@@ -548,21 +577,29 @@ static int icache_fetch(sm *s, uint32_t w, uint64_t f, uint64_t code_addr, uint3
     r.sm = (uint16_t)s->id;
     r.warp = (uint16_t)w;
     r.type = MEM_INST_ACC_R;
-    if (cache_read_hit(s->l1i, &r, f)) return 1;
+    if (cache_read_hit(ic, &r, f)) return 1;
     cache_fail_reason why;
-    cache_outcome o = cache_access(s->l1i, &r, f, &why);
+    cache_outcome o = cache_access(ic, &r, f, &why);
     if (o == CACHE_HIT) return 1;
     W->imiss = o == CACHE_RESERVATION_FAIL ? IMISS_RETRY : IMISS_FILL;
     s->iretry += W->imiss == IMISS_RETRY;
     return 0;
 }
 
+/* The first free fetch slot from `from` for warp w, taken: the SM's one fetch
+ * a cycle, or with L0 caches its sub-core's (l0i.c). */
+static uint64_t fetch_slot(sm *s, uint32_t w, uint64_t from) {
+    uint64_t *free_at = s->l0i[0] ? &s->sub_fetch_free[s->warp_sched[w]] : &s->fetch_free;
+    uint64_t f = max_u64(from, *free_at);
+    *free_at = f + 1;
+    return f;
+}
+
 /* A fetch for warp w at the first free fetch slot from `from`; nx is its next
  * instruction (exec_warp_fetch_point: code_addr and pc are set when it is not NULL). */
 static void fetch_at(sm *s, uint32_t w, const ptx_insn *nx, uint64_t code_addr, uint32_t pc, uint64_t from) {
     sm_warp *W = &s->warps[w];
-    uint64_t f = max_u64(from, s->fetch_free);
-    s->fetch_free = f + 1;
+    uint64_t f = fetch_slot(s, w, from);
     W->ibuf_spare = nx && (code_addr / 8 + 1) % s->c.insns_per_iline != 0;
     if (nx && s->l1i && !icache_fetch(s, w, f, code_addr, pc)) {
         warp_set_next(s, w, nx, NEVER); /* no issue before the fill (sm_ifetch_filled) */
@@ -602,8 +639,7 @@ void sm_ifetch_filled(sm *s, uint32_t w, uint64_t now) {
     sm_warp *W = &s->warps[w];
     if (!W->cta || !W->live || W->imiss != IMISS_FILL) return;
     W->imiss = IMISS_NONE;
-    uint64_t f = max_u64(now, s->fetch_free);
-    s->fetch_free = f + 1;
+    uint64_t f = fetch_slot(s, w, now);
     sm_warp_refresh(s, w, f + 2);
     sm_poke(s, now);
 }
@@ -897,7 +933,7 @@ static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok
         return s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
     }
     uint8_t u = s->hot_unit[w];
-    if (u == UNIT_LDST) {
+    if (u == ICLASS_LDST) {
         if (s->ldst.busy || s->free_slot < 0 || s->warps[w].mem_pending >= s->c.load_slots_per_warp)
             return STALL_MEMORY;
         if (s->ldst.free_at > now) {
@@ -910,7 +946,7 @@ static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok
         }
         return -1;
     }
-    uint64_t cu = oc_cu_free_at(s, u);
+    uint64_t cu = oc_cu_free_at(s, s->warp_sub[w], u);
     if (cu <= now + 1) return -1;
     *next = min_u64(*next, cu - 1);
     return STALL_PIPELINE;
@@ -918,8 +954,8 @@ static int warp_blocked(const sm *s, uint32_t w, uint64_t now, warp_mask load_ok
 
 /* Out of line: the path taken when no warp can issue, kept out of the issue
  * path's code (inlined, it cost nw 1% more instructions in the release build). */
-__attribute__((noinline)) static int blocked_reason(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok,
-                                                    uint64_t *next) {
+__attribute__((noinline)) static int blocked_reason(const sm *s, uint32_t sub, warp_mask cand, uint64_t now,
+                                                    warp_mask load_ok, uint64_t *next) {
     int reason = STALL_IDLE;
     for (warp_mask m = cand & ~s->time_ok; m; m &= m - 1) { /* hot_ready > now */
         uint32_t w = (uint32_t)__builtin_ctzll(m);
@@ -927,7 +963,7 @@ __attribute__((noinline)) static int blocked_reason(const sm *s, warp_mask cand,
         int b = s->hot_ibuf[w] > now ? STALL_IDLE : STALL_SCOREBOARD;
         if (stall_rank(b) > stall_rank(reason)) reason = b;
     }
-    warp_mask on_time = cand & s->time_ok, mem = on_time & s->unit_mask[UNIT_LDST];
+    warp_mask on_time = cand & s->time_ok, mem = on_time & s->unit_mask[ICLASS_LDST];
     if (mem) {
         warp_mask room = mem & ~s->mem_full; /* the others wait for a reply */
         if (room && !s->ldst.busy && s->free_slot >= 0) {
@@ -936,9 +972,9 @@ __attribute__((noinline)) static int blocked_reason(const sm *s, warp_mask cand,
         }
         if (stall_rank(STALL_MEMORY) > stall_rank(reason)) reason = STALL_MEMORY;
     }
-    warp_mask sp = on_time & s->unit_mask[UNIT_SP], sfu = on_time & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP] | s->unit_mask[UNIT_TENSOR]);
-    if (sp) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SP) - 1);
-    if (sfu) *next = min_u64(*next, oc_cu_free_at(s, UNIT_SFU) - 1);
+    warp_mask sp = on_time & s->unit_mask[ICLASS_SP], sfu = on_time & s->unit_mask[ICLASS_SFU];
+    if (sp) *next = min_u64(*next, oc_cu_free_at(s, sub, ICLASS_SP) - 1);
+    if (sfu) *next = min_u64(*next, oc_cu_free_at(s, sub, ICLASS_SFU) - 1);
     if (sp | sfu) reason = STALL_PIPELINE; /* the highest rank */
     return reason;
 }
@@ -951,14 +987,15 @@ static int l1d_locality(const void *l1d) { return cache_locality_signal(l1d); }
  * what stops the others), computed with the pipelines' conditions evaluated
  * once per cycle instead of once per warp.  The stall reason and wake-up cycle
  * are only needed when no warp can issue: schedule() then asks blocked_reason. */
-static warp_mask ready_warps(const sm *s, warp_mask cand, uint64_t now, warp_mask load_ok) {
+static warp_mask ready_warps(const sm *s, uint32_t sub, warp_mask cand, uint64_t now, warp_mask load_ok) {
     warp_mask t = cand & s->time_ok; /* hot_ready <= now: tw_advance(now) ran this cycle */
     if (!t) return 0;
-    /* ALU pipelines: one test per collector-unit set (SP; SFU and DP share one) */
-    warp_mask ready = 0, sp = t & s->unit_mask[UNIT_SP], sfu = t & (s->unit_mask[UNIT_SFU] | s->unit_mask[UNIT_DP] | s->unit_mask[UNIT_TENSOR]);
-    if (sp && oc_cu_free_at(s, UNIT_SP) <= now + 1) ready |= sp;
-    if (sfu && oc_cu_free_at(s, UNIT_SFU) <= now + 1) ready |= sfu;
-    warp_mask mem = t & s->unit_mask[UNIT_LDST] & (~s->throttle_mask | load_ok);
+    /* ALU pipelines: one test per collector-unit set (SP and INT; SFU, DP and
+     * tensor share the other), of the scheduler's sub-core */
+    warp_mask ready = 0, sp = t & s->unit_mask[ICLASS_SP], sfu = t & s->unit_mask[ICLASS_SFU];
+    if (sp && oc_cu_free_at(s, sub, ICLASS_SP) <= now + 1) ready |= sp;
+    if (sfu && oc_cu_free_at(s, sub, ICLASS_SFU) <= now + 1) ready |= sfu;
+    warp_mask mem = t & s->unit_mask[ICLASS_LDST] & (~s->throttle_mask | load_ok);
     if (mem && !s->ldst.busy && s->free_slot >= 0 && s->ldst.free_at <= now) ready |= mem & ~s->mem_full;
     return ready;
 }
@@ -969,11 +1006,12 @@ static void schedule(sm *s, uint32_t sched_id, uint64_t now, warp_mask load_ok) 
     warp_mask owned = s->live_mask & s->sched_mask[sched_id], loads = 0;
     int reason = STALL_IDLE;
     uint64_t next = NEVER;
-    warp_mask ready = ready_warps(s, owned & ~s->event_mask, now, load_ok);
+    uint32_t sub = s->warp_sub[sched_id]; /* = oc_sub(s, sched_id): warp slot sched_id is on that sub-core */
+    warp_mask ready = ready_warps(s, sub, owned & ~s->event_mask, now, load_ok);
     if (!ready) {
         warp_mask cand = owned & ~s->event_mask, rest = cand & (cand - 1);
         if (rest & (rest - 1)) {
-            reason = blocked_reason(s, cand, now, load_ok, &next);
+            reason = blocked_reason(s, sub, cand, now, load_ok, &next);
         } else { /* one or two warps: asking each is cheaper */
             for (warp_mask m = cand; m; m &= m - 1) {
                 int b = warp_blocked(s, (uint32_t)__builtin_ctzll(m), now, load_ok, &next);

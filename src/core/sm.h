@@ -35,8 +35,9 @@
 /* (SHFL exists only in the int table.) */
 typedef enum { SM_LAT_ADD = 0, SM_LAT_MAX, SM_LAT_MUL, SM_LAT_MAD, SM_LAT_DIV, SM_LAT_SHFL, SM_LAT_COUNT } sm_lat_group;
 
-/* Execution pipelines of an SM. */
-typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_TENSOR, UNIT_COUNT } sm_unit_kind;
+/* Execution pipelines of an SM.  UNIT_INT is used only with -gpgpu_num_int_units
+ * above 0 (Volta and later); otherwise integer work runs on UNIT_SP. */
+typedef enum { UNIT_SP = 0, UNIT_SFU, UNIT_DP, UNIT_LDST, UNIT_TENSOR, UNIT_INT, UNIT_COUNT } sm_unit_kind;
 
 /* Why a scheduler issued nothing in a cycle (the issue-stall breakdown). */
 typedef enum {
@@ -64,7 +65,9 @@ typedef struct {
     const warp_sched_ops *sched;   /* -gpgpu_scheduler (already looked up) */
     const char *sched_args;
     const void *cfg;               /* locsim_config, for plug-ins' own options */
-    uint32_t num_units[UNIT_COUNT];/* SP, SFU, DP (0: double precision runs on SP), LD/ST, tensor (0: none) */
+    uint32_t num_units[UNIT_COUNT];/* SP, SFU, DP (0: double precision runs on the SFU), LD/ST, tensor (0: none),
+                                      INT (0: integer runs on SP) */
+    bool sub_core;                 /* -gpgpu_sub_core_model: one sub-core per scheduler (docs/timing-core.md) */
     uint32_t simd_width;           /* lanes a pipeline processes per cycle (32: one warp per cycle) */
     uint32_t oc_units[2];          /* collector units: SP set, SFU set (-gpgpu_operand_collector_num_units_*) */
     uint32_t num_reg_banks;        /* -gpgpu_num_reg_banks (1..64) */
@@ -89,6 +92,7 @@ typedef struct {
     bool flush_l1;                 /* -gpgpu_flush_l1_cache: invalidate the L1D at every kernel start */
     cache_geometry l1d, l1c;       /* -gpgpu_cache:dl1, -gpgpu_const_cache:l1 */
     cache_geometry l1i;            /* -gpgpu_cache:il1 */
+    cache_geometry l0i;            /* -gpgpu_cache:il0: one per sub-core in front of the L1I (nsets 0: none) */
     cache_geometry l1t;            /* -gpgpu_tex_cache:l1 */
     uint32_t bypass_queue;         /* requests that skip the L1 (atomics, uncached) waiting to leave */
     uint32_t load_slots_per_warp;  /* memory instructions a warp may have in flight */
@@ -223,6 +227,7 @@ const cache *sm_l1d(const sm *s);
 int sm_set_l1d_ways(sm *s, uint32_t ways);
 const cache *sm_l1c(const sm *s);
 const cache *sm_l1i(const sm *s);  /* NULL with a perfect instruction cache */
+const cache *sm_l0i(const sm *s, uint32_t sub);  /* sub-core sub's L0 I-cache; NULL when there is none */
 const cache *sm_l1t(const sm *s);  /* NULL without a texture cache */
 /* The SM's L1D access-stream recorder (NULL unless l1d_access_analysis): the
  * timing model analyses and empties it at each kernel end. */

@@ -54,10 +54,15 @@
 /* Request tags: the target in the top bits, the memory slot below. */
 #define TAG_TARGET_SHIFT 60
 #define TAG_SLOT_MASK ((1ull << TAG_TARGET_SHIFT) - 1)
-enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4, TARGET_L1I = 5 };
+enum { TARGET_L1D = 1, TARGET_L1C = 2, TARGET_BYPASS = 3, TARGET_L1T = 4, TARGET_L1I = 5, TARGET_L0I = 6 };
 
 /* Operand collector (opcoll.c): collector-unit sets and reservation rings. */
 enum { OC_SET_SP = 0, OC_SET_SFU, OC_SETS };
+/* What a warp's next instruction needs to issue (sm.unit_mask, hot_unit): a
+ * collector unit of the SP set (SP, INT), of the SFU set (SFU, DP, tensor:
+ * locsim has no separate DP, INT or tensor collector units, docs/tensor.md), or
+ * the LD/ST unit.  The two set classes are the sets' indices. */
+enum { ICLASS_SP = OC_SET_SP, ICLASS_SFU = OC_SET_SFU, ICLASS_LDST, ICLASS_COUNT };
 #define OC_MAX_UNITS 64
 #define OC_RING 1024
 
@@ -105,12 +110,15 @@ typedef struct {
 } oc_slot;
 
 typedef struct {
-    oc_unit_set cu[OC_SETS];                 /* collector units' free cycles, per set */
+    /* collector units' free cycles, per sub-core and set: sub-core 0 holds every
+     * unit without -gpgpu_sub_core_model, each sub-core its share with it */
+    oc_unit_set cu[SM_MAX_SCHED][OC_SETS];
     oc_slot ring[OC_RING];                   /* slot c % OC_RING describes cycle c */
 } opcoll;
 
 typedef struct {
     uint8_t unit;          /* sm_unit_kind */
+    uint8_t iclass;        /* its issue class (ICLASS_*) */
     uint32_t latency;      /* cycles until the result is visible */
     uint32_t initiation;   /* cycles the pipeline is busy */
 } insn_timing;
@@ -151,7 +159,7 @@ typedef struct {
     uint8_t nsrc, nwr;         /* source / destination value registers (banks) */
     uint16_t sb[DEC_MAX_SB];   /* index into the warp's scoreboard (predicates after the registers) */
     uint16_t res[DEC_MAX_RES];
-    uint8_t src_bank[DEC_MAX_SRC]; /* register mod -gpgpu_num_reg_banks, in operand order */
+    uint8_t src_bank[DEC_MAX_SRC]; /* register mod the banks a warp can use (sm.bank_mod), in operand order */
     uint8_t wr_bank[DEC_MAX_WR];
 } insn_decode;
 
@@ -268,14 +276,14 @@ struct sm {
      * in step with warps[] by sm_warp_sync): the scan touches only these. */
     uint64_t hot_ready[SCHED_MAX_WARPS];   /* warps[w].ready_at */
     uint64_t hot_ibuf[SCHED_MAX_WARPS];    /* warps[w].ibuf_at */
-    uint8_t hot_unit[SCHED_MAX_WARPS];     /* pipeline of the next instruction */
+    uint8_t hot_unit[SCHED_MAX_WARPS];     /* issue class (ICLASS_*) of the next instruction */
     uint8_t hot_wait[SCHED_MAX_WARPS];     /* stall reason while waiting for an event */
     warp_mask event_mask;                  /* warps that wait for an event: barrier, load data, no instruction */
     warp_mask mem_wait_mask;               /* ... those whose hot_wait is STALL_MEMORY */
     warp_mask barrier_mask;                /* ... those whose hot_wait is STALL_BARRIER */
     warp_mask load_mask;                   /* next instruction reads global/local memory */
     warp_mask throttle_mask;               /* next instruction is subject to load_permitted */
-    warp_mask unit_mask[UNIT_COUNT];       /* next instruction's pipeline is hot_unit (by bit) */
+    warp_mask unit_mask[ICLASS_COUNT];     /* next instruction's issue class is hot_unit (by bit) */
     /* Which warps have hot_ready <= the current cycle, kept by events instead of
      * a compare per warp per cycle (speed only): time_ok holds the warps whose
      * ready cycle is at most wheel_now; a warp ready later waits in the bucket
@@ -310,13 +318,29 @@ struct sm {
     opcoll oc;
     sm_decode_cache own_dec;   /* this SM's decode cache ... */
     sm_decode_cache *dec;      /* ... or the one the SMs of a GPU share (sm_share_decode): the one used */
-    uint8_t warp_bank[SCHED_MAX_WARPS];    /* w mod -gpgpu_num_reg_banks (register r of w: bank (r + w) mod banks) */
+    /* Register banks: without sub-cores register r of warp w is in bank
+     * (r + w) mod banks, as in GPGPU-Sim; with -gpgpu_sub_core_model each
+     * sub-core has banks / schedulers of them and r of w is in bank
+     * sub * bank_mod + (r + w) mod bank_mod (Accel-Sim's register_bank). */
+    uint32_t bank_mod;                     /* banks one warp's registers spread over */
+    uint8_t warp_bank[SCHED_MAX_WARPS];    /* base + w mod bank_mod, base: the first bank of w's sub-core
+                                              (0 without sub-cores) */
+    uint8_t warp_bank_wrap[SCHED_MAX_WARPS]; /* base + bank_mod: a bank number at or above it wraps */
     uint8_t warp_sched[SCHED_MAX_WARPS];   /* w mod the scheduler count: w's scheduler */
+    uint8_t warp_sub[SCHED_MAX_WARPS];     /* w's sub-core: its scheduler, or 0 without sub-cores */
+    uint32_t sub_units[UNIT_COUNT];        /* units of each pipeline one sub-core owns (all without sub-cores) */
     uint64_t fetch_free;   /* first cycle the fetch unit can fetch for another warp */
 
     ldst_unit ldst;
     cache *l1d, *l1c, *l1t;
     cache *l1i;            /* NULL: -gpgpu_perfect_inst_const_cache */
+    /* L0 instruction caches, one per sub-core (l0i.c), or all NULL; with them
+     * each sub-core fetches in its own slot (sub_fetch_free) */
+    cache *l0i[SM_MAX_SCHED];
+    uint64_t sub_fetch_free[SM_MAX_SCHED];
+    uint32_t l0_rr;        /* the sub-core whose L0 miss the L1I takes first */
+    mem_req *l0_woken;     /* warps an L0 fill wakes */
+    uint32_t l0_woken_cap;
     uint32_t iretry;       /* warps in IMISS_RETRY */
     l1_trace *l1_trace;    /* L1D access-stream recorder (-l1d_access_analysis), else NULL */
     req_ring bypass;
@@ -409,12 +433,12 @@ void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now);
 
 /* ---- opcoll.c ---- */
 void oc_kernel_begin(sm *s);
-/* The collector-unit set of pipeline `unit`: SP, or SFU (SFU, DP and tensor: locsim
- * has no separate tensor collector units, docs/tensor.md). */
-static inline uint32_t oc_cu_set(uint8_t unit) { return unit == UNIT_SP ? OC_SET_SP : OC_SET_SFU; }
-/* First cycle a collector unit for an instruction of pipeline `unit` is free
- * (an instruction issued at t needs one free at t+1). */
-static inline uint64_t oc_cu_free_at(const sm *s, uint8_t unit) { return oc_units_min(&s->oc.cu[oc_cu_set(unit)]); }
+/* The sub-core whose collector units and pipelines scheduler `sched` uses. */
+static inline uint32_t oc_sub(const sm *s, uint32_t sched) { return s->c.sub_core ? sched : 0; }
+/* First cycle a collector unit of sub-core `sub` for an instruction of issue
+ * class `set` (ICLASS_SP or ICLASS_SFU) is free (an instruction issued at t
+ * needs one free at t+1). */
+static inline uint64_t oc_cu_free_at(const sm *s, uint32_t sub, uint8_t set) { return oc_units_min(&s->oc.cu[sub][set]); }
 /* An ALU instruction of warp w issued at `now`: reserve its collector unit,
  * register banks, function unit and result bus; returns the cycle its result
  * is visible. */
@@ -433,6 +457,17 @@ enum { IMISS_NONE = 0, IMISS_FILL = 1, IMISS_RETRY = 2 };
  * (send): fetch for the warps that waited. */
 void sm_ifetch_filled(sm *s, uint32_t w, uint64_t now);
 void sm_ifetch_retry(sm *s, uint64_t now);
+
+/* ---- l0i.c: L0 instruction caches ---- */
+int l0i_init(sm *s, char *err, size_t errlen);
+void l0i_free(sm *s);
+/* Move at most one L0 miss into the L1I (its one access a cycle). */
+void l0i_cycle(sm *s, uint64_t now);
+/* An L0 miss the L1I kept waiting was answered (r: the L1I's woken request). */
+void l0i_filled(sm *s, const mem_req *r, uint64_t now);
+/* Some L0 has a miss for the L1I. */
+int l0i_queued(const sm *s);
+static inline int l0i_has_work(const sm *s) { return s->l0i[0] && l0i_queued(s); }
 
 /* ---- ldst.c ---- */
 int ldst_init(sm *s, char *err, size_t errlen);

@@ -627,6 +627,42 @@ static int check_gpu_size(const sim_config *c, char *err, size_t errlen) {
     return 0;
 }
 
+/* -gpgpu_sub_core_model 1 gives each warp scheduler an equal share of the
+ * register banks, the collector units of each set and the units of each
+ * pipeline (Accel-Sim asserts the same divisibility for the banks and the
+ * collector units, and gives each scheduler one issue slot of each pipeline).
+ * The LD/ST unit stays one per SM. */
+static int check_sub_cores(const sim_config *c, char *err, size_t errlen) {
+    if (c->l0i.nsets && !c->sub_core_model) {
+        snprintf(err, errlen, "-gpgpu_cache:il0: L0 instruction caches belong to sub-cores: they need "
+                 "-gpgpu_sub_core_model 1");
+        return -1;
+    }
+    if (c->l0i.nsets && c->l0i.line_size > c->l1i.line_size) {
+        snprintf(err, errlen, "-gpgpu_cache:il0: its %u-byte lines are longer than the L1I's %u-byte lines "
+                 "(-gpgpu_cache:il1)", c->l0i.line_size, c->l1i.line_size);
+        return -1;
+    }
+    if (!c->sub_core_model) return 0;
+    uint32_t n = c->num_sched_per_core;
+    const struct { uint32_t v; const char *opt; } share[] = {
+        {c->num_reg_banks, "-gpgpu_num_reg_banks"},
+        {c->oc_units_sp, "-gpgpu_operand_collector_num_units_sp"},
+        {c->oc_units_sfu, "-gpgpu_operand_collector_num_units_sfu"},
+        {c->num_sp_units, "-gpgpu_num_sp_units"},
+        {c->num_sfu_units, "-gpgpu_num_sfu_units"},
+        {c->num_dp_units, "-gpgpu_num_dp_units"},
+        {c->num_int_units, "-gpgpu_num_int_units"},
+        {c->tensor_core_avail ? c->num_tensor_units : 0, "-gpgpu_num_tensor_core_units"}};
+    for (size_t i = 0; i < sizeof share / sizeof share[0]; i++) {
+        if (share[i].v % n == 0) continue; /* 0 (no such unit, or one per scheduler) divides too */
+        snprintf(err, errlen, "-gpgpu_sub_core_model 1: %s %u must be a multiple of -gpgpu_num_sched_per_core %u "
+                 "(each sub-core gets an equal share)", share[i].opt, share[i].v, n);
+        return -1;
+    }
+    return 0;
+}
+
 /* The multi-module options (docs/numa.md): checked even with one module, so a
  * misspelt placement is reported whatever the module count. */
 static int check_numa(const sim_config *c, char *err, size_t errlen) {
@@ -734,6 +770,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         check_policy(&c->l2, CACHE_LEVEL_L2, c->l2_policy, c->l2_policy[0] ? "l2_policy" : "gpgpu_cache:dl2", err,
                      errlen) ||
         check_policy(&c->l1i, CACHE_LEVEL_OTHER, "", "gpgpu_cache:il1", err, errlen) ||
+        (c->l0i.nsets && check_policy(&c->l0i, CACHE_LEVEL_OTHER, "", "gpgpu_cache:il0", err, errlen)) ||
         check_policy(&c->l1c, CACHE_LEVEL_OTHER, "", "gpgpu_const_cache:l1", err, errlen) ||
         check_policy(&c->l1t, CACHE_LEVEL_OTHER, "", "gpgpu_tex_cache:l1", err, errlen))
         return -1;
@@ -752,7 +789,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         return -1;
     }
     if (check_gpu_size(c, err, errlen) || check_numa(c, err, errlen) || check_unified(c, err, errlen) ||
-        check_far(c, err, errlen))
+        check_far(c, err, errlen) || check_sub_cores(c, err, errlen))
         return -1;
     addrmap_config ac;
     addrmap am;

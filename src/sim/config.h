@@ -79,6 +79,8 @@ struct locsim_config {
     char cta_scheduler[64];            /* "rr", ... (src/cta/) */
     uint32_t max_insn_issue_per_warp;
     uint32_t num_sp_units, num_sfu_units, num_dp_units;
+    uint32_t num_int_units;            /* -gpgpu_num_int_units (0: int runs on the SP units) */
+    bool sub_core_model;               /* -gpgpu_sub_core_model */
     uint32_t oc_units_sp, oc_units_sfu, oc_units_mem, num_reg_banks;
     uint32_t pipeline_widths[11], n_pipeline_widths;   /* -gpgpu_pipeline_widths (7 or 11 entries) */
     uint32_t lat_int[OPLAT_COUNT], init_int[OPLAT_COUNT];
@@ -91,6 +93,7 @@ struct locsim_config {
 
     /* ---- caches ---- */
     cache_geometry l1d, l1i, l1c, l1t, l2;   /* l2: one slice */
+    cache_geometry l0i;                      /* -gpgpu_cache:il0 per sub-core (nsets 0: none) */
     char l1d_policy[32], l2_policy[32];      /* replacement overrides ("" = the string's letter) */
     uint32_t sharing_dead_block;             /* -sharing_dead_block (policy 'sharing', docs/sharing.md) */
     uint32_t sharing_detect_stores;          /* -sharing_detect_stores (policy 'sharing' in the L2) */

@@ -26,6 +26,18 @@
 
 /* ---- custom parsers ---- */
 
+/* -gpgpu_cache:il0: "none" (no L0 instruction caches) or a cache string. */
+static int parse_l0i(sim_config *c, const char *v, char *err, size_t n) {
+    if (!strcmp(v, "none")) {
+        memset(&c->l0i, 0, sizeof c->l0i);
+        snprintf(c->l0i.text, sizeof c->l0i.text, "none");
+        return 0;
+    }
+    return cache_geometry_parse(v, &c->l0i, err, n);
+}
+
+static void format_l0i(const sim_config *c, char *buf, size_t n) { snprintf(buf, n, "%s", c->l0i.text); }
+
 static int parse_pipeline(sim_config *c, const char *v, char *err, size_t n) {
     unsigned threads, warp;
     char extra;
@@ -209,6 +221,14 @@ static const option_def options[] = {
     UINT("gpgpu_num_sp_units", num_sp_units, "2", 1, 8, "SP (ALU) pipelines per SM"),
     UINT("gpgpu_num_sfu_units", num_sfu_units, "1", 1, 8, "SFU pipelines per SM"),
     UINT("gpgpu_num_dp_units", num_dp_units, "0", 0, 8, "double-precision pipelines per SM (0: DP runs on the SFU)"),
+    UINT("gpgpu_num_int_units", num_int_units, "0", 0, 8,
+         "integer pipelines per SM (GPGPU-Sim 4.x): with 1 or more, every SP-pipe instruction but f32 add/sub/min/"
+         "max/mul/mad/fma runs on them (Volta and later); 0 (GPGPU-Sim's default, Fermi): int and fp share the SP "
+         "pipelines"),
+    BOOL("gpgpu_sub_core_model", sub_core_model, "0",
+         "(GPGPU-Sim 4.x / Accel-Sim) split the SM into one sub-core per warp scheduler: warp w belongs to sub-core "
+         "w mod -gpgpu_num_sched_per_core, which has its own share of the collector units, register banks and of "
+         "every pipeline but the LD/ST unit (docs/timing-core.md, Volta-class SM); 0: one shared pool (Fermi)"),
     UINT("gpgpu_operand_collector_num_units_sp", oc_units_sp, "6", 1, 64,
          "operand collector units for SP instructions (src/core/opcoll.c)"),
     UINT("gpgpu_operand_collector_num_units_sfu", oc_units_sfu, "8", 1, 64,
@@ -261,6 +281,10 @@ static const option_def options[] = {
     CACHE("gpgpu_cache:il1", l1i, "N:4:128:4,L:R:f:N:L,A:2:32,4",
           "L1 instruction cache per SM: its line size bounds a fetch (2 instructions, 1 at a line's end); "
           "a miss reads the L2 (docs/fidelity.md)"),
+    CUSTOM("gpgpu_cache:il0", parse_l0i, format_l0i, "none | <cache string>", "none",
+           "(locsim) L0 instruction cache of each sub-core (-gpgpu_sub_core_model 1; Volta and later): each has "
+           "its own fetch slot and L0, whose misses take the SM's L1I one a cycle; none: no L0 (GPGPU-Sim and "
+           "Accel-Sim have none; docs/timing-core.md)"),
     CACHE("gpgpu_const_cache:l1", l1c, "N:64:64:2,L:R:f:N:L,A:2:32,4", "constant cache per SM"),
     CACHE("gpgpu_tex_cache:l1", l1t, "N:4:128:24,L:R:m:N:L,F:128:4,128:2", "texture cache per SM (tex / tld4 reads; F-type MSHRs: <fragment fifo>:<request fifo>,<rob>)"),
     CACHE("gpgpu_cache:dl2", l2, "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32",

@@ -44,6 +44,8 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->num_units[UNIT_SFU] = c->num_sfu_units;
     s->num_units[UNIT_DP] = c->num_dp_units;
     s->num_units[UNIT_LDST] = 1;
+    s->num_units[UNIT_INT] = c->num_int_units;
+    s->sub_core = c->sub_core_model;
     /* -gpgpu_num_tensor_core_units 0: one per warp scheduler (docs/tensor.md) */
     s->num_units[UNIT_TENSOR] =
         !c->tensor_core_avail ? 0 : c->num_tensor_units ? c->num_tensor_units : c->num_sched_per_core;
@@ -64,7 +66,9 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->init_sfu = c->init_sfu;
     s->lat_tensor = c->lat_tensor;
     s->init_tensor = c->init_tensor;
-    s->insns_per_iline = c->l1i.line_size >= 16 ? c->l1i.line_size / 8 : 2;
+    /* a fetch stops at the end of the line of the cache it reads: the L0 when there is one */
+    uint32_t iline = c->l0i.nsets && c->sub_core_model ? c->l0i.line_size : c->l1i.line_size;
+    s->insns_per_iline = iline >= 16 ? iline / 8 : 2;
     s->l1_latency = c->l1_latency;
     s->smem_latency = c->smem_latency;
     /* GPGPU-Sim sends ld.param and constant loads through the constant cache,
@@ -87,6 +91,7 @@ static void sm_params(const sim_config *c, sm_config *s) {
     s->l1d_access_analysis = c->l1d_access_analysis;
     s->l1c = c->l1c;
     s->l1i = c->l1i;
+    s->l0i = c->l0i;
     s->l1t = c->l1t;
     s->bypass_queue = BYPASS_QUEUE;
     s->load_slots_per_warp = LOAD_SLOTS_PER_WARP;

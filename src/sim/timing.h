@@ -22,6 +22,8 @@
 typedef struct {
     stats_gpu_ids gpu;
     stats_cache_ids l1d, l1c, l1t, l1i, l2;
+    stats_cache_ids l0i;             /* defined only with L0 I-caches (has_l0i) */
+    int has_l0i;
     stats_dram_ids dram;
     stats_icnt_ids req, rep;
     int regs_per_thread, regs_estimated, cta_clusters;

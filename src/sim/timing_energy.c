@@ -125,7 +125,7 @@ static void sm_events(const sm *m, uint64_t *n) {
     n[EN_SHMEM_WRITE] += c->smem_write_passes;
     n[EN_RF_READ] += c->rf_reads;
     n[EN_RF_WRITE] += c->rf_writes;
-    n[EN_ALU_OP] += c->unit_threads[UNIT_SP];
+    n[EN_ALU_OP] += c->unit_threads[UNIT_SP] + c->unit_threads[UNIT_INT]; /* int ops cost an ALU op, as on SP */
     n[EN_SFU_OP] += c->unit_threads[UNIT_SFU];
     n[EN_DP_OP] += c->unit_threads[UNIT_DP];
     n[EN_WARP_INST] += c->warp_insns;

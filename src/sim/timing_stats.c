@@ -24,13 +24,18 @@ static const char *const stall_stat[STALL_COUNT] = {"issue_stall_idle", "issue_s
                                                     "issue_stall_pipeline", "issue_stall_memory",
                                                     "issue_stall_barrier"};
 static const char *const unit_stat[UNIT_COUNT] = {"warp_insn_sp", "warp_insn_sfu", "warp_insn_dp", "warp_insn_ldst",
-                                                     "warp_insn_tensor"};
+                                                     "warp_insn_tensor", "warp_insn_int"};
 
 timing_state *timing_of(const locsim_device *dev) {
     return dev && dev->mode == LOCSIM_MODE_TIMING ? (timing_state *)dev->timing : NULL;
 }
 
-static int define_core(stats *s, timing_stat_ids *d) {
+/* Is pipeline u's statistic defined?  warp_insn_int only where the SMs have an
+ * INT pipeline (-gpgpu_num_int_units), so that the reports of configurations
+ * without one (every Fermi-era one) keep exactly their statistics. */
+static int unit_reported(const sim_config *cfg, int u) { return u != UNIT_INT || cfg->num_int_units > 0; }
+
+static int define_core(stats *s, const sim_config *cfg, timing_stat_ids *d) {
     int ok = 1;
 #define C(field, name, flags, help) ok &= (d->field = stats_define_counter(s, name, NULL, flags, help)) >= 0
     C(ctas, "gpu_ctas", 0, "CTAs completed");
@@ -51,7 +56,10 @@ static int define_core(stats *s, timing_stat_ids *d) {
         ok &= (d->stall_frac[r] = stats_define_ratio(s, name, NULL, d->stall[r], d->slots, 1.0, 0,
                                                      "share of scheduler-cycles without issue, by reason")) >= 0;
     }
-    for (int u = 0; u < UNIT_COUNT; u++) C(unit[u], unit_stat[u], STAT_DETAIL, "warp instructions per pipeline");
+    for (int u = 0; u < UNIT_COUNT; u++) {
+        d->unit[u] = -1;
+        if (unit_reported(cfg, u)) C(unit[u], unit_stat[u], STAT_DETAIL, "warp instructions per pipeline");
+    }
     C(gmem_insns, "gmem_warp_accesses", 0, "global/local/constant/texture warp memory instructions");
     C(gmem_reqs, "gmem_requests", 0, "coalesced line requests they made");
     ok &= (d->gmem_per_insn = stats_define_ratio(s, "gmem_requests_per_access", NULL, d->gmem_reqs, d->gmem_insns, 1.0,
@@ -175,14 +183,22 @@ static int define_regime(stats *s, timing_stat_ids *d) {
     return ok ? 0 : -1;
 }
 
+/* L0I_* (the sub-cores' L0 instruction caches, summed) only where the
+ * configuration has them, so that no other report changes. */
+static int define_l0i(stats *s, const sim_config *cfg, timing_stat_ids *d) {
+    d->has_l0i = cfg->l0i.nsets && cfg->sub_core_model;
+    return d->has_l0i ? stats_define_cache(s, "L0I", d->gpu.insn, &d->l0i) : 0;
+}
+
 int timing_stats_init(timing_state *t, char *err, size_t errlen) {
     timing_stat_ids *d = &t->ids;
     t->stats = stats_create();
-    if (!t->stats || stats_define_gpu(t->stats, &d->gpu) || define_core(t->stats, d) ||
+    if (!t->stats || stats_define_gpu(t->stats, &d->gpu) || define_core(t->stats, t->cfg, d) ||
         stats_define_cache(t->stats, "L1D", d->gpu.insn, &d->l1d) ||
         stats_define_cache(t->stats, "L1C", d->gpu.insn, &d->l1c) ||
         stats_define_cache(t->stats, "L1T", d->gpu.insn, &d->l1t) ||
         stats_define_cache(t->stats, "L1I", d->gpu.insn, &d->l1i) ||
+        define_l0i(t->stats, t->cfg, d) ||
         stats_define_cache(t->stats, "L2", d->gpu.insn, &d->l2) || stats_define_dram(t->stats, &d->dram) ||
         stats_define_icnt(t->stats, "icnt_req", &d->req) || stats_define_icnt(t->stats, "icnt_rep", &d->rep) ||
         define_sharing(t->stats, d) || define_regime(t->stats, d) || timing_policy_stats_define(t) ||
@@ -225,6 +241,7 @@ static void collect_sm(timing_state *t, const sm *m) {
     stats_add_cache(s, &d->l1c, sm_l1c(m));
     if (sm_l1t(m)) stats_add_cache(s, &d->l1t, sm_l1t(m));
     if (sm_l1i(m)) stats_add_cache(s, &d->l1i, sm_l1i(m));
+    for (uint32_t k = 0; d->has_l0i && sm_l0i(m, k); k++) stats_add_cache(s, &d->l0i, sm_l0i(m, k));
 }
 
 void timing_stats_kernel_end(timing_state *t, const exec_launch *L, double host_seconds) {
