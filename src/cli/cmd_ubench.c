@@ -576,15 +576,28 @@ static void l2_hit_row(ub_ctx *c) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "lat.l2.hit");
     if (!wanted(c, r.name)) return;
-    /* A cycle of 512 lines (64 KB at 128 B): more than an LRU L1D of <= 256
-     * lines can keep, so every load misses it; the L2 keeps them all.  The first
-     * run (8 trips per loop: 2 x 8 x 64 loads) brings every line into the L2;
-     * after it every timed load misses the L1D and hits the L2. */
-    enum { N = 512, REPS = N / 64 };
-    static uint64_t off[N];
-    uint32_t line = c->cfg->l1d.line_size ? c->cfg->l1d.line_size : 128;
-    for (int i = 0; i < N; i++) off[i] = (uint64_t)i * line;
-    if (chain_write(c, off, N) || chase_run(c, "chase_global", c->buf, REPS / 2, REPS, &r.measured)) {
+    /* A cycle of at least 512 lines and twice the L1D's (64 KB at 128 B for an
+     * L1D of <= 256 lines; an A100-sized 128 KB L1D needs 2048): more than an
+     * LRU L1D can keep, so every load misses it; the L2 keeps them all.  The
+     * first run (n/64 trips per loop: 2 x n/64 x 64 loads) brings every line
+     * into the L2; after it every timed load misses the L1D and hits the L2.
+     * (A chain the L1D holds makes the shorter run's second pass miss where the
+     * longer one's hits, and the figure comes out negative.) */
+    const sim_config *g = c->cfg;
+    uint32_t l1_lines = g->l1d.nsets * g->l1d_size_scale * g->l1d.assoc;
+    uint32_t n = 2 * l1_lines < 512 ? 512 : (2 * l1_lines + 127) / 128 * 128;
+    uint32_t line = g->l1d.line_size ? g->l1d.line_size : 128;
+    uint64_t *off = malloc(n * sizeof *off);
+    if (!off || (uint64_t)n * line > (8u << 20)) { /* below flush_l2's region */
+        fprintf(stderr, "locsim ubench: lat.l2.hit: no room for a chain of %u lines\n", n);
+        free(off);
+        c->errors++;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) off[i] = (uint64_t)i * line;
+    int rc = chain_write(c, off, n) || chase_run(c, "chase_global", c->buf, (int)(n / 128), (int)(n / 64), &r.measured);
+    free(off);
+    if (rc) {
         c->errors++;
         return;
     }
@@ -981,6 +994,9 @@ int cmd_ubench(int argc, char **argv) {
     double line = cfg->l2.line_size ? cfg->l2.line_size : 128;
     c.buf_bytes = 64u << 20;
     while ((double)c.buf_bytes / 2 / line < pairs * DRAM_LINES * 2.5) c.buf_bytes *= 2;
+    /* flush_l2's region (8 MB in, four times the L2) lies in the first half too */
+    uint64_t l2_bytes = (uint64_t)cfg->l2.nsets * cfg->l2.line_size * cfg->l2.assoc * config_num_l2_slices(cfg);
+    while ((8u << 20) + 4 * l2_bytes > c.buf_bytes / 2) c.buf_bytes *= 2;
     if (locsim_device_create(cfg, LOCSIM_MODE_TIMING, &c.dev) != LOCSIM_OK ||
         locsim_module_load_ptx(c.dev, ubench_ptx, ubench_ptx_len, "ubench/kernel.ptx", &c.mod) != LOCSIM_OK ||
         locsim_malloc(c.dev, &c.out, 3 * 32 * sizeof(int64_t)) != LOCSIM_OK || locsim_malloc(c.dev, &c.sink, 8 * 1024) != LOCSIM_OK ||
