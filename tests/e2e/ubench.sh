@@ -8,11 +8,27 @@ set -u
 locsim=$1
 src=$2
 status=0
+# Rows known to fail, as config:row, each with its reason in docs/timing-core.md
+# ("Volta-class SM", open issues): with -gpgpu_sub_core_model 1 these ALU
+# throughput rows measure up to 6% below the bound the units set (faster than
+# the units allow), a cause not yet found.  The list is strict: a listed row
+# that passes fails the test (take it off the list), and any other FAIL fails it.
+known_fail="volta_v100:thr.iadd volta_v100:thr.imul volta_v100:thr.fmax
+ampere_a100:thr.sub.packed hopper_h100:thr.sub.packed"
 for cfg in "$src"/configs/*.cfg; do
   name=$(basename "$cfg" .cfg)
   out=$("$locsim" ubench --config "$cfg" 2>&1)
   rc=$?
-  if [ $rc -ne 0 ]; then
+  failed=$(echo "$out" | awk '$NF == "FAIL" {print $1}')
+  unexpected=0
+  for row in $failed; do
+    case " $(echo $known_fail) " in *" $name:$row "*) echo "known failure: $name: $row" ;; *) unexpected=1 ;; esac
+  done
+  for k in $known_fail; do
+    [ "${k%%:*}" = "$name" ] || continue
+    echo "$failed" | grep -qx "${k#*:}" || { echo "FAIL: $name: ${k#*:} is listed as failing but passed: take it off the list"; status=1; }
+  done
+  if [ $rc -ne 0 ] && { [ $unexpected -ne 0 ] || [ -z "$failed" ]; }; then
     echo "FAIL: locsim ubench --config $name exited $rc"
     echo "$out"
     status=1
