@@ -13,6 +13,7 @@
 // What it measures like `locsim ubench` does (same kernel, launch shape, trip
 // counts R1/R2 and formula, kernel.cu's header):
 //   lat.<op>, thr.<op>               per-opcode dependent chains / 16 warps x 16 chains
+//   thr.sub.spread, thr.sub.packed   N warps on N schedulers / on one
 //   lat.smem.Nway, thr.smem.Nway     shared-memory bank conflicts
 //   lat.l1d.hit                      chase over 16 lines of 128 B
 //   lat.const.hit                    chase over 8 constant-cache lines 64 B apart
@@ -139,6 +140,24 @@ static double alu_measure(const alu_op *op, int thr) {
     }
     if (op->flat) return measure(thr ? op->fthr : op->flat, threads, r1, r2, per, 1.5f, 1.0f, (float *)d_sink);
     return measure(thr ? op->dthr : op->dlat, threads, r1, r2, per, 1.5, 1.0, (double *)d_sink);
+}
+
+// Warp schedulers per SM, which the runtime does not report: 2 on Fermi (sm_2x),
+// 4 from Kepler on (the architectures' whitepapers).
+static unsigned schedulers(const cudaDeviceProp *p) { return p->major >= 3 ? 4 : 2; }
+
+// thr.sub.spread / thr.sub.packed (locsim ubench's sub-core rows): f32 adds of N
+// working warps (N = schedulers), warps 0..N-1 (one per scheduler) or warps 0, N,
+// 2N, ... of N x N (all on one scheduler, the others idle); cycles per warp
+// instruction over the N warps.
+static void sub_rows(const cudaDeviceProp *p) {
+    unsigned n = schedulers(p);
+    for (int packed = 0; packed < 2; packed++) {
+        const char *name = packed ? "thr.sub.packed" : "thr.sub.spread";
+        if (!wanted(name)) continue;
+        int stride = packed ? (int)n : 1;
+        row(name, measure(part_fadd, (packed ? n * n : n) * 32, 2, 4, n, 1.5f, 1.0f, (float *)d_sink, stride));
+    }
 }
 
 static void alu_rows(int thr) {
@@ -274,6 +293,7 @@ int main(int argc, char **argv) {
     check(cudaMalloc(&d_buf, buf_bytes), "cudaMalloc");
     alu_rows(0);
     alu_rows(1);
+    sub_rows(&p);
     smem_rows();
     l1_row();
     const_row();

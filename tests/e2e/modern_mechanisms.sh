@@ -10,8 +10,12 @@
 # PASS, exit 0, and report 108 SMs; every prefetcher must have issued prefetches
 # (in one of its runs at least) and the CTA schedulers' grid must have more CTAs
 # than the GPU has SMs.
-# The configuration is tests/configs/ampere_like.cfg until configs/ampere_a100.cfg
-# (issue 35 item 4) exists; LOCSIM_MODERN_CONFIG picks another.
+# The configuration is tests/configs/ampere_like.cfg (LOCSIM_MODERN_CONFIG picks
+# another).  Not yet configs/ampere_a100.cfg: there every mechanism runs and
+# self-checks, but the L2 prefetchers issue nothing (hotspot --size 5, next-line:
+# 31,270 candidates, all 31,270 L2_prefetch_foreign, 0 issued): its address map puts each
+# next line in another L2 slice, and a slice prefetches only its own lines
+# (docs/wsmp.md).  Open in issue 35.
 set -u
 locsim=$1
 src=$2
@@ -19,7 +23,6 @@ cd "$src" || exit 1
 cfg=${LOCSIM_MODERN_CONFIG:-}
 if [ -z "$cfg" ]; then
   cfg=tests/configs/ampere_like.cfg
-  [ -f configs/ampere_a100.cfg ] && cfg=ampere_a100
 fi
 fail=0
 tmp=$(mktemp -d)
