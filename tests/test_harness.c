@@ -1,6 +1,7 @@
 /* The evaluation harness: SHA-256 against FIPS 180-4's examples, sweep specs
  * (good ones expand to the right runs; bad ones are rejected with file:line and
- * what was expected, before anything runs), and the results database. */
+ * what was expected, before anything runs), the results database, and runs'
+ * points and keys (points.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "harness/db.h"
+#include "harness/points.h"
 #include "harness/sha256.h"
 #include "harness/spec.h"
 #include "harness/sweep.h"
@@ -236,6 +238,58 @@ static void test_db_refuses(void **state) {
     unlink(wal);
 }
 
+static char *changed(const char *dump, const char *defaults) {
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    points_changed_options(dump, strlen(dump), defaults, strlen(defaults), f);
+    fclose(f);
+    return out;
+}
+
+/* A point hashes the options that differ from the binary's defaults, so a
+ * binary with one more option (at a default that changes nothing) gives the
+ * same point; scheme 1 hashed the whole dump, and every point changed. */
+static void test_points(void **state) {
+    (void)state;
+    const char *old_defaults = "\n# SMs\n-cores 15\n-sched gto\n\n# L1\n-l1 16:128:4\n";
+    const char *old_dump = "\n# SMs\n-cores 15\n-sched lrr\n\n# L1\n-l1 32:128:4\n";
+    /* the next binary: a new option in each section, at its default in both */
+    const char *new_defaults = "\n# SMs\n-cores 15\n-sub_core 0\n-sched gto\n\n# L1\n-l1 16:128:4\n-banks 1\n";
+    const char *new_dump = "\n# SMs\n-cores 15\n-sub_core 0\n-sched lrr\n\n# L1\n-l1 32:128:4\n-banks 1\n";
+    char *a = changed(old_dump, old_defaults), *b = changed(new_dump, new_defaults);
+    assert_string_equal(a, "-sched lrr\n-l1 32:128:4\n");
+    assert_string_equal(b, a);
+    free(a);
+    free(b);
+    /* a config that sets the new option away from its default is another point */
+    a = changed("\n# SMs\n-cores 15\n-sub_core 1\n-sched lrr\n\n# L1\n-l1 32:128:4\n-banks 1\n", new_defaults);
+    assert_string_equal(a, "-sub_core 1\n-sched lrr\n-l1 32:128:4\n");
+    free(a);
+    /* the default configuration itself changes nothing; a last line without
+     * its newline is compared too */
+    a = changed(new_defaults, new_defaults);
+    assert_string_equal(a, "");
+    free(a);
+    a = changed("-x 1\n-y 3", "-x 1\n-y 2");
+    assert_string_equal(a, "-y 3");
+    free(a);
+    /* dumps that do not line up (a value with a newline in it): the whole dump */
+    a = changed("-x 1\n-y \"a\nb\"\n", "-x 1\n-y 2\n");
+    assert_string_equal(a, "-x 1\n-y \"a\nb\"\n");
+    free(a);
+
+    /* the key: the model's 12-digit id and the point, nothing else */
+    char k1[65], k2[65], k3[65], want[65];
+    points_key("c6a22d0367b6", "ab12", k1);
+    points_key("c6a22d0367b6ffffffff", "ab12", k2);   /* only 12 digits count */
+    points_key("4f848d710e53", "ab12", k3);
+    hash_str("locsim-run-v2\nmodel c6a22d0367b6\npoint ab12\n", want);
+    assert_string_equal(k1, want);
+    assert_string_equal(k2, k1);
+    assert_string_not_equal(k3, k1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256),
@@ -243,6 +297,7 @@ int main(void) {
         cmocka_unit_test(test_spec_bad),
         cmocka_unit_test(test_spec_deep),
         cmocka_unit_test(test_db_refuses),
+        cmocka_unit_test(test_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

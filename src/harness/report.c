@@ -22,6 +22,7 @@
 #include "harness/db.h"
 #include "harness/equiv.h"
 #include "harness/report.h"
+#include "harness/points.h"
 #include "harness/results_file.h"
 #include "harness/spec.h"
 #include "harness/sweep.h"
@@ -1813,6 +1814,15 @@ int report_main(int argc, char **argv) {
             fprintf(stderr, "locsim report: cannot merge %s into %s: %s\n", results_path, dbpath, err);
         else if (copied)
             fprintf(stderr, "locsim report: %d runs merged from %s\n", copied, results_path);
+        db_close(&w);
+    }
+    /* runs stored under the first key scheme found by their points (points.h);
+     * a database the report may not write is read as it is */
+    results_db w;
+    if (access(dbpath, W_OK) == 0 && db_open(&w, dbpath, 0, 0, err, sizeof err) == 0) {
+        int moved, dropped;
+        if (points_migrate(&w, &R.plan, R.s->name, &moved, &dropped, err, sizeof err))
+            fprintf(stderr, "locsim report: %s\n", err);
         db_close(&w);
     }
     if (db_open(&R.db, dbpath, 0, 1, err, sizeof err)) {

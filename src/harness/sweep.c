@@ -29,8 +29,8 @@
 #include <yaml.h>
 
 #include "harness/equiv.h"
+#include "harness/points.h"
 #include "harness/results_file.h"
-#include "harness/sha256.h"
 #include "harness/sweep.h"
 #include "sim/config.h"
 
@@ -96,86 +96,6 @@ static int excluded(const spec *s, const spec_workload *w, uint32_t size, uint64
         }
         if (m) return 1;
     }
-    return 0;
-}
-
-/* The program an exec: workload names, as a path (PATH lookup without a '/'). */
-static int find_program(const char *argv0, char *out, size_t n) {
-    if (strchr(argv0, '/')) return (size_t)snprintf(out, n, "%s", argv0) < n && access(out, X_OK) == 0 ? 0 : -1;
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *colon = strchr(path, ':');
-        size_t len = colon ? (size_t)(colon - path) : strlen(path);
-        if ((size_t)snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", argv0) < n && access(out, X_OK) == 0)
-            return 0;
-        path = colon ? colon + 1 : NULL;
-    }
-    return -1;
-}
-
-static int key_of(const spec *s, sweep_plan *p, planned_run *r, char *err, size_t errlen) {
-    sim_config cfg;
-    char e[1024];
-    if (config_load(&cfg, r->cfg->path, e, sizeof e)) {
-        snprintf(err, errlen, "%s", e);
-        return -1;
-    }
-    for (int o = 0; o < r->v->nopts; o++)
-        if (config_set(&cfg, r->v->opts[o].name, r->v->opts[o].value, s->path, e, sizeof e)) {
-            snprintf(err, errlen, "%s", e);
-            return -1;
-        }
-    if (config_finalize(&cfg, e, sizeof e)) {
-        snprintf(err, errlen, "%s: %s", s->path, e);
-        return -1;
-    }
-    char *dump = NULL;
-    size_t dumplen = 0;
-    FILE *f = open_memstream(&dump, &dumplen);
-    if (!f) return -1;
-    config_dump(&cfg, f);
-    fclose(f);
-    /* The key hashes the model, then the point; the point hashes the same
-     * without the model (a stale run of an earlier simulator is found by it). */
-    sha256_ctx c, pc;
-    sha256_init(&c);
-    sha256_init(&pc);
-    char head[512];
-    int n = snprintf(head, sizeof head, "locsim-run-v1\nmodel %s\n", p->binary_hash);
-    sha256_update(&c, head, (size_t)n);
-    n = snprintf(head, sizeof head, "size %u\nseed %llu\n", r->size, (unsigned long long)r->seed);
-    sha256_update(&c, head, (size_t)n);
-    sha256_update(&pc, "locsim-point-v1\n", 16);
-    sha256_update(&pc, head, (size_t)n);
-    if (r->w->name) {
-        sha256_update(&c, "workload ", 9);
-        sha256_update(&c, r->w->name, strlen(r->w->name) + 1);
-        sha256_update(&pc, "workload ", 9);
-        sha256_update(&pc, r->w->name, strlen(r->w->name) + 1);
-    } else {
-        char prog[PATH_MAX], h[65];
-        if (find_program(r->w->argv[0], prog, sizeof prog) || sha256_file(prog, h)) {
-            snprintf(err, errlen, "%s:%d: workload %s: cannot read the program '%s'", s->path, r->w->line, r->w->id,
-                     r->w->argv[0]);
-            free(dump);
-            return -1;
-        }
-        sha256_update(&c, "program ", 8);
-        sha256_update(&c, h, 64);
-        sha256_update(&pc, "program ", 8);
-        sha256_update(&pc, h, 64);
-        for (int i = 0; i < r->w->argc; i++) {
-            sha256_update(&c, r->w->argv[i], strlen(r->w->argv[i]) + 1);
-            sha256_update(&pc, r->w->argv[i], strlen(r->w->argv[i]) + 1);
-        }
-    }
-    sha256_update(&c, "config\n", 7);
-    sha256_update(&c, dump, dumplen);
-    sha256_update(&pc, "config\n", 7);
-    sha256_update(&pc, dump, dumplen);
-    free(dump);
-    sha256_hex(&c, r->key);
-    sha256_hex(&pc, r->point);
     return 0;
 }
 
@@ -245,7 +165,7 @@ int sweep_make_plan(const spec *s, sweep_plan *p, char *err, size_t errlen) {
                             continue;
                         planned_run *r = &p->runs[p->nruns];
                         r->w = w, r->size = w->sizes[zi], r->seed = w->seeds[si], r->cfg = &s->configs[ci], r->v = v;
-                        if (key_of(s, p, r, err, errlen)) return -1;
+                        if (points_of_run(s, p, r, err, errlen)) return -1;
                         build_argv(p, r);
                         p->nruns++;
                     }
@@ -259,6 +179,7 @@ void sweep_free_plan(sweep_plan *p) {
         free(p->runs[i].argv);
     }
     free(p->runs);
+    free(p->defaults);
     memset(p, 0, sizeof *p);
 }
 
@@ -459,7 +380,7 @@ static char *log_tail(const char *path, const char *suffix) {
     return m;
 }
 
-static char *shell_join(char **argv, int argc) {
+char *sweep_command_line(char **argv, int argc) {
     size_t len = 1;
     for (int i = 0; i < argc; i++) len += 3 + 4 * strlen(argv[i]);
     char *s = xcalloc(len, 1), *p = s;
@@ -698,7 +619,7 @@ static int run_local(const spec *s, const sweep_plan *p, results_db *db, const p
             }
             run_record rec;
             finish_record(s, p, &slots[j], wstatus, &ru, &rec);
-            char *cmd = shell_join(slots[j].run->argv, slots[j].run->argc);
+            char *cmd = sweep_command_line(slots[j].run->argv, slots[j].run->argc);
             rec.command = cmd;
             char err[1024];
             if (db_store(db, &rec, err, sizeof err)) {
@@ -932,7 +853,7 @@ static int run_task(const char *dir, const char *index_text) {
     while (wait4(sl.pid, &wstatus, 0, &ru) < 0 && errno == EINTR) {}
     run_record rec;
     finish_record(&s, &p, &sl, wstatus, &ru, &rec);
-    char *cmd = shell_join(r.argv, r.argc);
+    char *cmd = sweep_command_line(r.argv, r.argc);
     rec.command = cmd;
     unlink(tmp);
     results_db db;
@@ -1253,9 +1174,10 @@ int sweep_main(int argc, char **argv) {
      * one's own neither reads nor writes it. */
     char results_path[PATH_MAX] = "", dry_db[PATH_MAX] = "";
     if (own_db) results_file_path(s->path, s->name, results_path, sizeof results_path);
-    if (dry && results_path[0] && access(results_path, F_OK) == 0) {
+    if (dry && ((results_path[0] && access(results_path, F_OK) == 0) || db.db)) {
         /* a dry run writes nothing: it counts against a scratch copy of the
-         * database and the committed results */
+         * database and the committed results (carried over to this key
+         * scheme there, points.h) */
         const char *t = getenv("TMPDIR");
         snprintf(dry_db, sizeof dry_db, "%s/locsim-dry-%d.db", t && *t ? t : "/tmp", (int)getpid());
         int copied;
@@ -1277,6 +1199,18 @@ int sweep_main(int argc, char **argv) {
             goto out;
         }
         if (copied) fprintf(stderr, "locsim sweep: %d runs merged from %s\n", copied, results_path);
+    }
+    if (db.db) {
+        int moved, dropped;
+        if (points_migrate(&db, &p, s->name, &moved, &dropped, err, sizeof err)) {
+            fprintf(stderr, "locsim sweep: %s\n", err);
+            rc = 2;
+            goto out;
+        }
+        if (moved)
+            fprintf(stderr, "locsim sweep: %d runs stored under the first key scheme carried over to this one "
+                            "(docs/harness.md)\n", moved);
+        if ((moved || dropped) && !dry && results_path[0]) export_results(&db, results_path, NULL);
     }
     if (accept && (dry || slurm || do_collect || !db.db)) {
         fprintf(stderr, "locsim sweep: --accept runs locally and writes the database (not with --dry-run, --slurm "

@@ -34,6 +34,7 @@ EOF
 "$locsim" sweep "$dir/a/g.yaml" --jobs 2 >/dev/null 2>&1 || { echo "FAIL: the first sweep"; fail=1; }
 "$locsim" report "$dir/a/g.yaml" --out "$dir/a/out" >/dev/null 2>&1 || { echo "FAIL: the first report"; fail=1; }
 cp "$dir/a/out/acc.md" "$dir/first.md"
+cp "$dir/a/g.db" "$dir/fresh.db"
 # the simulator "changes": every run becomes an earlier model's (key and version)
 q "$dir/a/g.db" "update runs set key = 'old' || substr(key, 4), version = 'v0 model:000000000000'"
 rm -f "$dir/a/results/acc.db.zst"
@@ -86,5 +87,28 @@ out=$("$locsim" sweep "$dir/c/g.yaml" --accept --sample 0 2>&1); rc=$?
 out=$("$locsim" sweep "$dir/c/g.yaml" --accept --dry-run 2>&1); rc=$?
 [ $rc -eq 2 ] || { echo "FAIL: --accept --dry-run exits $rc: $out"; fail=1; }
 
-[ $fail -eq 0 ] && echo "ok: earlier runs accepted by sampled reruns, refused when a statistic differs"
+# runs stored under the first key scheme (key and point hashed the whole option
+# dump, so a new option made every point new) are carried over to their
+# points: an earlier model's when its command line is the planned one (then
+# proven by --accept), this model's only when its scheme-1 key is the one this
+# binary computes (a config file changed since would fail that)
+mkdir -p "$dir/d"
+cp "$dir/a/g.yaml" "$dir/d/"
+cp "$dir/fresh.db" "$dir/d/g.db"
+q "$dir/d/g.db" "update runs set key = 'k1' || substr(key, 3), point = 'p1' || substr(point, 3);
+  update runs set version = 'v0 model:111111111111' where variant = 'lrr';
+  update runs set command = command || ' -gpgpu_max_insn 5' where variant = 'lrr' and workload = 'vectoradd'"
+out=$("$locsim" sweep "$dir/d/g.yaml" --dry-run 2>&1)
+grep -q "^locsim sweep: 1 runs stored under the first key scheme carried over" <<<"$out" &&
+  grep -q "0 in .* already, 4 to run" <<<"$out" || { echo "FAIL: scheme-1 runs, dry run: $out"; fail=1; }
+[ "$(q "$dir/d/g.db" "select count(*) from runs where key like 'k1%'")" = 4 ] || { echo "FAIL: a dry run changed the database"; fail=1; }
+out=$("$locsim" sweep "$dir/d/g.yaml" --accept --sample 1 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "model 111111111111 made 1 runs this model lacks" <<<"$out" &&
+  grep -q "kmeans size 1 lrr: identical" <<<"$out" || { echo "FAIL: --accept of a carried-over run (rc $rc): $out"; fail=1; }
+[ "$(q "$dir/d/g.db" "select workload || ' ' || variant from runs where key like 'k1%' order by 1" | tr '\n' ,)" = "kmeans gto,vectoradd gto,vectoradd lrr," ] ||
+  { echo "FAIL: the wrong runs were carried over"; q "$dir/d/g.db" "select key, workload, variant, version from runs"; fail=1; }
+out=$("$locsim" sweep "$dir/d/g.yaml" --dry-run 2>&1)
+grep -q "1 in .* already, 3 to run" <<<"$out" || { echo "FAIL: after carrying over and accepting: $out"; fail=1; }
+
+[ $fail -eq 0 ] && echo "ok: earlier runs accepted by sampled reruns, refused when a statistic differs; scheme-1 runs carried over"
 exit $fail
