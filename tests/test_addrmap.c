@@ -224,6 +224,33 @@ static void test_global_addr_inverts(void **state) {
         }
 }
 
+/* A slice's own address space (the partition address) holds only its lines:
+ * the next line there is the slice's next line, on A100's mapping (40
+ * channels by division at bit 8, 4 slices per channel from the bank bits). */
+static void test_next_local_line_same_slice(void **state) {
+    (void)state;
+    addrmap_config c = {.n_channels = 40, .n_sub_per_channel = 4, .nbanks = 16};
+    snprintf(c.mapping, sizeof c.mapping,
+             "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS");
+    addrmap m;
+    char err[256];
+    int rc = addrmap_init(&m, &c, err, sizeof err);
+    if (rc) print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 5000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t a = (x & ((1ull << 36) - 1)) & ~127ull;
+        addr_loc l = at(&m, a), n;
+        uint64_t next = addrmap_global_addr(&m, l.slice, addrmap_partition_addr(&m, a) + 128);
+        n = at(&m, next);
+        if (n.slice != l.slice) print_error("%#llx (slice %u) -> next local line %#llx (slice %u)\n",
+                                            (unsigned long long)a, l.slice, (unsigned long long)next, n.slice);
+        assert_int_equal(n.slice, l.slice);
+        assert_true(addrmap_global_addr(&m, l.slice, addrmap_partition_addr(&m, a)) == a);
+    }
+}
+
 /* dramid@ decodes divide by the channel count with a multiplication
  * (addrmap_init says why it is exact below 2^64 / n, and divides above).  Check
  * it against the division itself: channel = (A >> K) % n and the channel-local
@@ -279,6 +306,7 @@ int main(void) {
         cmocka_unit_test(test_mapping_errors),
         cmocka_unit_test(test_partition_address),
         cmocka_unit_test(test_global_addr_inverts),
+        cmocka_unit_test(test_next_local_line_same_slice),
         cmocka_unit_test(test_dramid_division_exact),
         cmocka_unit_test(test_slice_per_line),
     };

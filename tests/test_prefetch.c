@@ -452,6 +452,68 @@ static void cache_bookkeeping(void **state) {
     cache_destroy(c);
 }
 
+/* Two "slices": lines with bit 7 clear are A's, set are B's (as A100's
+ * mapping alternates 128 B lines between slices).  A's next-line candidate is
+ * always B's line: without a forward function it is foreign; with one it is
+ * handed over (forwarded, not foreign) and B fetches it as its own prefetch
+ * (issued at B; a second hand-over of the same line is redundant at B); a
+ * forward function that refuses counts the candidate as dropped at A. */
+static bool owns_even(void *ctx, uint64_t addr) { return ((addr >> 7) & 1) == (uint64_t)(uintptr_t)ctx; }
+typedef struct {
+    mem_req cause;
+    uint64_t addr, now;
+    int calls, accept;
+} handover;
+static bool forward_to(void *ctx, uint64_t addr, const mem_req *cause, uint64_t now) {
+    handover *h = ctx;
+    h->calls++;
+    h->cause = *cause, h->addr = addr, h->now = now;
+    return h->accept;
+}
+static void forwarded_candidates(void **state) {
+    (void)state;
+    cache *a = cache_with("nextline", 8), *b = cache_with("nextline", 8);
+    cache_set_prefetch_owner(a, owns_even, (void *)(uintptr_t)0);
+    cache_set_prefetch_owner(b, owns_even, (void *)(uintptr_t)1);
+    const cache_prefetch_counters *ka = cache_prefetch_stats(a), *kb = cache_prefetch_stats(b);
+    mem_req r = rd(0x000, 8, 1);
+    assert_int_equal(cache_access(a, &r, 1, NULL), CACHE_MISS);
+    assert_int_equal(ka->foreign, 1);   /* 0x080 is B's */
+    assert_int_equal(ka->issued, 0);
+    assert_false(cache_prefetch_forwards(a));
+
+    handover h = {.accept = 1};
+    cache_set_prefetch_forward(a, forward_to, &h);
+    assert_true(cache_prefetch_forwards(a));
+    r = rd(0x100, 8, 2);
+    assert_int_equal(cache_access(a, &r, 5, NULL), CACHE_MISS);
+    assert_int_equal(h.calls, 1);
+    assert_int_equal(h.addr, 0x180);
+    assert_int_equal(h.now, 5);
+    assert_int_equal(h.cause.warp, 2);
+    assert_int_equal(ka->forwarded, 1);
+    assert_int_equal(ka->foreign, 1);   /* unchanged */
+    assert_int_equal(ka->candidates, 2);
+    cache_prefetch(b, &h.cause, h.addr, 9);
+    assert_int_equal(kb->issued, 1);
+    assert_int_equal(cache_miss_queue_length(b), 1);
+    mem_req q = *cache_miss_queue_peek(b);
+    assert_int_equal(q.addr, 0x180);
+    assert_true(q.flags & MEM_REQ_PREFETCH);
+    cache_prefetch(b, &h.cause, h.addr, 10);   /* in flight now */
+    assert_int_equal(kb->issued, 1);
+    assert_int_equal(kb->redundant, 1);
+
+    h.accept = 0;   /* the other slice's queue is full */
+    r = rd(0x200, 8, 3);
+    assert_int_equal(cache_access(a, &r, 11, NULL), CACHE_MISS);
+    assert_int_equal(h.calls, 2);
+    assert_int_equal(ka->forwarded, 1);
+    assert_int_equal(ka->dropped, 1);
+    cache_destroy(a);
+    cache_destroy(b);
+}
+
 /* A prefetch never takes the last MSHR entry: with 2 entries, the demand miss
  * holds one and the prefetch would take the other, so it is dropped (1 + 2 > 2);
  * with 3 it goes (1 + 2 <= 3). */
@@ -729,7 +791,9 @@ static void ppf_learns_unused_stream(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nextline_candidates), cmocka_unit_test(stride_candidates),
-        cmocka_unit_test(cache_bookkeeping),   cmocka_unit_test(prefetch_leaves_room),
+        cmocka_unit_test(cache_bookkeeping),
+        cmocka_unit_test(forwarded_candidates),
+        cmocka_unit_test(prefetch_leaves_room),
         cmocka_unit_test(no_prefetcher),       cmocka_unit_test(options),
         cmocka_unit_test(once_per_line),
         cmocka_unit_test(spp_signature),       cmocka_unit_test(spp_path_confidence),

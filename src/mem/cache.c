@@ -101,6 +101,8 @@ struct cache {
     uint16_t pf_last_warp, pf_last_sm;
     cache_owns_fn pf_owns;       /* NULL: every address is this cache's */
     void *pf_owns_ctx;
+    cache_forward_fn pf_forward; /* NULL: another slice's candidates are counted as foreign */
+    void *pf_forward_ctx;
     cache_addr_fn pf_to, pf_from; /* NULL: the prefetcher sees device addresses */
     void *pf_space_ctx;
 };
@@ -575,7 +577,9 @@ static void prefetch_line(cache *c, const mem_req *cause, uint64_t la, uint64_t 
         return;
     }
     if (c->pf_owns && !c->pf_owns(c->pf_owns_ctx, la << c->line_shift)) {
-        c->pfc.foreign++;
+        if (!c->pf_forward) c->pfc.foreign++;
+        else if (c->pf_forward(c->pf_forward_ctx, la << c->line_shift, cause, now)) c->pfc.forwarded++;
+        else c->pfc.dropped++;
         return;
     }
     uint8_t to_fetch = c->full_mask;
@@ -1007,6 +1011,17 @@ void cache_set_prefetch_space(cache *c, cache_addr_fn to, cache_addr_fn from, vo
 void cache_set_prefetch_owner(cache *c, cache_owns_fn fn, void *ctx) {
     c->pf_owns = fn;
     c->pf_owns_ctx = ctx;
+}
+
+void cache_set_prefetch_forward(cache *c, cache_forward_fn fn, void *ctx) {
+    c->pf_forward = fn;
+    c->pf_forward_ctx = ctx;
+}
+
+bool cache_prefetch_forwards(const cache *c) { return c->pf_forward != NULL; }
+
+void cache_prefetch(cache *c, const mem_req *cause, uint64_t addr, uint64_t now) {
+    if (c->pf) prefetch_line(c, cause, line_addr_of(c, addr), now);
 }
 
 const prefetch_ops *cache_prefetcher(const cache *c) { return c->pf; }

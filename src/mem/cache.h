@@ -263,6 +263,8 @@ typedef struct cache_prefetch_counters {
                                       access having touched it yet (another trigger's target) */
     uint64_t dropped;         /* candidates refused for lack of an MSHR, line or miss-queue slot */
     uint64_t foreign;         /* candidates this cache does not hold (another L2 slice's lines) */
+    uint64_t forwarded;       /* candidates another slice holds, handed to it (cache_set_prefetch_forward)
+                                 instead of counted as foreign; counted there as issued, redundant or dropped */
     uint64_t demand_read_misses; /* demand reads that missed (the coverage denominator) */
     uint64_t line_repeats;    /* demand reads not shown to a once_per_line prefetcher: the next
                                  sector of the line the same warp's previous access used */
@@ -399,6 +401,16 @@ const void *cache_policy_state(const cache *c);
  * check; candidates it refuses are counted as foreign. */
 typedef bool (*cache_owns_fn)(void *ctx, uint64_t addr);
 void cache_set_prefetch_owner(cache *c, cache_owns_fn fn, void *ctx);
+/* Instead of counting such a candidate as foreign, hand it to fn (the GPU
+ * queues it for the slice that holds the line, -l2_prefetch_forward), which
+ * returns false when it cannot take it (then counted as dropped here). */
+typedef bool (*cache_forward_fn)(void *ctx, uint64_t addr, const mem_req *cause, uint64_t now);
+void cache_set_prefetch_forward(cache *c, cache_forward_fn fn, void *ctx);
+bool cache_prefetch_forwards(const cache *c);   /* a forward function is set */
+/* Fetch the line of addr as a prefetch for `cause`, a candidate another slice's
+ * prefetcher handed over: counted here as issued, redundant or dropped, by the
+ * rules of this cache's own candidates (the cache needs a prefetcher). */
+void cache_prefetch(cache *c, const mem_req *cause, uint64_t addr, uint64_t now);
 /* The address space the prefetcher learns in (default: device addresses).  An
  * L2 slice gives a prefetcher that asks for it (prefetch_ops.slice_space) the
  * slice's own address space: to_pf maps a device address there (every address

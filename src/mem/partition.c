@@ -48,6 +48,10 @@ typedef struct {
      * head_ready UINT64_MAX, otherwise): an icnt->L2 queue of their own, so that
      * a near request is not held behind a far one's longer delay. */
     timed_queue far;
+    /* Prefetch candidates other slices handed over (cfg.prefetch_forward; else
+     * empty, with head_ready UINT64_MAX): each request is the candidate's cause
+     * with the candidate's address. */
+    timed_queue fwd;
     bool miss_queued;             /* the L2's miss queue held something after its last cycle */
     mem_req *woken;               /* scratch for cache_fill (max_merge entries) */
     uint64_t seen_last;           /* line + 1 this slice last recorded in `seen` (0: none) */
@@ -286,6 +290,27 @@ static void do_access(partition *p, slice *s) {
     p->l2_work--;
 }
 
+/* The oldest forwarded prefetch candidate whose time has come, fetched as the
+ * slice's own (after the demand access: demand goes first). */
+static void do_forwarded(partition *p, slice *s) {
+    mem_req *r = tq_ready(&s->fwd, p->now);
+    if (!r) return;
+    cache_prefetch(s->l2, r, r->addr, p->now);
+    tq_pop(&s->fwd);
+    p->l2_work--;
+}
+
+bool partition_forward_prefetch(partition *p, uint32_t i, const mem_req *cause, uint64_t addr, uint64_t ready) {
+    slice *s = &p->slices[i];
+    if (!s->fwd.cap || tq_full(&s->fwd)) return false;
+    mem_req r = *cause;
+    r.addr = addr;
+    tq_push(&s->fwd, &r, ready);
+    p->l2_work++;
+    if (ready < p->next_work) p->next_work = ready;
+    return true;
+}
+
 /* Offer each slice's oldest DRAM-bound request to the channel, slices in turn. */
 static void feed_dram(partition *p) {
     for (uint32_t k = 0; k < p->nslices; k++) {
@@ -315,9 +340,10 @@ static uint64_t earliest_head(const partition *p) {
     for (uint32_t i = 0; i < p->nslices; i++) {
         const timed_queue *q = p->slices[i].q;
         uint64_t a = q[PART_Q_ICNT_L2].head_ready, b = q[PART_Q_L2_DRAM].head_ready, c = q[PART_Q_DRAM_L2].head_ready;
-        uint64_t f = p->slices[i].far.head_ready;
+        uint64_t f = p->slices[i].far.head_ready, w = p->slices[i].fwd.head_ready;
         if (a < t) t = a;
         if (f < t) t = f;
+        if (w < t) t = w;
         if (b < t) t = b;
         if (c < t) t = c;
     }
@@ -337,10 +363,12 @@ void partition_l2_cycle(partition *p) {
         slice *s = &p->slices[i];
         /* A slice with nothing to fill, send or access is passed over: the three
          * steps would each find their queue empty. */
-        if (!s->q[PART_Q_DRAM_L2].len && !s->miss_queued && !s->q[PART_Q_ICNT_L2].len && !s->far.len) continue;
+        if (!s->q[PART_Q_DRAM_L2].len && !s->miss_queued && !s->q[PART_Q_ICNT_L2].len && !s->far.len && !s->fwd.len)
+            continue;
         do_fill(p, s);
         send_miss(p, s);
         do_access(p, s);
+        do_forwarded(p, s);
         s->miss_queued = cache_miss_queue_length(s->l2) != 0;
         miss_queued |= s->miss_queued;
     }
@@ -474,7 +502,7 @@ bool partition_idle(const partition *p) {
         const slice *s = &p->slices[i];
         for (int q = 0; q < PART_Q_COUNT; q++)
             if (s->q[q].len) return false;
-        if (s->far.len) return false;
+        if (s->far.len || s->fwd.len) return false;
         if (cache_miss_queue_length(s->l2) || cache_mshr_used(s->l2)) return false;
     }
     return dram_idle(p->dram);
@@ -546,6 +574,8 @@ partition *partition_create(const partition_config *cfg, const addrmap *am, uint
         for (int q = 0; q < PART_Q_COUNT; q++)
             if (tq_init(&s->q[q], queue_capacity(cfg, q), q == PART_Q_ICNT_L2)) goto oom;
         s->far.head_ready = UINT64_MAX;
+        s->fwd.head_ready = UINT64_MAX;
+        if (cfg->prefetch_forward && tq_init(&s->fwd, PART_FORWARD_QUEUE, false)) goto oom;
         if (cfg->far_latency &&
             tq_init(&s->far, queue_capacity(cfg, PART_Q_ICNT_L2) + cfg->far_latency, true))
             goto oom;
@@ -571,6 +601,7 @@ void partition_destroy(partition *p) {
         free(s->woken);
         for (int q = 0; q < PART_Q_COUNT; q++) tq_free(&s->q[q]);
         tq_free(&s->far);
+        tq_free(&s->fwd);
     }
     free(p->slices);
     lineset_destroy(p->seen);

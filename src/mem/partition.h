@@ -51,6 +51,10 @@ typedef struct partition_config {
      * SM to a slice of the other half waits far_latency more L2 cycles before
      * its access (in a queue of its own, so near requests do not wait behind it). */
     uint32_t far_latency;         /* 0: one uniform L2 */
+    /* L2 cycles after which a slice fetches a prefetch candidate another slice
+     * handed over (-l2_prefetch_forward, partition_forward_prefetch; each slice
+     * has a queue of PART_FORWARD_QUEUE for them); 0: none are handed over. */
+    uint32_t prefetch_forward;
     uint32_t num_sms;
     uint32_t queue_size[PART_Q_COUNT];   /* -gpgpu_dram_partition_queues */
 } partition_config;
@@ -87,6 +91,13 @@ bool partition_is_far(const partition_config *cfg, uint32_t n_channels, uint32_t
 uint32_t partition_slices(const partition *p);
 /* slice: 0 .. partition_slices()-1 (global slice = channel * slices + slice). */
 bool partition_can_accept(const partition *p, uint32_t slice);
+/* A prefetch candidate another slice's prefetcher proposed for a line of slice
+ * `slice` (cfg.prefetch_forward): queued, and fetched as that slice's own
+ * candidate (cache_prefetch) at L2 cycle `ready` or later, one per slice and
+ * cycle after its demand access.  false: the queue is full (the candidate is
+ * dropped). */
+#define PART_FORWARD_QUEUE 32
+bool partition_forward_prefetch(partition *p, uint32_t slice, const mem_req *cause, uint64_t addr, uint64_t ready);
 int partition_push(partition *p, uint32_t slice, const mem_req *r);
 void partition_l2_cycle(partition *p);
 void partition_dram_cycle(partition *p);

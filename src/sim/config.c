@@ -471,6 +471,7 @@ void config_partition(const sim_config *c, partition_config *out) {
     out->rop_latency = c->rop_latency;
     out->dram_latency = c->dram_latency;
     out->far_latency = c->l2_far_latency;
+    out->prefetch_forward = c->l2_prefetch_forward;
     out->num_sms = config_num_sms(c);
     memcpy(out->queue_size, c->partition_queues, sizeof out->queue_size);
 }
@@ -753,6 +754,22 @@ uint32_t config_l1d_carveout(const sim_config *c, uint64_t smem_bytes, uint32_t 
     return pick;
 }
 
+/* -l2_prefetch_forward: candidates go from slice to slice of one module, and
+ * there must be a prefetcher to make them. */
+static int check_forward(const sim_config *c, char *err, size_t errlen) {
+    if (!c->l2_prefetch_forward) return 0;
+    if (!c->l2_prefetcher[0]) {
+        snprintf(err, errlen, "-l2_prefetch_forward %u needs an L2 prefetcher (-l2_prefetcher)", c->l2_prefetch_forward);
+        return -1;
+    }
+    if (c->numa_n_modules > 1) {
+        snprintf(err, errlen, "-l2_prefetch_forward is for one module (-numa_n_modules 1): candidates are not sent "
+                              "over the links");
+        return -1;
+    }
+    return 0;
+}
+
 /* -l2_far_latency: the halves are made of SMs and channels, one module's. */
 static int check_far(const sim_config *c, char *err, size_t errlen) {
     if (!c->l2_far_latency) return 0;
@@ -789,7 +806,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         return -1;
     }
     if (check_gpu_size(c, err, errlen) || check_numa(c, err, errlen) || check_unified(c, err, errlen) ||
-        check_far(c, err, errlen) || check_sub_cores(c, err, errlen))
+        check_far(c, err, errlen) || check_forward(c, err, errlen) || check_sub_cores(c, err, errlen))
         return -1;
     addrmap_config ac;
     addrmap am;

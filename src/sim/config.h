@@ -135,6 +135,7 @@ struct locsim_config {
     bool numa_cta_steal;                     /* idle zones take CTAs of other zones */
     bool numa_flat_fabric;                   /* the zones' mapping over one crossbar, no links */
     uint32_t rop_latency, dram_latency;      /* L2 cycles */
+    uint32_t l2_prefetch_forward;            /* -l2_prefetch_forward: L2 cycles to hand a candidate to its slice (0: off) */
     uint32_t l2_far_latency;                 /* -l2_far_latency: L2 cycles more to the far L2 half (0: one L2) */
     uint32_t partition_queues[PART_Q_COUNT];
 

@@ -378,6 +378,9 @@ static const option_def options[] = {
     STR("l1d_prefetcher", l1d_prefetcher, "",
         "(locsim) prefetcher of each SM's L1D by name (nextline, stride, spp, spp_ppf, ldesc: docs/ldesc.md); empty: none"),
     STR("l2_prefetcher", l2_prefetcher, "", "(locsim) prefetcher of each L2 slice by name; empty: none"),
+    UINT("l2_prefetch_forward", l2_prefetch_forward, "0", 0, 100000,
+         "(locsim) a slice's L2 prefetch candidate that another slice holds is handed to that slice and fetched "
+         "there this many L2 cycles later (0: not fetched, counted as foreign; one module only; docs/wsmp.md)"),
     UINT("nextline_degree", pf.nextline_degree, "1", 1, 32, "(locsim) nextline: lines fetched after the accessed one (ChampSim next_line: 1)"),
     UINT("stride_entries", pf.stride_entries, "256", 1, 1u << 20,
          "(locsim) stride: per-PC table entries, a power of two"),

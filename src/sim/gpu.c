@@ -133,6 +133,18 @@ static int gpu_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     return 1;
 }
 
+/* An L2 prefetch candidate of another slice (-l2_prefetch_forward): queued at
+ * the slice that holds it, to be fetched there the configured number of L2
+ * cycles later (one module: the mapping names the slice). */
+static bool gpu_forward_prefetch(void *ctx, uint64_t addr, const mem_req *cause, uint64_t now) {
+    gpu *g = ctx;
+    addr_loc loc;
+    addrmap_decode(&g->am, addr, &loc);
+    if (loc.slice >= g->nslices) return false;
+    return partition_forward_prefetch(g->parts[loc.slice / g->slices_per_part], loc.slice % g->slices_per_part, cause,
+                                      addr, now + g->p.part.prefetch_forward);
+}
+
 static void gpu_cta_done(void *ctx, uint32_t sm_id, uint64_t cta_linear) {
     gpu *g = ctx;
     g->ctas_done++;
@@ -163,6 +175,10 @@ static int build_memory(gpu *g, char *err, size_t errlen) {
             return -1;
         }
     }
+    if (g->p.part.prefetch_forward)
+        for (uint32_t i = 0; i < g->nparts; i++)
+            for (uint32_t s = 0; s < g->slices_per_part; s++)
+                if (partition_l2(g->parts[i], s)) cache_set_prefetch_forward(partition_l2(g->parts[i], s), gpu_forward_prefetch, g);
     uint32_t extra_req = 0, extra_rep = 0;   /* the links' inputs (multi-module only) */
     if (g->p.numa.n_modules > 1) {
         g->numa = numa_create(&g->p.numa, &g->am, why, sizeof why);

@@ -49,6 +49,7 @@ typedef struct {
     /* prefetchers of the L1D [0] and the L2 [1], and the DRAM scheduler (timing_plugin_stats.c) */
     struct {
         int on, base[TIMING_PF_BASE], own[TIMING_MAX_PF_STATS], nown;
+        int forwarded;   /* <L>_prefetch_forwarded, -1 unless the L2 hands candidates over */
     } pf[2];
     int dsched_stat[TIMING_MAX_DSCHED_STATS], ndsched_stats;
     /* multi-module GPU (timing_numa_stats.c) */

@@ -10,6 +10,9 @@
  *      <L>_prefetch_redundant    candidates already present or in flight
  *      <L>_prefetch_dropped      candidates refused for lack of resources
  *      <L>_prefetch_foreign      candidates another L2 slice holds (not issued)
+ *      L2_prefetch_forwarded     (only with -l2_prefetch_forward) candidates another slice
+ *                                holds, handed to it: counted there as issued, redundant or
+ *                                dropped, not as foreign
  *      <L>_prefetch_accuracy     (useful + late) / issued
  *      <L>_prefetch_coverage     (useful + late) / (useful + late + demand read misses)
  *      <L>_prefetch_line_repeats (detail) reads a once-per-line prefetcher was not shown
@@ -97,6 +100,14 @@ static int define_level(timing_state *t, int level) {
       "redundant candidates whose line was present (the rest were in flight)");
     C(PF_REDUNDANT_PREFETCHED, "_prefetch_redundant_prefetched", STAT_DETAIL,
       "redundant candidates whose line a prefetch brought or is bringing, untouched by any demand access yet");
+    /* only where candidates are handed over: a run without it keeps its statistics */
+    t->ids.pf[level].forwarded = -1;
+    if (level == 1 && cache_prefetch_forwards(level_cache(t, level, 0))) {
+        snprintf(name, sizeof name, "%s_prefetch_forwarded", p);
+        t->ids.pf[level].forwarded = stats_define_counter(
+            s, name, NULL, 0, "candidates another L2 slice holds, handed to it (-l2_prefetch_forward)");
+        ok &= t->ids.pf[level].forwarded >= 0;
+    }
 #undef C
     if (!ok) return -1;
     int used_terms[2] = {id[PF_USEFUL], id[PF_LATE]};
@@ -138,7 +149,7 @@ static int define_level(timing_state *t, int level) {
 static void collect_level(timing_state *t, int level) {
     if (!t->ids.pf[level].on) return;
     const prefetch_ops *ops = level_prefetcher(t, level);
-    uint64_t v[PF_REDUNDANT_PREFETCHED + 1] = {0};
+    uint64_t v[PF_REDUNDANT_PREFETCHED + 1] = {0}, forwarded = 0;
     own_sum own;
     memset(&own, 0, sizeof own);
     own.defs = ops->stats;
@@ -150,9 +161,11 @@ static void collect_level(timing_state *t, int level) {
                               k->foreign, k->demand_read_misses, k->line_repeats, k->redundant_present,
                               k->redundant_prefetched};
         for (int j = 0; j <= PF_REDUNDANT_PREFETCHED; j++) v[j] += x[j];
+        forwarded += k->forwarded;
         if (t->ids.pf[level].nown) ops->report(cache_prefetcher_state(c), sum_own, &own);
     }
     for (int j = 0; j <= PF_REDUNDANT_PREFETCHED; j++) stats_add(t->stats, t->ids.pf[level].base[j], v[j]);
+    if (t->ids.pf[level].forwarded >= 0) stats_add(t->stats, t->ids.pf[level].forwarded, forwarded);
     for (int i = 0; i < t->ids.pf[level].nown; i++)
         if (!ops->stats[i].num) stats_add(t->stats, t->ids.pf[level].own[i], own.value[i]);
 }
