@@ -133,6 +133,9 @@ static void test_spec_bad(void **state) {
     expect_error("configs: [ccws_gtx285]\nworkload: []\n", 2, "unknown key 'workload' in the spec");
     expect_error("configs: [ccws_gtx285]\nworkloads:\n  - {name: nosuch}\n", 3, "unknown workload 'nosuch'");
     expect_error("configs: [nosuchcfg]\nworkloads: [{name: bfs}]\n", 1, "unknown config 'nosuchcfg'");
+    /* a size the workload's run would refuse is refused here, before any run */
+    expect_error("configs: [ccws_gtx285]\nworkloads:\n  - {name: pathfinder, size: [512, 532]}\n", 3,
+                 "size: pathfinder takes at most 512, got 532");
     expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-no_such_option: 1}}\n",
                  4, "no_such_option");
     expect_error("configs: [ccws_gtx285]\nworkloads: [{name: bfs}]\nvariants:\n  x: {options: {-gpgpu_scheduler: nope}}\n",

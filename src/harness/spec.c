@@ -356,6 +356,9 @@ static int parse_sizes(ctx *c, yaml_node_t *sn, spec_workload *w, const workload
         if (!strcmp(v[i], "default")) x = e->wl->default_size;
         else if (parse_u64(c, sn, v[i], "size", 1000000, &x)) return -1;
         if (x == 0) return fail(c, sn, "size: expected >= 1 (or 'default')");
+        if (e->wl->max_size && x > e->wl->max_size)
+            return fail(c, sn, "size: %s takes at most %u, got %llu", e->wl->name, e->wl->max_size,
+                        (unsigned long long)x);
         w->sizes[i] = (uint32_t)x;
     }
     w->nsizes = k;

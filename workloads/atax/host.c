@@ -98,4 +98,5 @@ const workload wl_atax = {
     8,
     { 1, 2 },
     ax_run,
+    AX_MAX_SIZE,
 };

@@ -99,4 +99,5 @@ const workload wl_backprop = {
     128,
     { 1, 2 },
     bp_run,
+    0,   /* max_size: no fixed limit */
 };

@@ -111,4 +111,5 @@ const workload wl_bfs = {
     64,
     { 1, 2 },
     bfs_run,
+    0,   /* max_size: no fixed limit */
 };

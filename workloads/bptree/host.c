@@ -83,4 +83,5 @@ const workload wl_bptree = {
     64,
     { 1, 2 },
     bt_run,
+    BT_MAX_SIZE,
 };

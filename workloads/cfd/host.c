@@ -104,4 +104,5 @@ const workload wl_cfd = {
     CFD_DEFAULT_SIZE,
     { 1, 2 },
     cfd_run,
+    CFD_MAX_SIZE,
 };

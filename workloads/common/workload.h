@@ -40,6 +40,10 @@ typedef struct {
     uint32_t default_size;       /* used when --size is not given (the evaluation size) */
     uint32_t test_sizes[2];      /* two small sizes the test suite runs (fast under ASan) */
     wl_result (*run)(wl_ctx *ctx);
+    /* The largest --size the workload takes (its run refuses larger ones,
+     * wl_size_ok), so that a sweep spec is checked before anything runs; 0:
+     * no fixed limit (the host's memory is). */
+    uint32_t max_size;
 } workload;
 
 typedef struct {

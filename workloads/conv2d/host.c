@@ -72,4 +72,5 @@ const workload wl_conv2d = {
     6,
     { 1, 2 },
     c2_run,
+    C2_MAX_SIZE,
 };

@@ -84,4 +84,5 @@ const workload wl_convsep = {
     6,
     { 1, 2 },
     conv_run,
+    CONV_MAX_SIZE,
 };

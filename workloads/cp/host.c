@@ -69,4 +69,5 @@ const workload wl_cp = {
     8,
     { 1, 2 },
     cp_run,
+    CP_MAX_SIZE,
 };

@@ -106,4 +106,5 @@ const workload wl_doitgen = {
     6,
     { 1, 2 },
     dg_run,
+    DG_MAX_SIZE,
 };

@@ -92,4 +92,5 @@ const workload wl_dp_nbody = {
     NBODY_DEFAULT_SIZE,
     {1, 2},
     run,
+    NBODY_MAX_SIZE,
 };

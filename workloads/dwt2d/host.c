@@ -96,4 +96,5 @@ const workload wl_dwt2d = {
     4,
     { 1, 2 },
     dw_run,
+    DW_MAX_SIZE,
 };

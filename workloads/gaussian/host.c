@@ -88,4 +88,5 @@ const workload wl_gaussian = {
     7,
     { 2, 3 },
     ge_run,
+    GE_MAX_SIZE,
 };

@@ -113,4 +113,5 @@ const workload wl_gc = {
     GC_DEFAULT_SIZE,
     {1, 2},
     run,
+    GC_MAX_SIZE,
 };

@@ -67,4 +67,5 @@ const workload wl_gemm = {
     GEMM_DEFAULT_SIZE,
     {1, 2},
     run,
+    GEMM_MAX_SIZE,
 };

@@ -12,4 +12,5 @@ const workload wl_gemm_async = {
     GEMM_DEFAULT_SIZE,
     {1, 2},
     run,
+    0,   /* max_size: no fixed limit */
 };

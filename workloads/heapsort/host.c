@@ -62,4 +62,5 @@ const workload wl_heapsort = {
     12,
     { 1, 2 },
     hs_run,
+    HS_MAX_SIZE,
 };

@@ -81,4 +81,5 @@ const workload wl_histogram = {
     128,
     { 1, 2 },
     hist_run,
+    0,   /* max_size: no fixed limit */
 };

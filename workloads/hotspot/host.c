@@ -81,4 +81,5 @@ const workload wl_hotspot = {
     16,
     { 1, 2 },
     hotspot_run,
+    0,   /* max_size: no fixed limit */
 };

@@ -97,4 +97,5 @@ const workload wl_hybridsort = {
     10,
     { 1, 2 },
     hy_run,
+    HY_MAX_SIZE,
 };

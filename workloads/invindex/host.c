@@ -98,4 +98,5 @@ const workload wl_invindex = {
     16,
     { 1, 2 },
     ii_run,
+    II_MAX_SIZE,
 };

@@ -85,4 +85,5 @@ const workload wl_kmeans = {
     64,
     { 1, 2 },
     kmeans_run,
+    0,   /* max_size: no fixed limit */
 };

@@ -117,6 +117,7 @@ const workload wl_kmeans_gm = {
     KMEANS_GM_DEFAULT_SIZE,
     { 1, 2 },
     run_unrolled,
+    KMEANS_GM_MAX_SIZE,
 };
 
 const workload wl_kmeans_gm_nounroll = {
@@ -126,4 +127,5 @@ const workload wl_kmeans_gm_nounroll = {
     KMEANS_GM_DEFAULT_SIZE,
     { 1, 2 },
     run_nounroll,
+    KMEANS_GM_MAX_SIZE,
 };

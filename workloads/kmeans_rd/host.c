@@ -129,4 +129,5 @@ const workload wl_kmeans_rd = {
     KMEANS_RD_DEFAULT_SIZE,
     { 1, 2 },
     run,
+    KMEANS_RD_MAX_SIZE,
 };

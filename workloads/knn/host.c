@@ -72,4 +72,5 @@ const workload wl_knn = {
     16,
     { 1, 2 },
     knn_run,
+    KNN_MAX_SIZE,
 };

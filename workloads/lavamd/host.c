@@ -88,4 +88,5 @@ const workload wl_lavamd = {
     LAVAMD_DEFAULT_SIZE,
     {1, 2},
     run,
+    LAVAMD_MAX_SIZE,
 };

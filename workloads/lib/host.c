@@ -100,4 +100,5 @@ const workload wl_lib = {
     16,
     { 1, 2 },
     lib_run,
+    LIB_MAX_SIZE,
 };

@@ -84,4 +84,5 @@ const workload wl_lps = {
     8,
     { 1, 2 },
     lps_run,
+    LPS_MAX_SIZE,
 };

@@ -72,4 +72,5 @@ const workload wl_lud = {
     LUD_DEFAULT_SIZE,
     { 1, 2 },
     lud_run,
+    LUD_MAX_SIZE,
 };

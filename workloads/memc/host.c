@@ -83,4 +83,5 @@ const workload wl_memc = {
     MEMC_DEFAULT_SIZE,
     {1, 2},
     run,
+    MEMC_MAX_SIZE,
 };

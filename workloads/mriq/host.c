@@ -102,4 +102,5 @@ const workload wl_mriq = {
     3,
     { 1, 2 },
     mq_run,
+    MQ_MAX_SIZE,
 };

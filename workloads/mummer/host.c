@@ -92,4 +92,5 @@ const workload wl_mummer = {
     24,
     { 1, 2 },
     mum_run,
+    MUM_MAX_SIZE,
 };

@@ -107,4 +107,5 @@ const workload wl_mvt = {
     8,
     { 1, 2 },
     mv_run,
+    MV_MAX_SIZE,
 };

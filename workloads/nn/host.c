@@ -108,4 +108,5 @@ const workload wl_nn = {
     16,
     { 1, 2 },
     nn_run,
+    NN_MAX_SIZE,
 };

@@ -77,4 +77,5 @@ const workload wl_nqueens = {
     5,
     { 1, 2 },
     nq_run,
+    NQ_MAX_SIZE,
 };

@@ -74,4 +74,5 @@ const workload wl_nw = {
     24,
     { 1, 2 },
     nw_run,
+    0,   /* max_size: no fixed limit */
 };

@@ -54,4 +54,5 @@ const workload wl_pagewalk = {
     PAGEWALK_DEFAULT_SIZE,
     {1, 2},
     run,
+    PAGEWALK_MAX_SIZE,
 };

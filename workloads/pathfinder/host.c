@@ -77,4 +77,5 @@ const workload wl_pathfinder = {
     PATHFINDER_DEFAULT_SIZE,
     {1, 2},
     run,
+    PATHFINDER_MAX_SIZE,
 };

@@ -148,4 +148,5 @@ const workload wl_pf = {
     3,
     { 1, 2 },
     pf_run,
+    PF_MAX_SIZE,
 };

@@ -60,4 +60,5 @@ const workload wl_ray = {
     8,
     { 1, 2 },
     ray_run,
+    RAY_MAX_SIZE,
 };

@@ -59,4 +59,5 @@ const workload wl_reduction = {
     REDUCTION_DEFAULT_SIZE,
     {1, 2},
     run,
+    REDUCTION_MAX_SIZE,
 };

@@ -75,4 +75,5 @@ const workload wl_scalarprod = {
     4,
     { 1, 2 },
     sp_run,
+    SP_MAX_SIZE,
 };

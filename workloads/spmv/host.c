@@ -98,4 +98,5 @@ const workload wl_spmv = {
     64,
     { 1, 2 },
     spmv_run,
+    0,   /* max_size: no fixed limit */
 };

@@ -117,4 +117,5 @@ const workload wl_srad = {
     20,
     { 1, 2 },
     srad_run,
+    0,   /* max_size: no fixed limit */
 };

@@ -78,4 +78,5 @@ const workload wl_srad2 = {
     12,
     { 1, 2 },
     srad2_run,
+    0,   /* max_size: no fixed limit */
 };

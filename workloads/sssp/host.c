@@ -115,4 +115,5 @@ const workload wl_sssp = {
     SSSP_DEFAULT_SIZE,
     { 1, 2 },
     sssp_run,
+    SSSP_MAX_SIZE,
 };

@@ -75,4 +75,5 @@ const workload wl_stencil = {
     WP_DEFAULT_SIZE,
     { 1, 2 },
     wp_run,
+    WP_MAX_SIZE,
 };

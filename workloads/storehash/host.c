@@ -77,4 +77,5 @@ const workload wl_storehash = {
     48,
     { 1, 2 },
     sh_run,
+    SH_MAX_SIZE,
 };

@@ -175,4 +175,5 @@ const workload wl_streamcluster = {
     SC_DEFAULT_SIZE,
     { 1, 2 },
     sc_run,
+    SC_MAX_SIZE,
 };

@@ -76,4 +76,5 @@ const workload wl_strmatch = {
     32,
     { 1, 2 },
     sm_run,
+    SM_MAX_SIZE,
 };

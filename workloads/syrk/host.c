@@ -84,4 +84,5 @@ const workload wl_syrk = {
     6,
     { 1, 2 },
     sk_run,
+    SK_MAX_SIZE,
 };

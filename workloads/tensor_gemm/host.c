@@ -71,4 +71,5 @@ const workload wl_tensor_gemm = {
     TG_DEFAULT_SIZE,
     {1, 2},
     run,
+    TG_MAX_SIZE,
 };

@@ -100,4 +100,5 @@ const workload wl_texwarp = {
     TEXWARP_DEFAULT_SIZE,
     {1, 2},
     run,
+    TEXWARP_MAX_SIZE,
 };

@@ -72,4 +72,5 @@ const workload wl_transpose = {
     4,
     { 1, 2 },
     tr_run,
+    TR_MAX_SIZE,
 };

@@ -58,4 +58,5 @@ const workload wl_vectoradd = {
     VECTORADD_DEFAULT_SIZE,
     {1, 2},
     run,
+    VECTORADD_MAX_SIZE,
 };

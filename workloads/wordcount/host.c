@@ -89,4 +89,5 @@ const workload wl_wordcount = {
     16,
     { 1, 2 },
     wc_run,
+    WC_MAX_SIZE,
 };
