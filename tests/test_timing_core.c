@@ -273,6 +273,69 @@ static void test_scoreboard_rebase_keeps_times(void **state) {
     free(s);
 }
 
+/* The rebase rule at its edges, worked by hand with a span of 100 cycles
+ * (base 0).  A time exactly `span` past the base fits; one cycle more moves
+ * the base to the write's cycle first.  A register written before that rebase
+ * and read after it gives the instruction reading it the ready cycle 64-bit
+ * entries would have given, or, where the 64-bit cycle was already past, a
+ * cycle that is past as well (the base): the same "ready now".  An entry
+ * exactly at the new base keeps its cycle; a rebase to a cycle at or before the
+ * base changes nothing; and a time that does not fit even after a rebase is
+ * clamped and counted (never at SB_REL_SPAN: no wait is 2^32 cycles). */
+static void test_scoreboard_rebase_boundary(void **state) {
+    (void)state;
+    sm *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    uint32_t e[5] = {0, 0, 0, 0, 0};
+    s->sb_store = e;
+    s->sb_entries = 5;
+    s->sb_span = 100;
+    e[0] = sb_rel(s, 100, 10);   /* 100 - 0 = 100 = span: fits */
+    e[1] = SB_REL_PENDING;
+    e[2] = sb_rel(s, 5, 4);
+    e[3] = sb_rel(s, 10, 9);
+    assert_int_equal(s->sb_rebases, 0);
+    assert_int_equal(e[0], 100);
+    /* 101 - 0 = 101 > span: rebase to cycle 10 (delta 10), then 101 - 10 = 91.
+     * e0 100 -> 90, e1 pending, e2 5 -> 0 (5 <= 10), e3 10 -> 0 (10 <= 10),
+     * e4 0 -> 0 before the write. */
+    e[4] = sb_rel(s, 101, 10);
+    assert_int_equal(s->sb_rebases, 1);
+    assert_int_equal(s->sb_base, 10);
+    assert_int_equal(e[0], 90);
+    assert_int_equal(e[2], 0);
+    assert_int_equal(e[3], 0);
+    assert_int_equal(e[4], 91);
+    assert_int_equal(sb_abs(s, e[0]), 100);   /* written before the rebase: exact */
+    assert_true(sb_abs(s, e[1]) == SB_PENDING);
+    assert_int_equal(sb_abs(s, e[3]), 10);    /* at the new base: exact */
+    assert_int_equal(sb_abs(s, e[4]), 101);
+    /* An instruction reading e0 and e2 after the rebase: max(90, 0) -> 100,
+     * as max(100, 5) with 64-bit entries.  Reading e2 and e3: max(0, 0) -> 10,
+     * as max(5, 10).  Reading e2 alone: 10 where 64-bit entries said 5; both
+     * are at or before the current cycle (>= 10), so the warp is ready now
+     * either way. */
+    assert_int_equal(sb_abs(s, e[0] > e[2] ? e[0] : e[2]), 100);
+    assert_int_equal(sb_abs(s, e[2] > e[3] ? e[2] : e[3]), 10);
+    assert_true(sb_abs(s, e[2]) <= 10);
+    /* A rebase to the base or before it is a no-op. */
+    sb_rebase(s, 10);
+    sb_rebase(s, 3);
+    assert_int_equal(s->sb_rebases, 1);
+    assert_int_equal(s->sb_base, 10);
+    assert_int_equal(e[0], 90);
+    /* 300 at cycle 20: 290 past the base, rebase to 20 (e0 -> 80, e4 -> 81,
+     * the same cycles), and 280 still does not fit: clamped to 20 + 100. */
+    uint32_t r = sb_rel(s, 300, 20);
+    assert_int_equal(s->sb_rebases, 2);
+    assert_int_equal(s->sb_base, 20);
+    assert_int_equal(s->sb_clamped, 1);
+    assert_int_equal(sb_abs(s, r), 120);
+    assert_int_equal(sb_abs(s, e[0]), 100);
+    assert_int_equal(sb_abs(s, e[4]), 101);
+    free(s);
+}
+
 /* The same workloads with a scoreboard span of 1024 cycles (a rebase every
  * thousand cycles or so, instead of every 2^32) give byte-identical JSON:
  * sm_internal.h's argument that a rebase changes no decision, on real runs. */
@@ -370,6 +433,7 @@ int main(void) {
         cmocka_unit_test(test_register_pressure_follows_loops),
         cmocka_unit_test(test_json_is_deterministic),
         cmocka_unit_test(test_scoreboard_rebase_keeps_times),
+        cmocka_unit_test(test_scoreboard_rebase_boundary),
         cmocka_unit_test(test_scoreboard_rebase_changes_no_statistic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -385,7 +385,15 @@ struct sm {
  * value: tw_file, next_wake); and every cycle from the rebase on is at or
  * after the new base, so an old time and the new base are both "past" at
  * every later read.  Until the first rebase (2^32 cycles into a kernel's run)
- * the times are those of 64-bit entries bit for bit. */
+ * the times are those of 64-bit entries bit for bit.
+ *
+ * The bound and the rule: a relative time is at most SB_REL_SPAN = 2^32 - 2
+ * (all ones is SB_REL_PENDING).  Before ready cycle t is written at cycle now,
+ * if t - sb_base > SB_REL_SPAN the base moves to now; t - now is then a
+ * latency (a writeback or a memory round trip: thousands of cycles at most),
+ * far below 2^32 - 2, so t fits and no relative time ever overflows.  Should a
+ * latency ever reach 2^32 - 2 cycles the time is clamped and sb_clamped
+ * counts it (test_scoreboard_rebase_boundary drives every case by hand). */
 void sb_rebase(sm *s, uint64_t now);
 
 /* Relative form of ready cycle t (> now, or now + 1 at most in the past)
