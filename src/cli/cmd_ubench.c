@@ -28,7 +28,9 @@ extern const size_t ubench_ptx_len;
 
 #define MAX_OVERRIDES 128
 #define SPAN (48 - 16)     /* LONG - SHORT operations per loop trip (kernel.cu) */
-#define THR_WARPS 16       /* warps of the throughput kernels (one CTA, one SM) */
+#define THR_WARPS 16       /* warps of the throughput kernels (one CTA, one SM); see alu_warps */
+#define THR_WARPS_PER_SCHED 8 /* ... and at least this many per warp scheduler for thr.<op> */
+#define THR_MAX_WARPS 32   /* 1024 threads: CUDA's CTA limit, and the size of the clock buffer (c->out) */
 
 typedef enum { V_PASS, V_FAIL, V_NOOPT } verdict;
 
@@ -506,6 +508,33 @@ static void alu_latency(ub_ctx *c, const alu_op *op) {
     report(c, &r);
 }
 
+/* Warps of the thr.<op> kernels: THR_WARPS_PER_SCHED per warp scheduler, at least
+ * THR_WARPS (16: Fermi's 2 schedulers x 8, what the kernels were written for;
+ * 32 on a 4-scheduler SM).
+ *
+ * Why per scheduler: the method (kernel.cu) cancels the loop's own
+ * instructions (counter add -> setp -> bra, then the next trip's fetch) only if
+ * they cost the same per trip in the short and the long loop.  They cost nothing
+ * extra while the other warps of the same scheduler keep the unit busy through
+ * one warp's loop control; whatever they leave exposed depends on details that
+ * differ between the two loops (nvcc gives each loop its own counter register,
+ * which with -gpgpu_sub_core_model's 4 register banks per sub-core can share a
+ * bank with the loop bound or the body's last writebacks in one loop and not
+ * in the other).  A round-robin scheduler keeps its warps in step, so all of
+ * them reach the loop control together and only the warps behind the first one
+ * cover its chain (about 10 cycles for add -> setp alone: int latency 4 + 6
+ * pipeline).  With 16 warps on 4 schedulers that is 3 operations; on
+ * volta_v100 thr.iadd's sub-core 0 left its unit idle 22 cycles per 2 trips in
+ * the short loop and 10 in the long one, so the difference came out 12 cycles
+ * short of the unit's work: 0.49 for a bound of 0.50 (fmax: 54 and 26, 0.47).
+ * With 8 warps per scheduler the first warp's chain is covered by the 7 behind
+ * it (issue 35, docs/timing-core.md "Volta-class SM"). */
+static uint32_t alu_warps(const ub_ctx *c) {
+    uint32_t w = THR_WARPS_PER_SCHED * (uint32_t)opt_num(c, "gpgpu_num_sched_per_core");
+    if (w < THR_WARPS) w = THR_WARPS;
+    return w > THR_MAX_WARPS ? THR_MAX_WARPS : w;
+}
+
 static void alu_throughput(ub_ctx *c, const alu_op *op) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "thr.%s", op->name);
@@ -520,7 +549,13 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
     void *args[5];
     alu_args(op, c, &reps, a, b, args);
     snprintf(kernel, sizeof kernel, "thr_%s", op->name);
-    if (measure(c, kernel, THR_WARPS * 32, args, 5, &reps, 2, 4, THR_WARPS, &r.measured)) return;
+    uint32_t warps = alu_warps(c);
+    if (warps * 32 > opt_num(c, "gpgpu_shader_core_pipeline")) {
+        fprintf(stderr, "locsim ubench: %s: %u warps do not fit in an SM\n", r.name, warps);
+        c->errors++;
+        return;
+    }
+    if (measure(c, kernel, warps * 32, args, 5, &reps, 2, 4, warps, &r.measured)) return;
     if (init < 0) {
         snprintf(r.formula, sizeof r.formula, "no option sets it (%s)", src);
         r.configured = -1;
