@@ -14,7 +14,7 @@
 // counts R1/R2 and formula, kernel.cu's header):
 //   lat.<op>, thr.<op>               per-opcode dependent chains / 8 warps per scheduler
 //                                    (at least 16) x 16 chains
-//   thr.sub.spread, thr.sub.packed   N warps on N schedulers / on one
+//   thr.sub.spread, thr.sub.packed   N warps on N schedulers / 1 working warp on one
 //   lat.smem.Nway, thr.smem.Nway     shared-memory bank conflicts
 //   lat.l1d.hit                      chase over 16 lines of 128 B
 //   lat.const.hit                    chase over 8 constant-cache lines 64 B apart
@@ -155,16 +155,16 @@ static unsigned alu_warps(const cudaDeviceProp *p) {
 }
 
 // thr.sub.spread / thr.sub.packed (locsim ubench's sub-core rows): f32 adds of N
-// working warps (N = schedulers), warps 0..N-1 (one per scheduler) or warps 0, N,
-// 2N, ... of N x N (all on one scheduler, the others idle); cycles per warp
-// instruction over the N warps.
+// warps (N = schedulers), one per scheduler, all working or only warp 0 (all the
+// work on one scheduler; `locsim ubench`'s sub_core_row says why one warp); cycles
+// per warp instruction over the working warps.
 static void sub_rows(const cudaDeviceProp *p) {
     unsigned n = schedulers(p);
     for (int packed = 0; packed < 2; packed++) {
         const char *name = packed ? "thr.sub.packed" : "thr.sub.spread";
         if (!wanted(name)) continue;
         int stride = packed ? (int)n : 1;
-        row(name, measure(part_fadd, (packed ? n * n : n) * 32, 2, 4, n, 1.5f, 1.0f, (float *)d_sink, stride));
+        row(name, measure(part_fadd, n * 32, 2, 4, packed ? 1 : n, 1.5f, 1.0f, (float *)d_sink, stride));
     }
 }
 

@@ -9,13 +9,9 @@ locsim=$1
 src=$2
 status=0
 # Rows known to fail, as config:row, each with its reason in docs/timing-core.md
-# ("Volta-class SM", open issues): with -gpgpu_sub_core_model 1 the thr.sub.packed
-# row (4 working warps, all on scheduler 0) measures below the bound sub-core 0's
-# one SP unit sets, because the 4 warps, kept in step by the round-robin
-# scheduler, leave the kernel's loop control exposed at every trip and the two
-# timed loops expose different amounts of it.  The list is strict: a listed row
-# that passes fails the test (take it off the list), and any other FAIL fails it.
-known_fail="ampere_a100:thr.sub.packed hopper_h100:thr.sub.packed"
+# (open issues); none at present.  The list is strict: a listed row that passes
+# fails the test (take it off the list), and any other FAIL fails it.
+known_fail=""
 for cfg in "$src"/configs/*.cfg; do
   name=$(basename "$cfg" .cfg)
   out=$("$locsim" ubench --config "$cfg" 2>&1)
