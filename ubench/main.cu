@@ -12,8 +12,9 @@
 //
 // What it measures like `locsim ubench` does (same kernel, launch shape, trip
 // counts R1/R2 and formula, kernel.cu's header):
-//   lat.<op>, thr.<op>               per-opcode dependent chains / 16 warps x 16 chains
-//   thr.sub.spread, thr.sub.packed   N warps on N schedulers / on one
+//   lat.<op>, thr.<op>               per-opcode dependent chains / 8 warps per scheduler
+//                                    (at least 16) x 16 chains
+//   thr.sub.spread, thr.sub.packed   N warps on N schedulers / 1 working warp on one
 //   lat.smem.Nway, thr.smem.Nway     shared-memory bank conflicts
 //   lat.l1d.hit                      chase over 16 lines of 128 B
 //   lat.const.hit                    chase over 8 constant-cache lines 64 B apart
@@ -44,7 +45,7 @@
 #include "kernel.cu"
 
 #define SPAN (LONG - SHORT)  // operations added per loop trip (kernel.cu)
-#define THR_WARPS 16         // warps of the throughput kernels (one CTA)
+#define THR_WARPS 16         // warps of the throughput kernels (one CTA); thr.<op>: see alu_warps
 
 static long long *d_out;     // clock readings: 3 per warp
 static char *d_sink;         // results the kernels must not drop
@@ -128,12 +129,12 @@ static const alu_op alu_ops[] = {
     OP_D(ddiv), OP_F(sin),  OP_F(rcp),  OP_F(sqrt), OP_D(drcp), OP_D(dsqrt), OP_I(shfl),
 };
 
-// thr = 0: latency (one warp, R 1..3); 1: throughput (16 warps, R 2..4).
+// thr = 0: latency (one warp, R 1..3); 1: throughput (`warps` warps, R 2..4).
 // b is the neutral operand (x op 1; shfl reads lane 0): only timing matters.
-static double alu_measure(const alu_op *op, int thr) {
-    unsigned threads = thr ? THR_WARPS * 32 : 32;
+static double alu_measure(const alu_op *op, int thr, unsigned warps) {
+    unsigned threads = thr ? warps * 32 : 32;
     int r1 = thr ? 2 : 1, r2 = thr ? 4 : 3;
-    double per = thr ? THR_WARPS : 1;
+    double per = thr ? warps : 1;
     if (op->ilat) {
         int b = strcmp(op->name, "shfl") ? 1 : 0;
         return measure(thr ? op->ithr : op->ilat, threads, r1, r2, per, 3, b, (int *)d_sink);
@@ -146,25 +147,32 @@ static double alu_measure(const alu_op *op, int thr) {
 // 4 from Kepler on (the architectures' whitepapers).
 static unsigned schedulers(const cudaDeviceProp *p) { return p->major >= 3 ? 4 : 2; }
 
+// Warps of the thr.<op> kernels, as `locsim ubench` takes them (its alu_warps
+// says why): 8 per scheduler, at least 16, at most 32.
+static unsigned alu_warps(const cudaDeviceProp *p) {
+    unsigned w = 8 * schedulers(p);
+    return w < THR_WARPS ? THR_WARPS : w > 32 ? 32 : w;
+}
+
 // thr.sub.spread / thr.sub.packed (locsim ubench's sub-core rows): f32 adds of N
-// working warps (N = schedulers), warps 0..N-1 (one per scheduler) or warps 0, N,
-// 2N, ... of N x N (all on one scheduler, the others idle); cycles per warp
-// instruction over the N warps.
+// warps (N = schedulers), one per scheduler, all working or only warp 0 (all the
+// work on one scheduler; `locsim ubench`'s sub_core_row says why one warp); cycles
+// per warp instruction over the working warps.
 static void sub_rows(const cudaDeviceProp *p) {
     unsigned n = schedulers(p);
     for (int packed = 0; packed < 2; packed++) {
         const char *name = packed ? "thr.sub.packed" : "thr.sub.spread";
         if (!wanted(name)) continue;
         int stride = packed ? (int)n : 1;
-        row(name, measure(part_fadd, (packed ? n * n : n) * 32, 2, 4, n, 1.5f, 1.0f, (float *)d_sink, stride));
+        row(name, measure(part_fadd, n * 32, 2, 4, packed ? 1 : n, 1.5f, 1.0f, (float *)d_sink, stride));
     }
 }
 
-static void alu_rows(int thr) {
+static void alu_rows(int thr, unsigned warps) {
     char name[32];
     for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++) {
         snprintf(name, sizeof name, "%s.%s", thr ? "thr" : "lat", alu_ops[i].name);
-        if (wanted(name)) row(name, alu_measure(&alu_ops[i], thr));
+        if (wanted(name)) row(name, alu_measure(&alu_ops[i], thr, warps));
     }
 }
 
@@ -291,8 +299,8 @@ int main(int argc, char **argv) {
     check(cudaMalloc(&d_out, 3 * 32 * sizeof(long long)), "cudaMalloc");
     check(cudaMalloc(&d_sink, 8 * 1024), "cudaMalloc");
     check(cudaMalloc(&d_buf, buf_bytes), "cudaMalloc");
-    alu_rows(0);
-    alu_rows(1);
+    alu_rows(0, 1);
+    alu_rows(1, alu_warps(&p));
     sub_rows(&p);
     smem_rows();
     l1_row();

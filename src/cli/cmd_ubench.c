@@ -28,7 +28,9 @@ extern const size_t ubench_ptx_len;
 
 #define MAX_OVERRIDES 128
 #define SPAN (48 - 16)     /* LONG - SHORT operations per loop trip (kernel.cu) */
-#define THR_WARPS 16       /* warps of the throughput kernels (one CTA, one SM) */
+#define THR_WARPS 16       /* warps of the throughput kernels (one CTA, one SM); see alu_warps */
+#define THR_WARPS_PER_SCHED 8 /* ... and at least this many per warp scheduler for thr.<op> */
+#define THR_MAX_WARPS 32   /* 1024 threads: CUDA's CTA limit, and the size of the clock buffer (c->out) */
 
 typedef enum { V_PASS, V_FAIL, V_NOOPT } verdict;
 
@@ -506,6 +508,33 @@ static void alu_latency(ub_ctx *c, const alu_op *op) {
     report(c, &r);
 }
 
+/* Warps of the thr.<op> kernels: THR_WARPS_PER_SCHED per warp scheduler, at least
+ * THR_WARPS (16: Fermi's 2 schedulers x 8, what the kernels were written for;
+ * 32 on a 4-scheduler SM).
+ *
+ * Why per scheduler: the method (kernel.cu) cancels the loop's own
+ * instructions (counter add -> setp -> bra, then the next trip's fetch) only if
+ * they cost the same per trip in the short and the long loop.  They cost nothing
+ * extra while the other warps of the same scheduler keep the unit busy through
+ * one warp's loop control; whatever they leave exposed depends on details that
+ * differ between the two loops (nvcc gives each loop its own counter register,
+ * which with -gpgpu_sub_core_model's 4 register banks per sub-core can share a
+ * bank with the loop bound or the body's last writebacks in one loop and not
+ * in the other).  A round-robin scheduler keeps its warps in step, so all of
+ * them reach the loop control together and only the warps behind the first one
+ * cover its chain (about 10 cycles for add -> setp alone: int latency 4 + 6
+ * pipeline).  With 16 warps on 4 schedulers that is 3 operations; on
+ * volta_v100 thr.iadd's sub-core 0 left its unit idle 22 cycles per 2 trips in
+ * the short loop and 10 in the long one, so the difference came out 12 cycles
+ * short of the unit's work: 0.49 for a bound of 0.50 (fmax: 54 and 26, 0.47).
+ * With 8 warps per scheduler the first warp's chain is covered by the 7 behind
+ * it (issue 35, docs/timing-core.md "Volta-class SM"). */
+static uint32_t alu_warps(const ub_ctx *c) {
+    uint32_t w = THR_WARPS_PER_SCHED * (uint32_t)opt_num(c, "gpgpu_num_sched_per_core");
+    if (w < THR_WARPS) w = THR_WARPS;
+    return w > THR_MAX_WARPS ? THR_MAX_WARPS : w;
+}
+
 static void alu_throughput(ub_ctx *c, const alu_op *op) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "thr.%s", op->name);
@@ -520,7 +549,13 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
     void *args[5];
     alu_args(op, c, &reps, a, b, args);
     snprintf(kernel, sizeof kernel, "thr_%s", op->name);
-    if (measure(c, kernel, THR_WARPS * 32, args, 5, &reps, 2, 4, THR_WARPS, &r.measured)) return;
+    uint32_t warps = alu_warps(c);
+    if (warps * 32 > opt_num(c, "gpgpu_shader_core_pipeline")) {
+        fprintf(stderr, "locsim ubench: %s: %u warps do not fit in an SM\n", r.name, warps);
+        c->errors++;
+        return;
+    }
+    if (measure(c, kernel, warps * 32, args, 5, &reps, 2, 4, warps, &r.measured)) return;
     if (init < 0) {
         snprintf(r.formula, sizeof r.formula, "no option sets it (%s)", src);
         r.configured = -1;
@@ -552,16 +587,27 @@ static void alu_throughput(ub_ctx *c, const alu_op *op) {
 
 /* ---- sub-cores ---- */
 
-/* f32 adds of N working warps (N = the scheduler count), issued either by all
- * schedulers (spread: warps 0..N-1, one per scheduler) or by scheduler 0 alone
- * (packed: warps 0, N, 2N, ... of N x N, the others idle; kernel.cu part_fadd).
- * Cycles per warp instruction over the N warps: a scheduler issues at most one
- * a cycle, so packed is at least 1; the fp units bound both, and with
- * -gpgpu_sub_core_model 1 the packed warps reach only sub-core 0's share of the
- * units (units / N), without it all of them:
+/* f32 adds (kernel.cu part_fadd) of N warps (N = the scheduler count), one per
+ * scheduler, all working (spread) or only warp 0 (packed: the others only take
+ * part in the barriers), so the packed work is all on scheduler 0.  Cycles per
+ * warp instruction over the working warps: a scheduler issues at most one a
+ * cycle, so packed is at least 1; the fp units bound both, and with
+ * -gpgpu_sub_core_model 1 the packed warp reaches only sub-core 0's share of
+ * the units (units / N), without it all of them:
  *   spread  max(init x lanes / units, 1 / N)
  *   packed  max(init x lanes / (units / sub-cores), 1)
- * so the two differ as much as the sub-cores cut the units one scheduler can use. */
+ * so the two differ as much as the sub-cores cut the units one scheduler can use.
+ * One working warp per scheduler: alone on its scheduler, a warp's loop control
+ * (a setp/bra for `work`, counter add -> setp -> bra) is fully exposed at every
+ * trip, the same in both timed loops, so the method cancels it.  Packed once ran
+ * N warps on scheduler 0; kept in step by a round-robin scheduler they covered
+ * part of each other's loop control, by amounts that differ between the loops
+ * (issue 35: ampere_a100 1.95, hopper_h100 1.83 for 2.00; 2 warps: hopper_h100
+ * 1.95), and 8 warps, enough to cover it, overload sub-core 0's 4 register banks
+ * on volta_v100 (2.16).  One warp with 16 independent chains issues an add a
+ * cycle, enough for one SP unit of interval 2; without sub-cores its own fetch
+ * (2 instructions, 2 cycles from fetch to issue) holds it near 1.5, within the
+ * front-end tolerance. */
 static void sub_core_row(ub_ctx *c, int packed) {
     ub_row r = {0};
     snprintf(r.name, sizeof r.name, "thr.sub.%s", packed ? "packed" : "spread");
@@ -572,15 +618,12 @@ static void sub_core_row(ub_ctx *c, int packed) {
     int reps = 2, stride = packed ? (int)n : 1;
     float a = 1.5f, b = 1.0f;
     void *args[6] = {&c->out, &reps, &a, &b, &c->sink, &stride};
-    if (n * n * 32 > opt_num(c, "gpgpu_shader_core_pipeline") && packed) {
-        fprintf(stderr, "locsim ubench: %s: %u x %u warps do not fit in an SM\n", r.name, n, n);
-        c->errors++;
-        return;
-    }
-    if (measure(c, "part_fadd", (packed ? n * n : n) * 32, args, 6, &reps, 2, 4, n, &r.measured)) return;
+    uint32_t working = packed ? 1 : n;
+    if (measure(c, "part_fadd", n * 32, args, 6, &reps, 2, 4, working, &r.measured)) return;
     double unit_bound = packed ? init / (units / subs) : init / units, issue_bound = packed ? 1.0 : 1.0 / n;
     double want = unit_bound > issue_bound ? unit_bound : issue_bound;
-    snprintf(r.formula, sizeof r.formula, "%u warps on %s: fp[ADD] init%s / %u sp unit%s%s", n,
+    snprintf(r.formula, sizeof r.formula, "%u warp%s on %s: fp[ADD] init%s / %u sp unit%s%s", working,
+             working > 1 ? "s" : "",
              packed ? "scheduler 0" : "all schedulers", c->lanes > 1 ? " x lanes" : "", packed ? units / subs : units,
              packed && subs > 1 ? " of sub-core 0" : "s", unit_bound < issue_bound ? " (issue-bound)" : "");
     r.configured = want;

@@ -9,12 +9,9 @@ locsim=$1
 src=$2
 status=0
 # Rows known to fail, as config:row, each with its reason in docs/timing-core.md
-# ("Volta-class SM", open issues): with -gpgpu_sub_core_model 1 these ALU
-# throughput rows measure up to 6% below the bound the units set (faster than
-# the units allow), a cause not yet found.  The list is strict: a listed row
-# that passes fails the test (take it off the list), and any other FAIL fails it.
-known_fail="volta_v100:thr.iadd volta_v100:thr.imul volta_v100:thr.fmax
-ampere_a100:thr.sub.packed hopper_h100:thr.sub.packed"
+# (open issues); none at present.  The list is strict: a listed row that passes
+# fails the test (take it off the list), and any other FAIL fails it.
+known_fail=""
 for cfg in "$src"/configs/*.cfg; do
   name=$(basename "$cfg" .cfg)
   out=$("$locsim" ubench --config "$cfg" 2>&1)
