@@ -1040,6 +1040,16 @@ static int accept_models(const spec *s, const sweep_plan *p, results_db *db, int
         n++;
     }
     model_set_free(&cls);
+    /* Models already proven one (an earlier --accept joined them) are one
+     * model here: a run of any of them stands for all, so their stale runs are
+     * sampled together, under the class's lowest id, and accepted once. */
+    for (int i = 0; i < n; i++) {
+        model_set same;
+        equiv_closure(db, st[i].model, &same);
+        for (int k = 0; k < same.n; k++)
+            if (strcmp(same.ids[k], st[i].model) < 0) snprintf(st[i].model, sizeof st[i].model, "%s", same.ids[k]);
+        model_set_free(&same);
+    }
     qsort(st, (size_t)n, sizeof *st, by_key);
     int rc = 0, done_any = 0;
     for (int i = 0; i < n; i++) {

@@ -110,5 +110,20 @@ out=$("$locsim" sweep "$dir/d/g.yaml" --accept --sample 1 2>&1); rc=$?
 out=$("$locsim" sweep "$dir/d/g.yaml" --dry-run 2>&1)
 grep -q "1 in .* already, 3 to run" <<<"$out" || { echo "FAIL: after carrying over and accepting: $out"; fail=1; }
 
-[ $fail -eq 0 ] && echo "ok: earlier runs accepted by sampled reruns, refused when a statistic differs; scheme-1 runs carried over"
+# two earlier models already proven one (a recorded pair) are sampled and
+# accepted as one: --sample 2 reruns 2 runs in all, not 2 of each
+mkdir -p "$dir/e"
+cp "$dir/a/g.yaml" "$dir/e/"
+cp "$dir/fresh.db" "$dir/e/g.db"
+q "$dir/e/g.db" "update runs set key = 'k2' || substr(key, 3);
+  update runs set version = 'v0 model:aaaaaaaaaaaa' where variant = 'lrr';
+  update runs set version = 'v0 model:bbbbbbbbbbbb' where variant = 'gto';
+  insert into model_equivalence values('aaaaaaaaaaaa', 'bbbbbbbbbbbb', 1, 1, '', '2026-11-29T00:00:00Z')"
+out=$("$locsim" sweep "$dir/e/g.yaml" --accept --sample 2 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c "rerunning" <<<"$out")" = 1 ] && grep -q "model aaaaaaaaaaaa made 4 runs this model lacks; rerunning 2 of them" <<<"$out" ||
+  { echo "FAIL: two models of one class were not accepted as one (rc $rc): $out"; fail=1; }
+out=$("$locsim" sweep "$dir/e/g.yaml" --dry-run 2>&1)
+grep -q "4 in .* already, 0 to run" <<<"$out" || { echo "FAIL: after accepting a class: $out"; fail=1; }
+
+[ $fail -eq 0 ] && echo "ok: earlier runs accepted by sampled reruns, refused when a statistic differs; scheme-1 runs carried over; a class of models accepted once"
 exit $fail
