@@ -76,18 +76,21 @@ void points_key(const char *model, const char *point, char key[65]) {
     sha256_hex(&c, key);
 }
 
-/* What the run measures besides its configuration, into both hashes. */
+static void update_both(sha256_ctx *c, sha256_ctx *pc, const void *data, size_t n) {
+    sha256_update(c, data, n);
+    sha256_update(pc, data, n);
+}
+
+/* What the run measures besides its configuration, into both hashes (the
+ * program file, for an exec workload, is read once). */
 static int hash_workload(const spec *s, const planned_run *r, sha256_ctx *c, sha256_ctx *pc, char *err,
                          size_t errlen) {
     char head[128];
     int n = snprintf(head, sizeof head, "size %u\nseed %llu\n", r->size, (unsigned long long)r->seed);
-    sha256_update(c, head, (size_t)n);
-    sha256_update(pc, head, (size_t)n);
+    update_both(c, pc, head, (size_t)n);
     if (r->w->name) {
-        sha256_update(c, "workload ", 9);
-        sha256_update(c, r->w->name, strlen(r->w->name) + 1);
-        sha256_update(pc, "workload ", 9);
-        sha256_update(pc, r->w->name, strlen(r->w->name) + 1);
+        update_both(c, pc, "workload ", 9);
+        update_both(c, pc, r->w->name, strlen(r->w->name) + 1);
         return 0;
     }
     char prog[PATH_MAX], h[65];
@@ -96,78 +99,67 @@ static int hash_workload(const spec *s, const planned_run *r, sha256_ctx *c, sha
                  r->w->argv[0]);
         return -1;
     }
-    sha256_update(c, "program ", 8);
-    sha256_update(c, h, 64);
-    sha256_update(pc, "program ", 8);
-    sha256_update(pc, h, 64);
-    for (int i = 0; i < r->w->argc; i++) {
-        sha256_update(c, r->w->argv[i], strlen(r->w->argv[i]) + 1);
-        sha256_update(pc, r->w->argv[i], strlen(r->w->argv[i]) + 1);
+    update_both(c, pc, "program ", 8);
+    update_both(c, pc, h, 64);
+    for (int i = 0; i < r->w->argc; i++) update_both(c, pc, r->w->argv[i], strlen(r->w->argv[i]) + 1);
+    return 0;
+}
+
+static int load_run_config(const spec *s, const planned_run *r, sim_config *cfg, char *err, size_t errlen) {
+    char e[1024];
+    if (config_load(cfg, r->cfg->path, e, sizeof e)) {
+        snprintf(err, errlen, "%s", e);
+        return -1;
+    }
+    for (int o = 0; o < r->v->nopts; o++)
+        if (config_set(cfg, r->v->opts[o].name, r->v->opts[o].value, s->path, e, sizeof e)) {
+            snprintf(err, errlen, "%s", e);
+            return -1;
+        }
+    if (config_finalize(cfg, e, sizeof e)) {
+        snprintf(err, errlen, "%s: %s", s->path, e);
+        return -1;
     }
     return 0;
 }
 
 int points_of_run(const spec *s, sweep_plan *p, planned_run *r, char *err, size_t errlen) {
     sim_config cfg;
-    char e[1024];
-    if (config_load(&cfg, r->cfg->path, e, sizeof e)) {
-        snprintf(err, errlen, "%s", e);
-        return -1;
-    }
-    for (int o = 0; o < r->v->nopts; o++)
-        if (config_set(&cfg, r->v->opts[o].name, r->v->opts[o].value, s->path, e, sizeof e)) {
-            snprintf(err, errlen, "%s", e);
-            return -1;
-        }
-    if (config_finalize(&cfg, e, sizeof e)) {
-        snprintf(err, errlen, "%s: %s", s->path, e);
-        return -1;
-    }
-    size_t dumplen, deflen;
-    char *dump = dump_of(&cfg, &dumplen);
+    if (load_run_config(s, r, &cfg, err, errlen)) return -1;
+    size_t dumplen, deflen, changedlen = 0;
+    char *dump = dump_of(&cfg, &dumplen), *changed = NULL;
     const char *defaults = defaults_of(p, &deflen);
-    if (!dump || !defaults) {
+    FILE *f = dump && defaults ? open_memstream(&changed, &changedlen) : NULL;
+    if (!f) {
         free(dump);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    /* scheme 2: the point, then the key from it */
-    sha256_ctx pc, unused;
-    sha256_init(&pc);
-    sha256_init(&unused);
-    sha256_update(&pc, "locsim-point-v2\n", 16);
-    if (hash_workload(s, r, &unused, &pc, err, errlen)) {
-        free(dump);
-        return -1;
-    }
-    char *changed = NULL;
-    size_t changedlen = 0;
-    FILE *f = open_memstream(&changed, &changedlen);
-    if (f) {
-        points_changed_options(dump, dumplen, defaults, deflen, f);
-        fclose(f);
-    }
-    sha256_update(&pc, "options\n", 8);
-    sha256_update(&pc, changed, changedlen);
-    free(changed);
-    sha256_hex(&pc, r->point);
-    points_key(p->binary_hash, r->point, r->key);
-    /* scheme 1's key, as sweeps before scheme 2 computed it */
-    sha256_ctx c, pc1;
+    points_changed_options(dump, dumplen, defaults, deflen, f);
+    fclose(f);
+    /* one pass over the workload into both: scheme 1's key (the model, then
+     * the whole dump; as sweeps before scheme 2 computed it) and scheme 2's
+     * point (the changed options), whose key is then made from it */
+    sha256_ctx c, pc;
     sha256_init(&c);
-    sha256_init(&pc1);
+    sha256_init(&pc);
     char head[512];
     int n = snprintf(head, sizeof head, "locsim-run-v1\nmodel %s\n", p->binary_hash);
     sha256_update(&c, head, (size_t)n);
-    if (hash_workload(s, r, &c, &pc1, err, errlen)) {
-        free(dump);
-        return -1;
+    sha256_update(&pc, "locsim-point-v2\n", 16);
+    int rc = hash_workload(s, r, &c, &pc, err, errlen);
+    if (rc == 0) {
+        sha256_update(&c, "config\n", 7);
+        sha256_update(&c, dump, dumplen);
+        sha256_hex(&c, r->legacy_key);
+        sha256_update(&pc, "options\n", 8);
+        sha256_update(&pc, changed, changedlen);
+        sha256_hex(&pc, r->point);
+        points_key(p->binary_hash, r->point, r->key);
     }
-    sha256_update(&c, "config\n", 7);
-    sha256_update(&c, dump, dumplen);
-    sha256_hex(&c, r->legacy_key);
+    free(changed);
     free(dump);
-    return 0;
+    return rc;
 }
 
 /* ---- carrying scheme-1 runs over ---- */
