@@ -109,6 +109,8 @@ static int check_fields(addrmap *m, const char *text, char *err, size_t errlen) 
     return 0;
 }
 
+static int init_slice_hash(addrmap *m, const char *text, char *err, size_t errlen);
+
 int addrmap_init(addrmap *m, const addrmap_config *cfg, char *err, size_t errlen) {
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
@@ -156,6 +158,35 @@ int addrmap_init(addrmap *m, const addrmap_config *cfg, char *err, size_t errlen
         for (uint32_t i = 0; i < m->bank.n; i++)
             if (b >= m->bank.dst[i] && b < (uint32_t)m->bank.dst[i] + m->bank.len[i])
                 m->sub_mask |= 1ull << (m->bank.src[i] + (b - m->bank.dst[i]));
+    if (cfg->channel_hash == 2 && init_slice_hash(m, text, err, errlen)) return -1;
+    return 0;
+}
+
+static uint32_t log2_exact(uint32_t v) { return (uint32_t)__builtin_ctz(v); }
+
+/* -gpgpu_memory_partition_indexing 2 (IPOLY) where GPGPU-Sim defines it: the
+ * higher bits are the address above dramid@K's channel and slice bits, which
+ * must hold no slice (bank) bit of the channel-local address, so that a
+ * slice and its partition address give the address back. */
+static int init_slice_hash(addrmap *m, const char *text, char *err, size_t errlen) {
+    const addrmap_config *c = &m->cfg;
+    uint32_t slices = c->n_channels * c->n_sub_per_channel;
+    if (m->dramid_bit < 0 || !is_pow2(c->n_channels) || ipoly_init(&m->slice_hash, slices)) {
+        snprintf(err, errlen,
+                 "-gpgpu_memory_partition_indexing 2 (IPOLY) needs dramid@<bit>, a power-of-two channel count "
+                 "and 16, 32 or 64 L2 slices in all (GPGPU-Sim's hash); '%s' with %u channels x %u slices",
+                 text, c->n_channels, c->n_sub_per_channel);
+        return -1;
+    }
+    uint32_t sub_bits = log2_exact(c->n_sub_per_channel);
+    if (m->sub_mask >> ((uint32_t)m->dramid_bit + sub_bits)) {
+        snprintf(err, errlen,
+                 "-gpgpu_memory_partition_indexing 2 (IPOLY): the bank bits that pick a channel's L2 slice must lie "
+                 "below bit %u of the channel-local address in '%s'",
+                 (uint32_t)m->dramid_bit + sub_bits, text);
+        return -1;
+    }
+    m->ipoly_shift = (uint32_t)m->dramid_bit + log2_exact(c->n_channels) + sub_bits;
     return 0;
 }
 
@@ -216,9 +247,19 @@ uint64_t addrmap_global_addr(const addrmap *m, uint32_t slice, uint64_t part_add
     uint64_t out_mask = dbits ? m->chan_mask | m->sub_mask : m->sub_mask;
     /* the slice bits are the bank field's low bits (addrmap_init) and the row
      * bits are others, so the row is known before they are put back */
-    uint32_t row = (uint32_t)gather(expand(part_addr, out_mask, 0), &m->row);
-    if (c->bank_hash) sub ^= row & (nsub - 1);
-    if (c->channel_hash && c->n_channels > 1) {
+    uint64_t local0 = expand(part_addr, out_mask, 0);
+    uint32_t row = (uint32_t)gather(local0, &m->row);
+    if (c->channel_hash == 2) {
+        /* the higher bits lie above the slice bits (init_slice_hash), so the
+         * partition address alone gives them; XOR undoes the hash */
+        uint64_t high = local0 >> (m->ipoly_shift - log2_exact(c->n_channels));
+        uint32_t lin = ipoly_hash(&m->slice_hash, high, slice);
+        chan = lin / nsub;
+        sub = lin % nsub;
+    } else if (c->bank_hash) {
+        sub ^= row & (nsub - 1);
+    }
+    if (c->channel_hash == 1 && c->n_channels > 1) {
         uint32_t h = fold8(row);
         chan = is_pow2(c->n_channels) ? chan ^ (h & (c->n_channels - 1))
                                       : (chan + c->n_channels - h % c->n_channels) % c->n_channels;
@@ -244,7 +285,18 @@ void addrmap_decode(const addrmap *m, uint64_t addr, addr_loc *out) {
     uint32_t bank = (uint32_t)gather(local, &m->bank);
     uint32_t row = (uint32_t)gather(local, &m->row);
     uint32_t col = (uint32_t)gather(local, &m->col);
-    if (c->channel_hash && c->n_channels > 1) {
+    if (c->channel_hash == 2) {
+        uint32_t nsub = c->n_sub_per_channel;
+        uint32_t slice = ipoly_hash(&m->slice_hash, addr >> m->ipoly_shift, chan * nsub + (bank & (nsub - 1)));
+        if (c->bank_hash) bank ^= row & (c->nbanks - 1);
+        out->channel = slice / nsub;
+        out->bank = bank;
+        out->row = row;
+        out->col = col;
+        out->slice = slice;
+        return;
+    }
+    if (c->channel_hash == 1 && c->n_channels > 1) {
         uint32_t h = fold8(row);
         chan = is_pow2(c->n_channels) ? chan ^ (h & (c->n_channels - 1)) : (chan + h) % c->n_channels;
     }

@@ -14,10 +14,17 @@
  * consecutive channels; inside a channel, bank bit 0 is local bit 8, so the two
  * L2 slices of a channel alternate every 256 B.
  *
- * Optional hashing (both keep the mapping one-to-one):
- *   channel_hash: channel ^= fold(row) for power-of-two channel counts,
+ * Optional hashing (all keep the mapping one-to-one):
+ *   channel_hash 1: channel ^= fold(row) for power-of-two channel counts,
  *                 channel = (channel + fold(row)) % channels otherwise
  *                 (fold = XOR of the row's 8-bit chunks);
+ *   channel_hash 2: IPOLY over the L2 slices, as GPGPU-Sim 4.x's
+ *                 -gpgpu_memory_partition_indexing 2: the linear slice index
+ *                 (channel * slices_per_channel + bank mod slices_per_channel,
+ *                 the bank before bank_hash) hashed with the address bits
+ *                 above dramid@K's channel and slice bits (mem/ipoly.h); the
+ *                 slice gives the channel.  Needs dramid@, a power-of-two
+ *                 channel count and 16, 32 or 64 slices in all;
  *   bank_hash:    bank ^= row mod banks (permutation-based interleaving).
  * L2 slice: channel * slices_per_channel + (bank mod slices_per_channel).
  */
@@ -26,6 +33,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mem/ipoly.h"
 
 /* GPGPU-Sim's GTX480 mapping (6 channels, 16 banks, 4 KB of a row per bank). */
 #define ADDRMAP_GTX480_DEFAULT \
@@ -36,7 +45,7 @@ typedef struct addrmap_config {
     uint32_t n_sub_per_channel;   /* -gpgpu_n_sub_partition_per_mchannel (power of two) */
     uint32_t nbanks;              /* nbk of the DRAM timing */
     char mapping[256];            /* -gpgpu_mem_addr_mapping ("" = ADDRMAP_GTX480_DEFAULT) */
-    uint8_t channel_hash;         /* -gpgpu_memory_partition_indexing: 0 linear, 1 hashed */
+    uint8_t channel_hash;         /* -gpgpu_memory_partition_indexing: 0 linear, 1 row fold, 2 IPOLY */
     uint8_t bank_hash;            /* -dram_bnk_indexing_policy: 0 linear, 1 XOR */
 } addrmap_config;
 
@@ -70,6 +79,8 @@ typedef struct addrmap {
     /* dramid@: x / n_channels as (x * chan_magic) >> 64 for x <= chan_magic_max
      * (exact there, see addrmap_init; a 64-bit division otherwise); 0: not set */
     uint64_t chan_magic, chan_magic_max;
+    ipoly slice_hash;                        /* channel_hash 2 */
+    uint32_t ipoly_shift;                    /* the hash's higher bits: address >> ipoly_shift */
 } addrmap;
 
 /* 0, or -1 with err saying what in the mapping is wrong. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "mem/ipoly.h"
 
 typedef struct {
     uint8_t used;
@@ -72,6 +73,7 @@ struct cache {
     uint8_t full_mask;           /* every sector of a line */
     uint32_t line_shift, set_bits;
     bool set_pow2;               /* nsets is a power of two */
+    ipoly *set_hash;             /* index function 'P' (IPOLY); NULL otherwise */
     uint8_t writeback_type;      /* MEM_L1_WRBK_ACC or MEM_L2_WRBK_ACC */
     cache_evict_hook hook;
     void *hook_ctx;
@@ -129,6 +131,7 @@ static uint32_t set_of_index_la(const cache *c, uint64_t la) {
         uint64_t b = c->set_bits;
         return (uint32_t)((la ^ (la >> b) ^ (la >> (2 * b))) & (c->g.nsets - 1));
     }
+    if (c->set_hash) return ipoly_hash(c->set_hash, la >> c->set_bits, (uint32_t)(la & (c->g.nsets - 1)));
     /* a power-of-two set count (most caches): a mask instead of a division */
     return (uint32_t)(c->set_pow2 ? la & (c->g.nsets - 1) : la % c->g.nsets);
 }
@@ -1074,6 +1077,15 @@ cache *cache_create(const cache_geometry *g, const char *name, char *err, size_t
     c->line_shift = log2_u32(g->line_size);
     c->set_bits = log2_u32(g->nsets);
     c->set_pow2 = (g->nsets & (g->nsets - 1)) == 0;
+    if (g->index == CACHE_INDEX_IPOLY) {
+        c->set_hash = malloc(sizeof *c->set_hash);
+        if (!c->set_hash) goto oom;
+        if (ipoly_init(c->set_hash, g->nsets)) {
+            if (err) snprintf(err, errlen, "%s: the IPOLY set index needs 16, 32 or 64 sets, not %u", name, g->nsets);
+            cache_destroy(c);
+            return NULL;
+        }
+    }
     c->full_mask = (uint8_t)((1u << (g->line_size / MEM_SECTOR_SIZE)) - 1);
     c->mq_cap = g->miss_queue_size + g->mshr_entries + 2;
     c->lines = calloc((size_t)g->nsets * g->assoc, sizeof *c->lines);
@@ -1155,6 +1167,7 @@ void cache_destroy(cache *c) {
     free(c->mshr_next);
     free(c->mshr_free);
     free(c->mshr_la);
+    free(c->set_hash);
     free(c);
 }
 

@@ -66,6 +66,7 @@ typedef enum {
 typedef enum {
     CACHE_INDEX_LINEAR = 0,     /* 'L': set = line number mod sets */
     CACHE_INDEX_XOR,            /* 'H': line number XOR-folded into the index (sets: power of 2) */
+    CACHE_INDEX_IPOLY,          /* 'P': IPOLY (mem/ipoly.h; 16, 32 or 64 sets), GPGPU-Sim 4.x's L2 */
 } cache_index_fn;
 
 typedef struct cache_geometry {

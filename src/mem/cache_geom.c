@@ -138,9 +138,12 @@ static int parse_policies(const split_text *s, const char *text, cache_geometry 
                     "F (fetch on write) or L (lazy fetch on read)", f[3]);
     g->write_alloc = walloc == 'N' ? CACHE_NO_WRITE_ALLOCATE
                      : walloc == 'F' ? CACHE_FETCH_ON_WRITE : CACHE_WRITE_ALLOCATE;
-    if (n == 5 && letter(f[4], "LH", &idx))
-        return fail(err, errlen, text, "set index function '%s' must be L (linear) or H (XOR hash)", f[4]);
-    g->index = idx == 'H' ? CACHE_INDEX_XOR : CACHE_INDEX_LINEAR;
+    if (n == 5 && letter(f[4], "LHP", &idx))
+        return fail(err, errlen, text, "set index function '%s' must be L (linear), H (XOR hash) or P (IPOLY)",
+                    f[4]);
+    g->index = idx == 'H' ? CACHE_INDEX_XOR : idx == 'P' ? CACHE_INDEX_IPOLY : CACHE_INDEX_LINEAR;
+    if (g->index == CACHE_INDEX_IPOLY && g->nsets != 16 && g->nsets != 32 && g->nsets != 64)
+        return fail(err, errlen, text, "the P (IPOLY) index function needs 16, 32 or 64 sets, not %u", g->nsets);
     if (g->index == CACHE_INDEX_XOR && !is_pow2(g->nsets))
         return fail(err, errlen, text, "the H index function needs a power-of-two number of sets, not %u",
                     g->nsets);

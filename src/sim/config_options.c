@@ -358,8 +358,9 @@ static const option_def options[] = {
          "finished DRAM requests waiting to return to the L2, per channel"),
     STR("gpgpu_mem_addr_mapping", mem_addr_mapping, ADDRMAP_GTX480_DEFAULT,
         "address -> channel/bank/row/column: [dramid@<bit>;]<64 letters D B R C S 0, MSB first>"),
-    UINT("gpgpu_memory_partition_indexing", memory_partition_indexing, "0", 0, 1,
-         "0: channel as mapped; 1: hash the row bits into the channel"),
+    UINT("gpgpu_memory_partition_indexing", memory_partition_indexing, "0", 0, 2,
+         "0: channel as mapped; 1: hash the row bits into the channel; 2: IPOLY over the L2 slices "
+         "(GPGPU-Sim 4.x; 16, 32 or 64 slices)"),
     UINT("dram_bnk_indexing_policy", dram_bank_indexing, "0", 0, 1, "0: bank as mapped; 1: XOR the row into the bank"),
     UINT("dram_bnkgrp_indexing_policy", dram.bnkgrp_lower_bits, "1", 0, 1,
          "bank group of a bank: 0 its higher bits (bank / (nbk / nbkgrp)), 1 its lower bits (bank % nbkgrp)"),
