@@ -134,12 +134,45 @@ static void test_stream_three_words(void **state) {
     check_stream(130, 3);
 }
 
+/* sharers_note (batched, recorded later) counts what sharers_record counts:
+ * the same stream noted, across batch boundaries, table growth and two kernels
+ * (the second ending with a part-filled batch), gives the reference totals. */
+static void test_notes_count_as_records(void **state) {
+    (void)state;
+    enum { N = 50003 };
+    uint64_t *line = malloc(N * sizeof *line);
+    uint32_t *smv = malloc(N * sizeof *smv);
+    assert_non_null(line);
+    assert_non_null(smv);
+    uint64_t s = 7;
+    for (size_t i = 0; i < N; i++) {
+        uint64_t r = rng_next(&s);
+        line[i] = r % 3 ? (r >> 8) % 20000 : i;
+        smv[i] = (uint32_t)((r >> 40) % 15);
+    }
+    sharers *t = sharers_create(15, 7);
+    assert_non_null(t);
+    for (int kernel = 0; kernel < 2; kernel++) {
+        size_t n = kernel ? N : N - 3;   /* neither a multiple of the batch */
+        for (size_t i = 0; i < n; i++) sharers_note(t, line[i] << 7 | (i & 127), smv[i]);
+        uint64_t lines = 0, pairs = 0, want_lines, want_pairs;
+        sharers_kernel_end(t, &lines, &pairs);
+        reference(line, smv, n, &want_lines, &want_pairs);
+        assert_int_equal(lines, want_lines);
+        assert_int_equal(pairs, want_pairs);
+    }
+    sharers_destroy(t);
+    free(line);
+    free(smv);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_by_hand),
         cmocka_unit_test(test_stream_one_word),
         cmocka_unit_test(test_stream_two_words),
         cmocka_unit_test(test_stream_three_words),
+        cmocka_unit_test(test_notes_count_as_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,11 @@
  * stream of requests to consecutive lines touches a new host line only every
  * few lines.  Only the placement changed: what is counted does not depend on
  * where an entry sits. */
+/* Notes per batch: enough misses in flight to overlap most of their latency,
+ * few enough that the prefetched lines are still in the host cache when the
+ * records reach them. */
+#define SHARERS_BATCH 16
+
 struct sharers {
     uint32_t words;          /* 64-bit mask words per line */
     uint32_t stride;         /* 1 + words: uint64 per entry (key, then mask) */
@@ -22,6 +27,10 @@ struct sharers {
     uint64_t used;
     uint64_t *tab;           /* cap * stride: key (line + 1, 0 = empty), mask words */
     uint64_t *slots;         /* indices of the used slots, for a cheap clear */
+    /* sharers_note's batch: recorded when full and at kernel end */
+    uint32_t npend;
+    uint32_t pend_sm[SHARERS_BATCH];
+    uint64_t pend_addr[SHARERS_BATCH];
 };
 
 /* Where key k's probe starts: a Fibonacci hash of k's group of neighbouring
@@ -117,7 +126,26 @@ int sharers_record(sharers *t, uint64_t addr, uint32_t sm) {
     return fresh;
 }
 
+/* Record the pending notes: first touch every one's home slot (a prefetch, no
+ * state changes), then record them in order.  A probe that runs past its home
+ * slot, or a table that grows in between, only loses the prefetch's benefit. */
+static void flush_pending(sharers *t) {
+    for (uint32_t n = 0; n < t->npend; n++) {
+        uint64_t k = (t->pend_addr[n] >> t->line_shift) + 1;
+        __builtin_prefetch(entry(t, home_slot(t, k)), 1);
+    }
+    for (uint32_t n = 0; n < t->npend; n++) sharers_record(t, t->pend_addr[n], t->pend_sm[n]);
+    t->npend = 0;
+}
+
+void sharers_note(sharers *t, uint64_t addr, uint32_t sm) {
+    t->pend_addr[t->npend] = addr;
+    t->pend_sm[t->npend] = sm;
+    if (++t->npend == SHARERS_BATCH) flush_pending(t);
+}
+
 void sharers_kernel_end(sharers *t, uint64_t *lines, uint64_t *sm_lines) {
+    flush_pending(t);
     for (uint64_t n = 0; n < t->used; n++) {
         uint64_t *e = entry(t, t->slots[n]);
         for (uint32_t w = 0; w < t->words; w++) *sm_lines += (uint64_t)__builtin_popcountll(e[1 + w]);

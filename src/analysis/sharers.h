@@ -24,6 +24,13 @@ void sharers_destroy(sharers *t);
  * of memory (nothing recorded). */
 int sharers_record(sharers *t, uint64_t addr, uint32_t sm);
 
+/* The same as sharers_record without the answer, recorded later (speed: the
+ * notes are kept in a small batch whose table slots are prefetched together
+ * before they are recorded, so their host-cache misses overlap).  What
+ * sharers_kernel_end counts does not depend on the order of the records, and it
+ * records what is pending first. */
+void sharers_note(sharers *t, uint64_t addr, uint32_t sm);
+
 /* Add this kernel's distinct lines and the sum over them of their distinct SMs to
  * *lines and *sm_lines; then forget them. */
 void sharers_kernel_end(sharers *t, uint64_t *lines, uint64_t *sm_lines);

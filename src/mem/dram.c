@@ -492,8 +492,9 @@ const mem_req *dram_peek(const dram *d) {
 int dram_pop(dram *d, mem_req *out) {
     if (!d->ret_len || d->ret[d->ret_head].done > d->now) return -1;
     *out = d->ret[d->ret_head].req;
+    /* an emptied ring starts again at slot 0 (speed only, as the partition's queues) */
     d->ret_len--;
-    d->ret_head = d->ret_head + 1 == d->ret_cap ? 0 : d->ret_head + 1;
+    d->ret_head = !d->ret_len || d->ret_head + 1 == d->ret_cap ? 0 : d->ret_head + 1;
     return 0;
 }
 

@@ -113,10 +113,11 @@ static void port_commit(port *p, uint32_t flits) {
     p->flits += flits;
 }
 
+/* An emptied port starts again at slot 0 (speed only, as the partition's
+ * queues): a port that is often empty reuses one host line of its ring. */
 static void port_pop(port *p) {
     p->flits -= p->ring[p->head].flits;
-    p->head = ring_wrap(p->head + 1, p->cap);
-    p->len--;
+    p->head = --p->len ? ring_wrap(p->head + 1, p->cap) : 0;
 }
 
 uint32_t icnt_flits(const icnt *n, uint32_t bytes) {

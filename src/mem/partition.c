@@ -153,12 +153,21 @@ static mem_req *tq_ready(const timed_queue *q, uint64_t now) {
     return q->head_ready <= now ? &q->e[q->head].req : NULL;   /* (now < UINT64_MAX) */
 }
 
-/* The head entry leaves with its last slot. */
+/* The head entry leaves with its last slot.  An emptied queue starts again at
+ * slot 0 (speed only: where the entries sit changes nothing else), so a queue
+ * that is often empty or short reuses a few host cache lines of its ring
+ * instead of walking all of it (the rings also hold the requests inside a
+ * fixed delay: 184 slots, 10 KB, for GTX480's icnt->L2 queue). */
 static void tq_pop(timed_queue *q) {
-    q->head = ring_wrap(q->head + 1, q->cap);
     q->len--;
     q->used--;
-    q->head_ready = q->len ? q->e[q->head].ready : UINT64_MAX;
+    if (!q->len) {
+        q->head = 0;
+        q->head_ready = UINT64_MAX;
+        return;
+    }
+    q->head = ring_wrap(q->head + 1, q->cap);
+    q->head_ready = q->e[q->head].ready;
 }
 
 /* Push to / pop from queue q of slice s, counting the requests an L2 cycle works

@@ -515,7 +515,7 @@ static void l2_tick(gpu *g) {
             mem_req r;
             if (partition_can_accept(p, local) && icnt_pop(g->req_net, sl, &r) == 0) {
                 if ((r.type == MEM_GLOBAL_ACC_R || r.type == MEM_LOCAL_ACC_R) && !(r.flags & MEM_REQ_ATOMIC))
-                    sharers_record(g->sharers, r.addr, r.sm);   /* out of memory: that line goes uncounted */
+                    sharers_note(g->sharers, r.addr, r.sm);   /* out of memory: that line goes uncounted */
                 partition_push(p, local, &r);
             }
         }
