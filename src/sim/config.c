@@ -227,6 +227,11 @@ static void format_value(const sim_config *c, const option_def *o, char *buf, si
 
 /* ---- public: reading options ---- */
 
+bool config_is_host_option(const char *name) {
+    const option_def *o = find_option(name);
+    return o && o->host;
+}
+
 int config_get(const sim_config *c, const char *name, char *buf, size_t n) {
     const option_def *o = find_option(name);
     if (!o || n == 0) return -1;
@@ -892,6 +897,7 @@ void config_dump(const sim_config *c, FILE *out) {
             fprintf(out, "\n# %s\n", o->help);
             continue;
         }
+        if (o->host) continue;   /* not part of the simulated machine (config_options.h) */
         char v[512];
         format_value(c, o, v, sizeof v);
         bool quote = !v[0] || strpbrk(v, " \t\n#\"") != NULL;
