@@ -466,19 +466,28 @@ static uint8_t *lane_checked(exec_ctx *x, ptx_space space, uint64_t addr, unsign
 
 /* load() with the log set: private spaces' lanes are read now, device lanes
  * at replay; every register write of a device lane is logged (in the order
- * load() writes them). */
+ * load() writes them).  A warp within one page of the allocation it used last
+ * (fast_base) is checked once, as load_fast does. */
 static int load_deferred(exec_ctx *x, const addr_form *af, const uint32_t regs[4], unsigned n, unsigned esize,
                          int sgn) {
-    uint64_t vals[4][LANES];
+    uint64_t vals[4][LANES], addr[LANES], off;
     uint8_t *host[LANES];
     uint32_t dev = 0;
-    FOR_EACH_LANE(l, x->active) {
-        int d;
-        uint8_t *p = lane_checked(x, af->space, af_addr(af, l), esize * n, ACC_READ, l, &d);
-        if (!p) return -1;
-        host[l] = p;
-        if (d) dev |= 1u << l;
-        else for (unsigned k = 0; k < n; k++) vals[k][l] = read_le(p + k * esize, esize);
+    ptx_space space;
+    uint8_t *base = fast_base(x, af, esize * n, addr, &space, &off);
+    if (base) {
+        note_lanes(x, space, addr);
+        dev = x->active;
+        FOR_EACH_LANE(l, x->active) host[l] = base + (addr[l] - off);
+    } else {
+        FOR_EACH_LANE(l, x->active) {
+            int d;
+            uint8_t *p = lane_checked(x, af->space, af_addr(af, l), esize * n, ACC_READ, l, &d);
+            if (!p) return -1;
+            host[l] = p;
+            if (d) dev |= 1u << l;
+            else for (unsigned k = 0; k < n; k++) vals[k][l] = read_le(p + k * esize, esize);
+        }
     }
     for (unsigned k = 0; k < n; k++) {
         if (regs[k] == PTX_REG_SINK) continue;
@@ -499,12 +508,17 @@ static int load_deferred(exec_ctx *x, const addr_form *af, const uint32_t regs[4
 }
 
 /* store() with the log set: device lanes' elements are logged in the order
- * store() writes them (lanes ascending, elements within a lane). */
+ * store() writes them (lanes ascending, elements within a lane); a warp within
+ * one page of the allocation it used last is checked once (fast_base). */
 static int store_deferred(exec_ctx *x, const addr_form *af, const uint64_t *const rows[4], unsigned n,
                           unsigned esize) {
+    uint64_t addr[LANES], off;
+    ptx_space space;
+    uint8_t *base = fast_base(x, af, esize * n, addr, &space, &off);
+    if (base) note_lanes(x, space, addr);
     FOR_EACH_LANE(l, x->active) {
-        int d;
-        uint8_t *p = lane_checked(x, af->space, af_addr(af, l), esize * n, ACC_WRITE, l, &d);
+        int d = 1;
+        uint8_t *p = base ? base + (addr[l] - off) : lane_checked(x, af->space, af_addr(af, l), esize * n, ACC_WRITE, l, &d);
         if (!p) return -1;
         for (unsigned k = 0; k < n; k++) {
             if (!d) {

@@ -556,13 +556,11 @@ static void core_tick(gpu *g, uint64_t now) {
     dispatch_ctas(g, now);
     if (!g->wake_changed && now < g->min_wake) return;   /* every SM sleeps: min_wake stands */
     g->wake_changed = 0;
-    if (g->par) step_sms_parallel(g, now);
-    else
-        for (uint32_t s = 0; s < g->p.num_sms; s++)
-            if (g->wake[s] <= now) sm_cycle(g->sms[s], now);
+    if (g->par) step_sms_parallel(g, now);   /* then wake[] as below, from the same test */
     uint64_t min_wake = NEVER;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         if (g->wake[s] <= now) {
+            if (!g->par) sm_cycle(g->sms[s], now);
             g->wake[s] = sm_wake_at(g->sms[s]);
             if (sm_fault(g->sms[s])) g->fault_maybe = 1;
         }
