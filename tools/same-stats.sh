@@ -26,7 +26,7 @@
 # -gpgpu_scheduler ccws" (its label is the words joined by '-').
 set -u
 if [ $# -lt 2 ]; then
-    echo "usage: $0 OLD_LOCSIM NEW_LOCSIM [--size S] [workload ...]" >&2
+    echo "usage: $0 OLD_LOCSIM NEW_LOCSIM [--size S] [--threads N,M,...] [workload ...]" >&2
     exit 2
 fi
 old=$1 new=$2
