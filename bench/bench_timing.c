@@ -13,7 +13,13 @@
  *                 what the timing model itself costs
  *
  *   bench_timing [--config NAME] [--against NAME] [--set SET] [--size S] [--seed N] [--repeat R]
- *                [workload ...] [-- -option value ...]
+ *                [--threads N] [workload ...] [-- -option value ...]
+ *
+ * --threads N runs the simulations with -sim_threads N (parallel SM stepping,
+ * docs/timing-core.md): the median, Minsn/s and the suite line are then by
+ * wall-clock seconds, since CPU time adds up the threads' time and cannot show
+ * a parallel speedup (compare against a --threads 1 run made the same way; note
+ * the machine's load beside the figures).
  *
  * --against NAME also times each workload under configuration NAME (same
  * options) and prints vs_ref: Minsn/s under --config over Minsn/s under NAME.
@@ -95,6 +101,12 @@ static void run_functional(const workload_entry *e, uint32_t size, uint64_t seed
 static const char *const set_membound[] = {"gc", "kmeans", "invindex", "mvt", "atax", "memc", NULL};
 static const char *const set_many_sm[] = {"conv2d", "transpose", NULL};
 
+/* --threads N: the option pair added to every configuration, and the clock
+ * medians and rates are taken by. */
+static char threads_opt[] = "-sim_threads";
+static char threads_val[16];
+static int by_wall;
+
 /* Workload e under bc, repeat runs: 0 on success with the last run's report in
  * *r, the median CPU and wall seconds, and the largest peak RSS. */
 static int measure_rate(const workload_entry *e, uint32_t size, uint64_t seed, int repeat, const bench_config *bc,
@@ -128,11 +140,20 @@ int main(int argc, char **argv) {
     int repeat = 1, nonly = 0;
     bench_config bc = {.name = "fermi_gtx480"}, ref = {0};
     char *only[64];
+    int threads = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--")) {
             bc.nopts = argc - i - 1;
             bc.opts = argv + i + 1;
             break;
+        }
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+            if (threads < 1) {
+                fprintf(stderr, "bench_timing: --threads needs a count of 1 or more\n");
+                return 2;
+            }
+            continue;
         }
         if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
@@ -150,9 +171,21 @@ int main(int argc, char **argv) {
         } else if (argv[i][0] != '-' && nonly < 64) only[nonly++] = argv[i];
         else {
             fprintf(stderr, "usage: bench_timing [--config NAME] [--against NAME] [--set membound|many_sm] [--size S] "
-                            "[--seed N] [--repeat R] [workload ...] [-- -option value ...]\n");
+                            "[--seed N] [--repeat R] [--threads N] [workload ...] [-- -option value ...]\n");
             return 2;
         }
+    }
+    char **with_threads = NULL;
+    if (threads) {   /* the options after `--`, then -sim_threads N */
+        with_threads = malloc(((size_t)bc.nopts + 2) * sizeof *with_threads);
+        if (!with_threads) return 1;
+        for (int i = 0; i < bc.nopts; i++) with_threads[i] = bc.opts[i];
+        snprintf(threads_val, sizeof threads_val, "%d", threads);
+        with_threads[bc.nopts] = threads_opt;
+        with_threads[bc.nopts + 1] = threads_val;
+        bc.opts = with_threads;
+        bc.nopts += 2;
+        by_wall = 1;
     }
     ref.nopts = bc.nopts;
     ref.opts = bc.opts;
@@ -180,7 +213,8 @@ int main(int argc, char **argv) {
     }
     printf("timing-mode speed, config %s", bc.name);
     for (int i = 0; i < bc.nopts; i++) printf(" %s", bc.opts[i]);
-    printf(", one core, median of %d run(s) by CPU time", repeat);
+    if (threads) printf(", %d host thread(s), median of %d run(s) by wall-clock time", threads, repeat);
+    else printf(", one core, median of %d run(s) by CPU time", repeat);
     if (ref.name) printf("; vs_ref: Minsn/s over Minsn/s under %s", ref.name);
     printf("\n%-14s %6s %14s %12s %9s %9s %9s %10s %9s %9s  %s%s\n", "workload", "size", "thread_insns", "cycles",
            "seconds", "cpu_s", "Minsn/s", "slowdown", "peak_MB", "over_MB", "check", ref.name ? "  vs_ref" : "");
@@ -200,28 +234,32 @@ int main(int argc, char **argv) {
                    "-", "-", "-", "FAILED");
             continue;
         }
-        double rate = med > 0 ? r.thread_insns / med / 1e6 : 0;
+        double basis = by_wall ? wall : med;   /* --threads: rates by wall-clock time */
+        double rate = basis > 0 ? r.thread_insns / basis / 1e6 : 0;
         double gpu_seconds = r.core_mhz > 0 ? r.cycles / (r.core_mhz * 1e6) : 0;
         double over = (peak_kb - func_kb) / 1024.0;
         printf("%-14s %6u %14" PRIu64 " %12" PRIu64 " %9.3f %9.3f %9.2f %10.0f %9.1f %9.1f  PASS", e->wl->name,
-               shown, r.thread_insns, r.cycles, wall, med, rate, gpu_seconds > 0 ? med / gpu_seconds : 0.0,
+               shown, r.thread_insns, r.cycles, wall, med, rate, gpu_seconds > 0 ? basis / gpu_seconds : 0.0,
                peak_kb / 1024.0, over);
-        if (ref.name && ref_ok && ref_med > 0 && rr.thread_insns)
-            printf("  %.3f (%.2f M/s)", rate / (rr.thread_insns / ref_med / 1e6), rr.thread_insns / ref_med / 1e6);
+        double ref_basis = by_wall ? ref_wall : ref_med;
+        if (ref.name && ref_ok && ref_basis > 0 && rr.thread_insns)
+            printf("  %.3f (%.2f M/s)", rate / (rr.thread_insns / ref_basis / 1e6), rr.thread_insns / ref_basis / 1e6);
         else if (ref.name)
             printf("  FAILED under %s", ref.name);
         printf("\n");
         fflush(stdout);
         total_insns += (double)r.thread_insns;
-        total_seconds += med;
+        total_seconds += basis;
         if (over > worst_over) worst_over = over;
         if (nrates < 256) rates[nrates++] = rate;
     }
     if (nrates) {
         qsort(rates, (size_t)nrates, sizeof *rates, bench_cmp_double);
-        printf("suite: %.0f thread instructions in %.3f CPU s = %.2f M thread-insn/s overall; median workload %.2f M/s; "
+        printf("suite: %.0f thread instructions in %.3f %s s = %.2f M thread-insn/s overall; median workload %.2f M/s; "
                "largest timing-model memory overhead %.1f MB\n",
-               total_insns, total_seconds, total_insns / total_seconds / 1e6, rates[nrates / 2], worst_over);
+               total_insns, total_seconds, by_wall ? "wall" : "CPU", total_insns / total_seconds / 1e6,
+               rates[nrates / 2], worst_over);
     }
+    free(with_threads);
     return 0;
 }

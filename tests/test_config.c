@@ -374,6 +374,29 @@ static void test_resolve(void **state) {
     assert_non_null(strstr(err, "/nonexistent/x.cfg: cannot open config file"));
 }
 
+/* -sim_threads says how the simulator runs, not what it simulates: the dump
+ * (so sweep points and the JSON's config_hash) is the same at any value. */
+static void test_host_option_not_dumped(void **state) {
+    (void)state;
+    sim_config d, c;
+    char err[512];
+    config_defaults(&d);
+    config_defaults(&c);
+    assert_int_equal(config_set(&c, "-sim_threads", "3", NULL, err, sizeof err), 0);
+    assert_int_equal(c.sim_threads, 3);
+    char *a = dump_to_string(&d), *b = dump_to_string(&c);
+    assert_string_equal(a, b);
+    assert_null(strstr(a, "sim_threads"));
+    free(a);
+    free(b);
+    assert_true(config_is_host_option("sim_threads"));
+    assert_true(config_is_host_option("-sim_threads"));
+    assert_false(config_is_host_option("-gpgpu_scheduler"));
+    assert_false(config_is_host_option("-no_such_option"));
+    assert_int_equal(config_set(&c, "-sim_threads", "0", NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sim_threads"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fermi_gtx480),
@@ -383,6 +406,7 @@ int main(void) {
         cmocka_unit_test(test_ldesc_numa4),
         cmocka_unit_test(test_defaults_are_gtx480),
         cmocka_unit_test(test_dump_round_trip),
+        cmocka_unit_test(test_host_option_not_dumped),
         cmocka_unit_test(test_file_errors),
         cmocka_unit_test(test_gpgpusim_syntax),
         cmocka_unit_test(test_command_line_overrides),

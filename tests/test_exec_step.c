@@ -124,10 +124,117 @@ static void test_functional_clock(void **state) {
     assert_int_equal(r[1], 1);
 }
 
+/* Parallel simulation (exec.h, "Parallel simulation"): with a memory log set,
+ * global stores, loads and atomics are checked and described at issue but move
+ * no data; the replay moves it in issue order, so a load sees the store logged
+ * before it, and an atomic's lanes get their old values in lane order. */
+static const char *defer_ptx = XT_HEADER
+    ".visible .entry deferk(.param .u64 buf)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [buf];\n"               /* 0 */
+    "  mov.u32 %r1, %tid.x;\n"                    /* 1 */
+    "  mul.wide.u32 %rd2, %r1, 4;\n"              /* 2 */
+    "  add.s64 %rd3, %rd1, %rd2;\n"               /* 3 */
+    "  st.global.u32 [%rd3], %r1;\n"              /* 4: logged */
+    "  ld.global.u32 %r2, [%rd3];\n"              /* 5: logged, sees pc 4's store */
+    "  atom.global.add.u32 %r3, [%rd1+256], 1;\n" /* 6: logged */
+    "  st.global.u32 [%rd3+1024], %r2;\n"         /* 7: after the replay, no log */
+    "  st.global.u32 [%rd3+2048], %r3;\n"         /* 8 */
+    "  ret;\n"
+    "}\n";
+
+static void test_deferred_memory(void **state) {
+    (void)state;
+    ptx_error err;
+    ptx_module *m = ptx_parse(defer_ptx, strlen(defer_ptx), "defer.ptx", &err);
+    assert_non_null(m);
+    assert_true(exec_module_parallel_safe(m));
+    devmem *mem = devmem_create();
+    uint64_t buf;
+    assert_int_equal(devmem_alloc(mem, 4096, 256, &buf), 0);
+    uint32_t init[32];
+    for (uint32_t i = 0; i < 32; i++) init[i] = 7;
+    devmem_write(mem, buf, init, sizeof init);
+    uint64_t params[1] = {buf};
+    exec_launch L;
+    memset(&L, 0, sizeof L);
+    L.mod = m;
+    L.kernel = &m->funcs[ptx_find_function(m, "deferk")];
+    L.params = (const uint8_t *)params;
+    L.params_size = sizeof params;
+    L.grid = (locsim_dim3){1, 1, 1};
+    L.block = (locsim_dim3){32, 1, 1};
+    L.mem = mem;
+    L.smid_count = 1;
+    exec_cta *cta = exec_cta_create(&L, 0, 0);
+    assert_non_null(cta);
+    exec_step_info info;
+    for (uint32_t pc = 0; pc < 4; pc++) assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+    exec_memlog log = {0};
+    exec_cta_set_memlog(cta, &log);
+    for (uint32_t pc = 4; pc < 7; pc++) {
+        assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+        /* the timing model's view is the same as without the log */
+        assert_int_equal(info.mem_space, PTX_SPACE_GLOBAL);
+        assert_int_equal(info.mem_mask, 0xffffffffu);
+        assert_true(info.mem_addr[3] == (pc == 6 ? buf + 256 : buf + 12));
+    }
+    exec_cta_set_memlog(cta, NULL);
+    assert_int_equal(log.n, 96);   /* one op per lane: store, load, atomic */
+    uint32_t r[32], counter;
+    devmem_read(mem, buf, r, sizeof r);
+    devmem_read(mem, buf + 256, &counter, 4);
+    for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], 7);   /* nothing moved yet */
+    assert_int_equal(counter, 0);
+    exec_memlog_replay(&log);
+    assert_int_equal(log.n, 0);
+    devmem_read(mem, buf, r, sizeof r);
+    devmem_read(mem, buf + 256, &counter, 4);
+    for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], i);
+    assert_int_equal(counter, 32);
+    assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+    assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+    devmem_read(mem, buf + 1024, r, sizeof r);
+    for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], i);   /* the load saw the store */
+    devmem_read(mem, buf + 2048, r, sizeof r);
+    for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], i);   /* old values in lane order */
+    exec_memlog_free(&log);
+    exec_cta_destroy(cta);
+    devmem_destroy(mem);
+    ptx_module_free(m);
+}
+
+/* Kernels that move global data outside ld/st/atom/red step serially. */
+static void test_parallel_safe(void **state) {
+    (void)state;
+    static const char *const unsafe[] = {
+        XT_HEADER ".visible .entry k(.param .u64 p)\n{\n  .reg .b64 %rd<4>;\n  .shared .align 16 .b8 s[64];\n"
+                  "  ld.param.u64 %rd1, [p];\n  mov.u64 %rd2, s;\n  cp.async.ca.shared.global [%rd2], [%rd1], 16;\n"
+                  "  ret;\n}\n",
+        XT_HEADER ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+                  ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+                  "  ld.param.u64 %rd1, [p];\n  mov.u64 %rd2, 0;\n"
+                  "  { .param .b64 a0; st.param.b64 [a0], %rd1; .param .b64 a1; st.param.b64 [a1], %rd2;\n"
+                  "    .param .b32 r0; call.uni (r0), vprintf, (a0, a1); ld.param.b32 %r1, [r0]; }\n"
+                  "  ret;\n}\n",
+    };
+    for (size_t i = 0; i < sizeof unsafe / sizeof *unsafe; i++) {
+        ptx_error err;
+        ptx_module *m = ptx_parse(unsafe[i], strlen(unsafe[i]), "unsafe.ptx", &err);
+        if (!m) fprintf(stderr, "%s\n", err.msg);
+        assert_non_null(m);
+        assert_false(exec_module_parallel_safe(m));
+        ptx_module_free(m);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_by_step),
         cmocka_unit_test(test_functional_clock),
+        cmocka_unit_test(test_deferred_memory),
+        cmocka_unit_test(test_parallel_safe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

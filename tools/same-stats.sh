@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# same-stats.sh OLD_LOCSIM NEW_LOCSIM [--size S] [workload ...]
+# same-stats.sh OLD_LOCSIM NEW_LOCSIM [--size S] [--threads N,M,...] [workload ...]
 # SAME_STATS_POLICIES=1 adds every warp scheduler and shipped config on three
 # workloads.
 #
@@ -15,9 +15,18 @@
 # "version" input, the git description each binary was built from).  Prints one
 # line per run and exits 1 if any pair differs (or a run fails under one binary
 # only).
+#
+# --threads N,M,...: the new binary runs each workload once per thread count
+# (-sim_threads N) and every one of those reports is compared with the old
+# binary's run (at its default, one thread); OLD and NEW may be the same
+# binary.  Parallel simulation must change no byte of the report
+# (docs/timing-core.md, "Parallel simulation (-sim_threads)").
+#
+# A workload argument with spaces is a whole run: "bfs --config ccws_gtx285
+# -gpgpu_scheduler ccws" (its label is the words joined by '-').
 set -u
 if [ $# -lt 2 ]; then
-    echo "usage: $0 OLD_LOCSIM NEW_LOCSIM [--size S] [workload ...]" >&2
+    echo "usage: $0 OLD_LOCSIM NEW_LOCSIM [--size S] [--threads N,M,...] [workload ...]" >&2
     exit 2
 fi
 old=$1 new=$2
@@ -25,6 +34,11 @@ shift 2
 size=()
 if [ "${1:-}" = "--size" ]; then
     size=(--size "$2")
+    shift 2
+fi
+threads=()
+if [ "${1:-}" = "--threads" ]; then
+    IFS=, read -r -a threads <<< "$2"
     shift 2
 fi
 work=$(mktemp -d)
@@ -35,7 +49,7 @@ if [ $# -gt 0 ]; then wls=("$@"); else mapfile -t wls < <("$new" list | awk '{pr
 
 # Each run: a label, then the arguments after `run`.
 runs=()
-for w in "${wls[@]}"; do runs+=("$w|$w"); done
+for w in "${wls[@]}"; do runs+=("${w// /-}|$w"); done
 if [ $# -eq 0 ]; then
     runs+=("kmeans-ccws_gtx285|kmeans --config ccws_gtx285"
            "bfs-ccws_gtx285-ccws|bfs --config ccws_gtx285 -gpgpu_scheduler ccws"
@@ -59,17 +73,13 @@ fi
 skip='^ *"version": '
 [ "${SAME_STATS_NEW_OPTIONS:-0}" = 1 ] && skip='^ *"\(version\|config_hash\)": '
 bad=0
-for r in "${runs[@]}"; do
-    label=${r%%|*}
-    read -r -a args <<< "${r#*|}"
-    "$old" run "${args[@]}" "${size[@]}" --json "$work/old.json" > /dev/null 2>&1
-    ro=$?
-    "$new" run "${args[@]}" "${size[@]}" --json "$work/new.json" > /dev/null 2>&1
-    rn=$?
-    if [ $ro -ne $rn ]; then
+# compare LABEL OLD_STATUS NEW_STATUS: the two reports in $work
+compare() {
+    local label=$1 ro=$2 rn=$3
+    if [ "$ro" -ne "$rn" ]; then
         echo "DIFF  $label: exit status $ro (old) vs $rn (new)"
         bad=1
-    elif [ $ro -ne 0 ]; then
+    elif [ "$ro" -ne 0 ]; then
         echo "skip  $label: both exit $ro"
     elif cmp -s <(grep -v "$skip" "$work/old.json") <(grep -v "$skip" "$work/new.json"); then
         echo "same  $label"
@@ -77,6 +87,23 @@ for r in "${runs[@]}"; do
         echo "DIFF  $label: statistics differ"
         diff <(tr ',' '\n' < "$work/old.json") <(tr ',' '\n' < "$work/new.json") | head -10
         bad=1
+    fi
+}
+
+for r in "${runs[@]}"; do
+    label=${r%%|*}
+    read -r -a args <<< "${r#*|}"
+    "$old" run "${args[@]}" "${size[@]}" --json "$work/old.json" > /dev/null 2>&1
+    ro=$?
+    if [ ${#threads[@]} -eq 0 ]; then
+        "$new" run "${args[@]}" "${size[@]}" --json "$work/new.json" > /dev/null 2>&1
+        compare "$label" $ro $?
+    else
+        for t in "${threads[@]}"; do
+            "$new" run "${args[@]}" "${size[@]}" -sim_threads "$t" --json "$work/new.json" > /dev/null 2>&1
+            compare "$label (-sim_threads $t)" $ro $?
+            rm -f "$work/new.json"
+        done
     fi
     rm -f "$work/old.json" "$work/new.json"
 done

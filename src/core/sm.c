@@ -97,6 +97,8 @@ void sm_destroy(sm *s) {
 
 void sm_share_decode(sm *s, sm *owner) { s->dec = owner->dec; }
 
+void sm_set_memlog(sm *s, exec_memlog *log) { s->memlog = log; }
+
 void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx) {
     s->send = send;
     s->cta_done = done;
@@ -865,7 +867,10 @@ static void issue(sm *s, uint32_t w, uint64_t now) {
     int spare = W->ibuf_spare;
     exec_step_info info;
     exec_cta_set_clock(W->cta, now);
+    /* the log is set only while this SM issues: functional runs move data at once */
+    if (s->memlog) exec_cta_set_memlog(W->cta, s->memlog);
     exec_step_result r = exec_warp_step(W->cta, W->index, &info);
+    if (s->memlog) exec_cta_set_memlog(W->cta, NULL);
     if (r == EXEC_STEP_FAULT) {
         record_fault(s, W->cta);
         return;

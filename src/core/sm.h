@@ -171,6 +171,9 @@ void sm_set_ports(sm *s, sm_send_fn send, sm_cta_done_fn done, void *ctx);
  * decode is the same on every SM of one configuration running one kernel, see
  * sm_internal.h).  owner must outlive s's use of it. */
 void sm_share_decode(sm *s, sm *owner);
+/* Parallel simulation: the instructions this SM issues defer their global
+ * data movement into `log` (exec.h), or move it at once (NULL, the default). */
+void sm_set_memlog(sm *s, exec_memlog *log);
 
 /* Start / end of a kernel: sizes the scoreboard and load slots (the only
  * allocation; none happens per cycle).  The caches keep their contents across

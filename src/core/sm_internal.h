@@ -268,6 +268,7 @@ struct sm {
     uint32_t id;
     sm_send_fn send;
     sm_cta_done_fn cta_done;
+    exec_memlog *memlog;           /* sm_set_memlog: deferred global memory, or NULL */
     void *port_ctx;
 
     sm_kernel k;

@@ -84,6 +84,21 @@ static int atom_supported(const atom_kind *k) {
     return k->op != PTX_ATOM_NONE;
 }
 
+/* The new value of an atomic on `old` (the op, type and width of k). */
+static uint64_t atom_new(const atom_kind *k, uint64_t old, uint64_t b, uint64_t c) {
+    int is_float = type_float(k->type), is_half = is_float && k->bits <= 32 && k->type != PTX_T_F32;
+    return is_half ? atom_half(k, old, b) : is_float ? atom_float(k, old, b) : atom_int(k, old, b, c);
+}
+
+void exec_atom_apply(const exec_memop *op) {
+    atom_kind k = {(ptx_atomop)op->aop, (ptx_type)op->atype, op->abits};
+    uint64_t old = 0;
+    memcpy(&old, op->host, op->size);
+    uint64_t nv = atom_new(&k, old, op->v, op->c);
+    memcpy(op->host, &nv, op->size);
+    if (op->dst) *op->dst = old;
+}
+
 int exec_atomic(exec_ctx *x) {
     const ptx_insn *in = x->in;
     int is_red = in->op == PTX_OP_RED;
@@ -96,8 +111,8 @@ int exec_atomic(exec_ctx *x) {
     const uint64_t *c = k.op == PTX_ATOM_CAS ? exec_src(x, first + 2) : NULL;
     uint64_t *d = is_red ? NULL : exec_dst(x, 0);
     unsigned size = k.bits / 8;
-    int is_float = type_float(k.type), is_half = is_float && k.bits <= 32 && k.type != PTX_T_F32;
     uint64_t olds[LANES];
+    uint32_t deferred = 0;   /* lanes whose global atomic waits for the replay (exec.h) */
     if (x->info) {
         x->info->mem_space = PTX_SPACE_NONE;
         x->info->mem_is_store = (uint8_t)is_red;
@@ -117,14 +132,20 @@ int exec_atomic(exec_ctx *x) {
             x->info->mem_mask |= 1u << l;
             x->info->mem_addr[l] = ra;
         }
+        if (x->cta->memlog && rs == PTX_SPACE_GLOBAL) {
+            exec_memop op = {.host = p, .dst = d ? &d[l] : NULL, .v = b[l], .c = c ? c[l] : 0,
+                             .kind = EXEC_MEMOP_ATOMIC, .size = (uint8_t)size, .aop = (uint8_t)k.op,
+                             .atype = (uint8_t)k.type, .abits = (uint8_t)k.bits};
+            if (exec_memlog_defer(x, &op)) return -1;
+            deferred |= 1u << l;
+            continue;
+        }
         uint64_t old = 0;
         memcpy(&old, p, size);
-        uint64_t nv = is_half ? atom_half(&k, old, b[l])
-                      : is_float ? atom_float(&k, old, b[l])
-                                 : atom_int(&k, old, b[l], c ? c[l] : 0);
+        uint64_t nv = atom_new(&k, old, b[l], c ? c[l] : 0);
         memcpy(p, &nv, size);
         olds[l] = old;
     }
-    if (d) FOR_EACH_LANE(l, x->active) d[l] = olds[l];
+    if (d) FOR_EACH_LANE(l, x->active & ~deferred) d[l] = olds[l];
     return 0;
 }

@@ -224,6 +224,8 @@ int exec_cta_done(const exec_cta *cta) { return cta->live_warps == 0 || cta->fau
 
 const exec_fault *exec_cta_fault(const exec_cta *cta) { return cta->faulted ? &cta->fault : NULL; }
 
+void exec_cta_set_memlog(exec_cta *cta, exec_memlog *log) { cta->memlog = log; }
+
 void exec_cta_set_clock(exec_cta *cta, uint64_t cycle) {
     cta->clock = cycle;
     cta->clock_external = 1;

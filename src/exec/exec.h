@@ -162,4 +162,49 @@ uint64_t exec_cta_mbar_completions(const exec_cta *cta);
  * false for one of its lanes now (the warp may suspend on it); no side effect. */
 int exec_warp_mbar_suspended(exec_cta *cta, uint32_t w);
 
+
+/* ---- Parallel simulation: global memory in SM order (docs/timing-core.md,
+ * "Parallel simulation (-sim_threads)") ----
+ *
+ * While SMs step a core cycle on several threads, an instruction issued with a
+ * memory log set (exec_cta_set_memlog) checks its global and constant accesses
+ * as always (bounds, alignment, faults depend only on addresses), but moves no
+ * data: it appends one exec_memop per lane and element instead, in the order it
+ * would have moved them.  After the cycle the logs are replayed SM by SM, which
+ * is exactly the serial order (SM 0's cycle, then SM 1's, ...).  The registers
+ * a deferred load or atomic writes are written at replay: no instruction can
+ * read them earlier, since a warp issues at most one instruction per cycle and
+ * the scoreboard holds a load's destinations past its issue cycle.  Shared,
+ * local and parameter accesses (private to an SM) are done at once. */
+typedef enum { EXEC_MEMOP_LOAD, EXEC_MEMOP_STORE, EXEC_MEMOP_ATOMIC } exec_memop_kind;
+
+typedef struct {
+    uint8_t *host;         /* the device bytes (a materialised page) */
+    uint64_t *dst;         /* load / atom: the destination register of the lane, or NULL */
+    uint64_t v, c;         /* store: the value; atom: operands b and c */
+    uint8_t kind;          /* exec_memop_kind */
+    uint8_t size;          /* bytes moved */
+    uint8_t sext;          /* load: sign-extend to this many bits (0: zero-extend) */
+    uint8_t aop, atype, abits;   /* atom: ptx_atomop, ptx_type, bits */
+} exec_memop;
+
+typedef struct {
+    exec_memop *ops;
+    size_t n, cap;
+    int oom;               /* an append failed: the cycle's log is incomplete */
+} exec_memlog;
+
+/* Append one op; -1 (and log->oom set) out of host memory. */
+int exec_memlog_push(exec_memlog *log, const exec_memop *op);
+/* Perform the logged ops in order and empty the log. */
+void exec_memlog_replay(exec_memlog *log);
+void exec_memlog_free(exec_memlog *log);
+/* The log the next exec_warp_step of the CTA defers into (NULL: move data at once). */
+void exec_cta_set_memlog(exec_cta *cta, exec_memlog *log);
+/* Can the kernels of module m run with deferred global memory?  No when an
+ * instruction moves global data outside ld/st/atom/red (textures, surfaces,
+ * cp.async, mbarrier, wmma/ldmatrix) or calls a built-in (printf, assert,
+ * malloc, free): those kernels step their SMs serially. */
+int exec_module_parallel_safe(const ptx_module *m);
+
 #endif

@@ -164,6 +164,7 @@ struct exec_cta {
     struct { uint64_t page_no; uint8_t *host; } pages[EXEC_PAGE_CACHE]; /* host NULL: empty */
     uint64_t mbar_completions; /* mbarrier phases completed (the timing model wakes waiters) */
     uint32_t mbar_queued;      /* cp.async arrives queued in the warps (timing mode) */
+    exec_memlog *memlog;       /* set while the timing model issues with deferred global memory */
     int faulted;
     exec_fault fault;
 };
@@ -281,6 +282,10 @@ typedef enum { ACC_READ, ACC_WRITE, ACC_ATOMIC } exec_access;
  * NONE = generic) for lane; checks bounds and alignment, and records a fault
  * (returning NULL) when the access is invalid.  *resolved gets the concrete space
  * and *raddr the address within it. */
+/* Perform a logged atomic (atomic.c; exec_memlog_replay). */
+void exec_atom_apply(const exec_memop *op);
+/* Append op to the CTA's memory log; -1 with a fault out of host memory. */
+int exec_memlog_defer(exec_ctx *x, const exec_memop *op);
 uint8_t *exec_mem_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc, uint32_t lane,
                       ptx_space *resolved, uint64_t *raddr);
 /* The common case of exec_mem_ptr, inline: an aligned access to the global

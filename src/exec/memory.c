@@ -22,6 +22,8 @@
  * vector width x element size); a bad one is a kernel fault worded like
  * compute-sanitizer's.
  */
+#include <stdlib.h>
+
 #include "exec/exec_internal.h"
 
 ptx_space exec_classify_generic(uint64_t gaddr, uint64_t *offset) {
@@ -72,7 +74,8 @@ static uint8_t *global_ptr(exec_ctx *x, ptx_space space, uint64_t addr, unsigned
             return exec_fault_memory(x, space, acc, size, addr, lane,
                                      "out of bounds and not in mapped device memory (cudaErrorIllegalAddress)"),
                    NULL;
-        if (cta->L->oob_accesses) (*cta->L->oob_accesses)++;
+        /* SMs of a parallel cycle count into one counter: an atomic add, whose sum is order-free */
+        if (cta->L->oob_accesses) __atomic_fetch_add(cta->L->oob_accesses, 1, __ATOMIC_RELAXED);
     }
     uint8_t *p = devmem_ptr(mem, addr);
     if (!p) {
@@ -395,6 +398,140 @@ static int store_fast(exec_ctx *x, const addr_form *af, unsigned esize, const ui
     return 1;
 }
 
+/* ---- deferred global memory (exec.h, "Parallel simulation") ---- */
+
+/* Is an access in `space` (generic: per lane) possibly global memory? */
+static int may_defer(ptx_space s) { return s == PTX_SPACE_GLOBAL || s == PTX_SPACE_CONST || s == PTX_SPACE_NONE; }
+
+static int is_device_space(ptx_space s) { return s == PTX_SPACE_GLOBAL || s == PTX_SPACE_CONST; }
+
+int exec_memlog_push(exec_memlog *log, const exec_memop *op) {
+    if (log->n == log->cap) {
+        size_t cap = log->cap ? log->cap * 2 : 256;
+        exec_memop *ops = realloc(log->ops, cap * sizeof *ops);
+        if (!ops) {
+            log->oom = 1;
+            return -1;
+        }
+        log->ops = ops;
+        log->cap = cap;
+    }
+    log->ops[log->n++] = *op;
+    return 0;
+}
+
+void exec_memlog_free(exec_memlog *log) {
+    free(log->ops);
+    memset(log, 0, sizeof *log);
+}
+
+static void replay_one(const exec_memop *op) {
+    switch ((exec_memop_kind)op->kind) {
+    case EXEC_MEMOP_LOAD: {
+        uint64_t v = read_le(op->host, op->size);
+        if (op->sext) v = (uint64_t)sign_extend(v, op->size * 8u) & width_mask(op->sext);
+        *op->dst = v;
+        break;
+    }
+    case EXEC_MEMOP_STORE: write_le(op->host, op->v, op->size); break;
+    case EXEC_MEMOP_ATOMIC: exec_atom_apply(op); break;
+    }
+}
+
+void exec_memlog_replay(exec_memlog *log) {
+    for (size_t i = 0; i < log->n; i++) replay_one(&log->ops[i]);
+    log->n = 0;
+}
+
+/* Append op to the CTA's log, or fault (out of host memory). */
+static int defer(exec_ctx *x, const exec_memop *op) {
+    if (exec_memlog_push(x->cta->memlog, op) == 0) return 0;
+    return exec_fault_insn(x, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory for the parallel memory log");
+}
+
+int exec_memlog_defer(exec_ctx *x, const exec_memop *op) { return defer(x, op); }
+
+/* One lane's access with the log set: checked (and noted for the timing
+ * model) now; *deferred says it is global or constant memory, whose data moves
+ * at replay.  NULL after a fault. */
+static uint8_t *lane_checked(exec_ctx *x, ptx_space space, uint64_t addr, unsigned size, exec_access acc,
+                             uint32_t lane, int *deferred) {
+    ptx_space rs;
+    uint64_t ra;
+    uint8_t *p = exec_mem_ptr(x, space, addr, size, acc, lane, &rs, &ra);
+    if (p) note_access(x, rs, lane, ra);
+    *deferred = is_device_space(rs);
+    return p;
+}
+
+/* load() with the log set: private spaces' lanes are read now, device lanes
+ * at replay; every register write of a device lane is logged (in the order
+ * load() writes them).  A warp within one page of the allocation it used last
+ * (fast_base) is checked once, as load_fast does. */
+static int load_deferred(exec_ctx *x, const addr_form *af, const uint32_t regs[4], unsigned n, unsigned esize,
+                         int sgn) {
+    uint64_t vals[4][LANES], addr[LANES], off;
+    uint8_t *host[LANES];
+    uint32_t dev = 0;
+    ptx_space space;
+    uint8_t *base = fast_base(x, af, esize * n, addr, &space, &off);
+    if (base) {
+        note_lanes(x, space, addr);
+        dev = x->active;
+        FOR_EACH_LANE(l, x->active) host[l] = base + (addr[l] - off);
+    } else {
+        FOR_EACH_LANE(l, x->active) {
+            int d;
+            uint8_t *p = lane_checked(x, af->space, af_addr(af, l), esize * n, ACC_READ, l, &d);
+            if (!p) return -1;
+            host[l] = p;
+            if (d) dev |= 1u << l;
+            else for (unsigned k = 0; k < n; k++) vals[k][l] = read_le(p + k * esize, esize);
+        }
+    }
+    for (unsigned k = 0; k < n; k++) {
+        if (regs[k] == PTX_REG_SINK) continue;
+        uint64_t *d = exec_row(x, regs[k]);
+        unsigned rb = reg_bits(x, regs[k]);
+        int ext = sgn && rb > esize * 8;
+        FOR_EACH_LANE(l, x->active) {
+            if (dev & (1u << l)) {
+                exec_memop op = {.host = host[l] + k * esize, .dst = &d[l], .kind = EXEC_MEMOP_LOAD,
+                                 .size = (uint8_t)esize, .sext = (uint8_t)(ext ? rb : 0)};
+                if (defer(x, &op)) return -1;
+            } else {
+                d[l] = ext ? (uint64_t)sign_extend(vals[k][l], esize * 8) & width_mask(rb) : vals[k][l];
+            }
+        }
+    }
+    return 0;
+}
+
+/* store() with the log set: device lanes' elements are logged in the order
+ * store() writes them (lanes ascending, elements within a lane); a warp within
+ * one page of the allocation it used last is checked once (fast_base). */
+static int store_deferred(exec_ctx *x, const addr_form *af, const uint64_t *const rows[4], unsigned n,
+                          unsigned esize) {
+    uint64_t addr[LANES], off;
+    ptx_space space;
+    uint8_t *base = fast_base(x, af, esize * n, addr, &space, &off);
+    if (base) note_lanes(x, space, addr);
+    FOR_EACH_LANE(l, x->active) {
+        int d = 1;
+        uint8_t *p = base ? base + (addr[l] - off) : lane_checked(x, af->space, af_addr(af, l), esize * n, ACC_WRITE, l, &d);
+        if (!p) return -1;
+        for (unsigned k = 0; k < n; k++) {
+            if (!d) {
+                write_le(p + k * esize, rows[k][l], esize);
+                continue;
+            }
+            exec_memop op = {.host = p + k * esize, .v = rows[k][l], .kind = EXEC_MEMOP_STORE, .size = (uint8_t)esize};
+            if (defer(x, &op)) return -1;
+        }
+    }
+    return 0;
+}
+
 /* ld[.ss].type / ld.vN: a signed element is sign-extended to its register's width.
  * Every lane is read before any register is written: the address register may be
  * a destination. */
@@ -412,6 +549,7 @@ static int load(exec_ctx *x) {
     begin_access(x, size, 0, 0);
     if (af.space == PTX_SPACE_PARAM && !af.row && n == 1 && regs[0] != PTX_REG_SINK)
         return load_kparam(x, af.base & af.mask, esize, regs[0], sgn);
+    if (x->cta->memlog && may_defer(af.space)) return load_deferred(x, &af, regs, n, esize, sgn);
     uint64_t vals[4][LANES];
     if (n == 1 && (esize == 4 || esize == 8) && fast_space(af.space) && load_fast(x, &af, esize, vals[0])) {
         /* done: vals[0] holds every active lane */
@@ -491,6 +629,7 @@ static int store(exec_ctx *x) {
     unsigned size = esize * n;
     addr_form af = addr_form_of(x, &in->opnd[0], (ptx_space)in->space);
     begin_access(x, size, 1, 0);
+    if (x->cta->memlog && may_defer(af.space)) return store_deferred(x, &af, rows, n, esize);
     if (n == 1 && (esize == 4 || esize == 8) && fast_space(af.space) && store_fast(x, &af, esize, rows[0])) return 0;
     if (n == 1 && esize == 4) {
         FOR_EACH_LANE(l, x->active) {
@@ -529,4 +668,30 @@ int exec_read_string(exec_ctx *x, uint64_t gaddr, uint32_t lane, char *buf, size
     }
     buf[i] = 0;
     return (int)i;
+}
+
+/* exec_module_parallel_safe: the instructions that move global data outside
+ * ld/st/atom/red, and calls of the built-ins (printf, assert, malloc, free). */
+static int moves_data_elsewhere(const ptx_module *m, const ptx_function *f, const ptx_insn *in) {
+    switch ((ptx_opcode)in->op) {
+    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_TXQ: case PTX_OP_SUQ: case PTX_OP_SULD: case PTX_OP_SUST:
+    case PTX_OP_CP_ASYNC: case PTX_OP_CP_ASYNC_COMMIT: case PTX_OP_CP_ASYNC_WAIT: case PTX_OP_CP_ASYNC_WAIT_ALL:
+    case PTX_OP_MBARRIER: case PTX_OP_MBARRIER_PENDING: case PTX_OP_CP_ASYNC_MBAR:
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_LDMATRIX:
+        return 1;
+    case PTX_OP_CALL: {
+        /* a call of a function with a body is plain code; an indirect one may reach a built-in */
+        if (in->call >= f->ncalls || f->calls[in->call].indirect || f->calls[in->call].func >= m->nfuncs) return 1;
+        const ptx_function *callee = &m->funcs[f->calls[in->call].func];
+        return callee->is_extern || !callee->insns;
+    }
+    default: return 0;
+    }
+}
+
+int exec_module_parallel_safe(const ptx_module *m) {
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (uint32_t i = 0; i < m->funcs[f].ninsn; i++)
+            if (moves_data_elsewhere(m, &m->funcs[f], &m->funcs[f].insns[i])) return 0;
+    return 1;
 }

@@ -137,6 +137,12 @@ bool icnt_can_push(const icnt *n, uint32_t src, uint32_t bytes) {
     return p->len < p->cap && p->flits + icnt_flits(n, bytes) <= p->flit_limit;
 }
 
+bool icnt_can_push_after(const icnt *n, uint32_t src, uint32_t pkts, uint32_t flits, uint32_t bytes) {
+    if (src >= n->n_src) return false;
+    const port *p = &n->in[src];
+    return p->len + pkts < p->cap && p->flits + flits + icnt_flits(n, bytes) <= p->flit_limit;
+}
+
 /* Queue a packet of `flits` flits that fits into input src. */
 static void push_packet(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t flits) {
     port *in = &n->in[src];

@@ -47,6 +47,11 @@ void icnt_destroy(icnt *n);
 
 uint32_t icnt_flits(const icnt *n, uint32_t bytes);
 bool icnt_can_push(const icnt *n, uint32_t src, uint32_t bytes);
+/* icnt_can_push once `pkts` more packets of `flits` flits in all have been
+ * pushed into input src (a parallel core cycle stages an SM's requests and
+ * pushes them after it: docs/timing-core.md, "Parallel simulation").  Reads
+ * only input src. */
+bool icnt_can_push_after(const icnt *n, uint32_t src, uint32_t pkts, uint32_t flits, uint32_t bytes);
 /* Queue a packet of `bytes` bytes carrying *r.  -1 if the input buffer is full. */
 int icnt_push(icnt *n, uint32_t src, uint32_t dst, const mem_req *r, uint32_t bytes);
 /* The same when icnt_can_push allows it; otherwise -1 and nothing counted (for

@@ -7,6 +7,7 @@
  * (deterministic, never reused), recorded in an array sorted by base address. */
 #include "runtime/devmem.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,12 @@ struct devmem {
     uint64_t resident;           /* bytes of materialised pages */
     uint32_t last_hit;           /* index of the allocation last found (fast path) */
     uint8_t *scratch_page;       /* backing for addresses outside the global range */
+    /* Parallel simulation (-sim_threads, docs/timing-core.md): SMs on several
+     * threads find allocations and materialise pages concurrently.  Pages are
+     * created under this lock and published with release stores; lookups read
+     * the table with acquire loads.  A new page is zeros whoever creates it, so
+     * results do not depend on which thread does. */
+    pthread_mutex_t lock;
 };
 
 devmem *devmem_create(void) {
@@ -35,6 +42,10 @@ devmem *devmem_create(void) {
     if (!m) return NULL;
     m->bump = DEVMEM_GLOBAL_BASE;
     m->next_id = 1;
+    if (pthread_mutex_init(&m->lock, NULL)) {
+        free(m);
+        return NULL;
+    }
     return m;
 }
 
@@ -47,6 +58,7 @@ void devmem_destroy(devmem *m) {
     }
     free(m->allocs);
     free(m->scratch_page);
+    pthread_mutex_destroy(&m->lock);
     free(m);
 }
 
@@ -127,13 +139,16 @@ int devmem_free(devmem *m, uint64_t addr) {
 }
 
 const devmem_alloc_info *devmem_find(devmem *m, uint64_t addr) {
-    if (m->last_hit < m->nallocs) {
-        const devmem_alloc_info *a = &m->allocs[m->last_hit];
+    /* last_hit is only a hint, read and written by every SM thread: relaxed
+     * atomics keep that free of data races, and any value gives the same answer */
+    uint32_t hint = __atomic_load_n(&m->last_hit, __ATOMIC_RELAXED);
+    if (hint < m->nallocs) {
+        const devmem_alloc_info *a = &m->allocs[hint];
         if (addr - a->base < a->size) return a;
     }
     int i = find_index(m, addr);
     if (i < 0) return NULL;
-    m->last_hit = (uint32_t)i;
+    __atomic_store_n(&m->last_hit, (uint32_t)i, __ATOMIC_RELAXED);
     return &m->allocs[i];
 }
 
@@ -166,25 +181,46 @@ int devmem_check(devmem *m, uint64_t addr, uint64_t size) {
     return size <= a->size - off;
 }
 
+/* Create what page_lookup found missing, under the lock (another thread may
+ * have created it meanwhile).  NULL when out of host memory. */
+static uint8_t *page_create(devmem *m, uint64_t addr) {
+    pthread_mutex_lock(&m->lock);
+    uint8_t *host = NULL;
+    if (!in_global_range(addr)) {
+        if (!m->scratch_page) m->scratch_page = calloc(1, DEVMEM_PAGE_SIZE);
+        host = m->scratch_page ? m->scratch_page + (addr & (DEVMEM_PAGE_SIZE - 1)) : NULL;
+        pthread_mutex_unlock(&m->lock);
+        return host;
+    }
+    uint64_t p = page_number(addr);
+    page_table_l2 *t = m->l1[p >> L2_BITS];
+    if (!t && (t = calloc(1, sizeof *t))) __atomic_store_n(&m->l1[p >> L2_BITS], t, __ATOMIC_RELEASE);
+    if (t) {
+        uint8_t *page = t->pages[p & (L2_SIZE - 1)];
+        if (!page && (page = calloc(1, DEVMEM_PAGE_SIZE))) {
+            m->resident += DEVMEM_PAGE_SIZE;
+            __atomic_store_n(&t->pages[p & (L2_SIZE - 1)], page, __ATOMIC_RELEASE);
+        }
+        if (page) host = page + (addr & (DEVMEM_PAGE_SIZE - 1));
+    }
+    pthread_mutex_unlock(&m->lock);
+    return host;
+}
+
 /* Host address of the byte at addr; with create=0 an untouched page gives NULL. */
 static uint8_t *page_lookup(devmem *m, uint64_t addr, int create) {
     if (!in_global_range(addr)) {
         /* Callers bounds-check first; this only keeps an unchecked access from
          * touching host memory it does not own. */
-        if (!m->scratch_page && create) m->scratch_page = calloc(1, DEVMEM_PAGE_SIZE);
-        return m->scratch_page ? m->scratch_page + (addr & (DEVMEM_PAGE_SIZE - 1)) : NULL;
+        uint8_t *scratch = __atomic_load_n(&m->scratch_page, __ATOMIC_ACQUIRE);
+        if (scratch) return scratch + (addr & (DEVMEM_PAGE_SIZE - 1));
+        return create ? page_create(m, addr) : NULL;
     }
     uint64_t p = page_number(addr);
-    page_table_l2 **slot = &m->l1[p >> L2_BITS];
-    if (!*slot) {
-        if (!create || !(*slot = calloc(1, sizeof **slot))) return NULL;
-    }
-    uint8_t **page = &(*slot)->pages[p & (L2_SIZE - 1)];
-    if (!*page) {
-        if (!create || !(*page = calloc(1, DEVMEM_PAGE_SIZE))) return NULL;
-        m->resident += DEVMEM_PAGE_SIZE;
-    }
-    return *page + (addr & (DEVMEM_PAGE_SIZE - 1));
+    page_table_l2 *t = __atomic_load_n(&m->l1[p >> L2_BITS], __ATOMIC_ACQUIRE);
+    uint8_t *page = t ? __atomic_load_n(&t->pages[p & (L2_SIZE - 1)], __ATOMIC_ACQUIRE) : NULL;
+    if (page) return page + (addr & (DEVMEM_PAGE_SIZE - 1));
+    return create ? page_create(m, addr) : NULL;
 }
 
 uint8_t *devmem_ptr(devmem *m, uint64_t addr) { return page_lookup(m, addr, 1); }

@@ -227,6 +227,11 @@ static void format_value(const sim_config *c, const option_def *o, char *buf, si
 
 /* ---- public: reading options ---- */
 
+bool config_is_host_option(const char *name) {
+    const option_def *o = find_option(name);
+    return o && o->host;
+}
+
 int config_get(const sim_config *c, const char *name, char *buf, size_t n) {
     const option_def *o = find_option(name);
     if (!o || n == 0) return -1;
@@ -883,15 +888,26 @@ void config_help(FILE *out) {
     }
 }
 
+/* Are the options of the section starting at t (up to the next header) all
+ * host options?  Then the dump leaves its header out too, so that it is the
+ * same as before the section existed. */
+static bool section_all_host(const option_def *t, size_t n) {
+    size_t i = 0;
+    for (; i < n && t[i].name; i++)
+        if (!t[i].host) return false;
+    return i > 0;
+}
+
 void config_dump(const sim_config *c, FILE *out) {
     size_t n;
     const option_def *t = config_option_table(&n);
     for (size_t i = 0; i < n; i++) {
         const option_def *o = &t[i];
         if (!o->name) {
-            fprintf(out, "\n# %s\n", o->help);
+            if (!section_all_host(t + i + 1, n - i - 1)) fprintf(out, "\n# %s\n", o->help);
             continue;
         }
+        if (o->host) continue;   /* not part of the simulated machine (config_options.h) */
         char v[512];
         format_value(c, o, v, sizeof v);
         bool quote = !v[0] || strpbrk(v, " \t\n#\"") != NULL;

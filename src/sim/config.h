@@ -56,6 +56,7 @@ struct locsim_config {
     uint64_t max_insn;                 /* thread instructions, 0 = no limit */
     uint64_t max_cycle;                /* core cycles, 0 = no limit */
     uint64_t max_cta;                  /* CTAs issued in timing mode, 0 = no limit */
+    uint32_t sim_threads;              /* -sim_threads: host threads for the SMs (results identical) */
     bool deadlock_detect;              /* -gpgpu_deadlock_detect: stop a stuck kernel */
     uint64_t deadlock_cycles;          /* core cycles without progress that mean stuck */
     uint64_t window_insn;              /* per-kernel timed thread instructions, 0 = the whole kernel */
@@ -200,6 +201,10 @@ int config_load(sim_config *c, const char *name_or_path, char *err, size_t errle
 /* The value of option `name` (with or without the leading '-'), written as in a
  * config file, into buf; -1 if there is no such option. */
 int config_get(const sim_config *c, const char *name, char *buf, size_t n);
+/* Does option `name` say how the simulator runs on the host rather than what it
+ * simulates (-sim_threads)?  Results do not depend on such an option, so the
+ * config dump, the sweep points and the JSON's inputs leave it out. */
+bool config_is_host_option(const char *name);
 /* Set one option; name with or without the leading '-'.  origin NULL = "command line". */
 int config_set(sim_config *c, const char *name, const char *value, const char *origin, char *err, size_t errlen);
 /* Apply "-option value" pairs (argv-style, no program name). */

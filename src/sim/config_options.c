@@ -22,6 +22,8 @@
 #define DBL(n, field, d, lo, hi, h) {.name = n, .type = OPT_DOUBLE, .offset = F(field), .dmin = lo, .dmax = hi, .def = d, .help = h}
 #define EN(n, ev, d, h) DBL("energy_" n "_nj", energy_nj[ev], d, 0.0, 1e6, h)
 #define ST(n, comp, d, h) DBL("energy_static_" n "_w", static_w[comp], d, 0.0, 1e6, h)
+#define HOST_UINT(n, field, d, lo, hi, h) \
+    {.name = n, .type = OPT_UINT, .offset = F(field), .min = lo, .max = hi, .def = d, .help = h, .host = true}
 #define CUSTOM(n, p, f, syn, d, h) {.name = n, .type = OPT_CUSTOM, .parse = p, .format = f, .syntax = syn, .def = d, .help = h}
 
 /* ---- custom parsers ---- */
@@ -585,6 +587,11 @@ static const option_def options[] = {
     ST("idle_sm", EN_STATIC_IDLE_SM, "1.59",
        "power of one SM with no CTA resident, W, charged for each such SM-cycle; GPUWattch: idle_core_power "
        "1.59 x IDLE_CORE_N 1"),
+    SECTION("Host (how the simulation runs: results do not depend on it)"),
+    HOST_UINT("sim_threads", sim_threads, "1", 1, 256,
+              "(locsim) host threads stepping the SMs of a core cycle in parallel (OpenMP); statistics and "
+              "outputs are byte-identical to -sim_threads 1 (docs/timing-core.md, \"Parallel simulation\"). "
+              "Left out of config dumps, sweep points and the JSON's config hash"),
     SECTION("Checking and functional execution"),
     BOOL("memcheck", memcheck, "0",
          "(locsim) 1: stop at the first global access outside a live allocation with a compute-sanitizer-style "

@@ -38,6 +38,10 @@ typedef struct option_def {
     /* Accepted so that GPGPU-Sim configuration files load, but not modelled:
      * the help says so, and setting it to anything but its default warns. */
     bool compat;
+    /* How the simulator runs on the host, not what it simulates (results do
+     * not depend on it by design): config_dump leaves it out, so a sweep's
+     * points and the JSON's config hash are the same whatever its value. */
+    bool host;
     int (*parse)(sim_config *c, const char *value, char *err, size_t errlen);
     void (*format)(const sim_config *c, char *buf, size_t n);
 } option_def;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "analysis/sharers.h"
 #include "sim/config.h"
 #include "sim/gpu.h"
@@ -11,6 +13,19 @@
 #define NEVER UINT64_MAX
 #define PROGRESS_INTERVAL (1ull << 14)
 #define NO_SM 0xffffu                  /* cta_sm: not dispatched */
+
+/* What one SM did in a parallel core cycle that touches state shared with the
+ * other SMs, held until the cycle's ordered exchange (docs/timing-core.md,
+ * "Parallel simulation (-sim_threads)"). */
+typedef struct {
+    mem_req *reqs;                 /* requests it sent, in order: pushed at the exchange */
+    uint32_t nreqs, reqs_cap;
+    uint32_t flits;                /* their flits, for the room check of its input port */
+    uint64_t *ctas;                /* CTAs that finished, in order */
+    uint32_t nctas, ctas_cap;
+    uint64_t send_fails;           /* sends refused (the port was full) */
+    int oom;                       /* a request or CTA could not be held: out of host memory */
+} sm_stage;
 
 struct gpu {
     gpu_params p;
@@ -77,11 +92,58 @@ struct gpu {
     /* The stuck-simulation check (-gpgpu_deadlock_detect): every STUCK_CHECK core
      * cycles, has anything issued or reached an SM since the last progress? */
     uint64_t next_stuck_check, progress_at, progress_mark;
+
+    /* Parallel simulation (-sim_threads; docs/timing-core.md, "Parallel
+     * simulation").  par: the running kernel steps its SMs on several threads;
+     * staging: the SMs' ports stage into stage[] (set only around the parallel
+     * loop, read-only inside it). */
+    int par, staging;
+    exec_memlog *memlogs;          /* per SM: its cycle's deferred global memory */
+    sm_stage *stage;               /* per SM */
+    uint32_t *awake;               /* the SMs stepped this cycle, in SM order */
 };
 
 #define STUCK_CHECK (1ull << 16)
 
 /* ---- ports between SMs and the networks ---- */
+
+static int stage_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    uint32_t n = *cap ? *cap * 2 : 16;
+    void *a = realloc(*arr, (size_t)n * elem);
+    if (!a) return -1;
+    *arr = a;
+    *cap = n;
+    return 0;
+}
+
+/* A send during a parallel cycle: the push waits for the exchange, but the SM
+ * must know now whether it is taken.  That depends only on the SM's own input
+ * port (its room after the requests staged before) and, on one module, on the
+ * address mapping: the same answer the immediate send would give. */
+static int stage_send(gpu *g, uint32_t sm_id, const mem_req *r) {
+    sm_stage *st = &g->stage[sm_id];
+    uint32_t bytes = mem_packet_bytes(r);
+    if (!g->numa) {
+        addr_loc loc;
+        addrmap_decode(&g->am, r->addr, &loc);
+        if (loc.slice >= g->nslices) {
+            st->send_fails++;
+            return 0;
+        }
+    }
+    if (!icnt_can_push_after(g->req_net, sm_id, st->nreqs, st->flits, bytes)) {
+        st->send_fails++;
+        return 0;
+    }
+    if (stage_grow((void **)&st->reqs, &st->reqs_cap, st->nreqs + 1, sizeof *st->reqs)) {
+        st->oom = 1;
+        return 0;
+    }
+    st->reqs[st->nreqs++] = *r;
+    st->flits += icnt_flits(g->req_net, bytes);
+    return 1;
+}
 
 /* A request of a multi-module GPU: to the slice the placement names.  A remote
  * one crosses the sender's own crossbar to one of its module's egress ports
@@ -92,6 +154,7 @@ struct gpu {
  * (The SMs' port: a single-module GPU's gpu_send never looks for a fabric.) */
 static int numa_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     gpu *g = ctx;
+    if (g->staging) return stage_send(g, sm_id, r);
     numa *n = g->numa;
     uint32_t slice, zone = numa_route(n, r->addr, sm_id, &slice), from = numa_zone_of_sm(n, sm_id);
     uint32_t dst = zone == from || n->c.flat ? slice : g->nslices + numa_egress_port(n, from, sm_id);
@@ -123,6 +186,7 @@ static int numa_deliver(void *ctx, uint32_t net, uint32_t port, const mem_req *r
 
 static int gpu_send(void *ctx, uint32_t sm_id, const mem_req *r) {
     gpu *g = ctx;
+    if (g->staging) return stage_send(g, sm_id, r);
     addr_loc loc;
     addrmap_decode(&g->am, r->addr, &loc);
     uint32_t bytes = mem_packet_bytes(r);
@@ -147,6 +211,12 @@ static bool gpu_forward_prefetch(void *ctx, uint64_t addr, const mem_req *cause,
 
 static void gpu_cta_done(void *ctx, uint32_t sm_id, uint64_t cta_linear) {
     gpu *g = ctx;
+    if (g->staging) {   /* the CTA scheduler hears of it at the exchange, in SM order */
+        sm_stage *st = &g->stage[sm_id];
+        if (stage_grow((void **)&st->ctas, &st->ctas_cap, st->nctas + 1, sizeof *st->ctas)) st->oom = 1;
+        else st->ctas[st->nctas++] = cta_linear;
+        return;
+    }
     g->ctas_done++;
     g->room_maybe = 1;
     if (g->cta_ops && g->cta_ops->done) g->cta_ops->done(g->cta_state, sm_id, cta_linear, g->ticks[CLK_CORE]);
@@ -232,7 +302,13 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
     g->sm_ctas = calloc(p->num_sms, sizeof *g->sm_ctas);
     g->sm_insn0 = calloc(p->num_sms, sizeof *g->sm_insn0);
     g->sharers = sharers_create(p->num_sms, p->part.l2.line_size ? (uint32_t)__builtin_ctz(p->part.l2.line_size) : 7);
-    if (!g->sms || !g->wake || !g->sm_ctas || !g->sm_insn0 || !g->sharers) {
+    if (p->sim_threads > 1) {
+        g->memlogs = calloc(p->num_sms, sizeof *g->memlogs);
+        g->stage = calloc(p->num_sms, sizeof *g->stage);
+        g->awake = calloc(p->num_sms, sizeof *g->awake);
+    }
+    if (!g->sms || !g->wake || !g->sm_ctas || !g->sm_insn0 || !g->sharers ||
+        (p->sim_threads > 1 && (!g->memlogs || !g->stage || !g->awake))) {
         snprintf(err, errlen, "out of memory");
         gpu_destroy(g);
         return NULL;
@@ -244,7 +320,8 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
             return NULL;
         }
         sm_set_ports(g->sms[i], g->p.numa.n_modules > 1 ? numa_send : gpu_send, gpu_cta_done, g);
-        if (i) sm_share_decode(g->sms[i], g->sms[0]);
+        /* a shared decode cache is filled as SMs decode: not from several threads */
+        if (i && p->sim_threads <= 1) sm_share_decode(g->sms[i], g->sms[0]);
     }
     if (build_memory(g, err, errlen)) {
         gpu_destroy(g);
@@ -263,6 +340,16 @@ void gpu_destroy(gpu *g) {
     free(g->sm_insn0);
     free(g->cta_sm);
     free(g->dispatched);
+    if (g->memlogs)
+        for (uint32_t i = 0; i < g->p.num_sms; i++) exec_memlog_free(&g->memlogs[i]);
+    free(g->memlogs);
+    if (g->stage)
+        for (uint32_t i = 0; i < g->p.num_sms; i++) {
+            free(g->stage[i].reqs);
+            free(g->stage[i].ctas);
+        }
+    free(g->stage);
+    free(g->awake);
     sharers_destroy(g->sharers);
     if (g->parts)
         for (uint32_t i = 0; i < g->nparts; i++) partition_destroy(g->parts[i]);
@@ -404,6 +491,52 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
     g->room_maybe = any;
 }
 
+/* ---- parallel SM stepping (docs/timing-core.md, "Parallel simulation") ---- */
+
+/* The exchange of SM s after its parallel cycle: its global memory moves, its
+ * requests enter the network, its finished CTAs reach the CTA scheduler; done
+ * SM by SM in SM order, this is what the serial loop did in between the SMs'
+ * cycles. */
+static void exchange(gpu *g, uint32_t s) {
+    sm_stage *st = &g->stage[s];
+    exec_memlog_replay(&g->memlogs[s]);
+    g->st.send_fails += st->send_fails;
+    for (uint32_t i = 0; i < st->nreqs; i++) {
+        int ok = g->numa ? numa_send(g, s, &st->reqs[i]) : gpu_send(g, s, &st->reqs[i]);
+        if (!ok && g->kernel_status == LOCSIM_OK)   /* stage_send checked the same room: a bug */
+            kernel_fault(g, LOCSIM_ERR_KERNEL_FAULT, "internal error: a request staged in a parallel cycle was refused");
+    }
+    for (uint32_t i = 0; i < st->nctas; i++) gpu_cta_done(g, s, st->ctas[i]);
+    if (st->oom && g->kernel_status == LOCSIM_OK)
+        kernel_fault(g, LOCSIM_ERR_OUT_OF_MEMORY, "out of host memory staging a parallel cycle");
+    st->nreqs = st->nctas = st->flits = 0;
+    st->send_fails = 0;
+    st->oom = 0;
+}
+
+/* The awake SMs step cycle `now`: on the threads when two or more are awake,
+ * else in turn (each replaying its deferred memory before the next steps);
+ * either way the result is the serial loop's. */
+static void step_sms_parallel(gpu *g, uint64_t now) {
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (g->wake[s] <= now) g->awake[n++] = s;
+    if (n < 2) {
+        for (uint32_t i = 0; i < n; i++) {
+            sm_cycle(g->sms[g->awake[i]], now);
+            exec_memlog_replay(&g->memlogs[g->awake[i]]);
+        }
+        return;
+    }
+    g->staging = 1;
+    /* the barrier at the end of the loop is the join: every SM's cycle is done
+     * before the exchange starts */
+#pragma omp parallel for num_threads(g->p.sim_threads) schedule(dynamic, 1)
+    for (uint32_t i = 0; i < n; i++) sm_cycle(g->sms[g->awake[i]], now);
+    g->staging = 0;
+    for (uint32_t i = 0; i < n; i++) exchange(g, g->awake[i]);
+}
+
 static void core_tick(gpu *g, uint64_t now) {
     /* only SMs with a reply ready at their output, in SM order (taken once:
      * a reply delivered changes no other output) */
@@ -423,10 +556,11 @@ static void core_tick(gpu *g, uint64_t now) {
     dispatch_ctas(g, now);
     if (!g->wake_changed && now < g->min_wake) return;   /* every SM sleeps: min_wake stands */
     g->wake_changed = 0;
+    if (g->par) step_sms_parallel(g, now);   /* then wake[] as below, from the same test */
     uint64_t min_wake = NEVER;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         if (g->wake[s] <= now) {
-            sm_cycle(g->sms[s], now);
+            if (!g->par) sm_cycle(g->sms[s], now);
             g->wake[s] = sm_wake_at(g->sms[s]);
             if (sm_fault(g->sms[s])) g->fault_maybe = 1;
         }
@@ -829,6 +963,9 @@ static void map_stats(gpu *g) {
 }
 
 static void end_kernel(gpu *g) {
+    if (g->par)
+        for (uint32_t s = 0; s < g->p.num_sms; s++) sm_set_memlog(g->sms[s], NULL);
+    g->par = 0;
     free(g->dispatched);
     g->dispatched = NULL;
     g->draining = 0;
@@ -864,7 +1001,7 @@ static void reset_after_error(gpu *g) {
         g->sms[s] = sm_create(&g->p.sm, s, err, sizeof err);
         if (g->sms[s]) sm_set_ports(g->sms[s], g->p.numa.n_modules > 1 ? numa_send : gpu_send, gpu_cta_done, g);
     }
-    for (uint32_t s = 1; s < g->p.num_sms; s++)
+    for (uint32_t s = 1; s < g->p.num_sms && g->p.sim_threads <= 1; s++)
         if (g->sms[s] && g->sms[0]) sm_share_decode(g->sms[s], g->sms[0]);
     if (build_memory(g, err, sizeof err)) fprintf(stderr, "locsim: cannot rebuild the GPU after an error: %s\n", err);
 }
@@ -1039,6 +1176,10 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
         return LOCSIM_ERR_CONFIG;
     }
     for (uint32_t s = 0; s < g->p.num_sms; s++) g->wake[s] = sm_wake_at(g->sms[s]);
+    /* -sim_threads: kernels whose global data moves only through ld/st/atom/red
+     * step their SMs in parallel (the others serially: exec.h says why) */
+    g->par = g->p.sim_threads > 1 && g->p.num_sms > 1 && exec_module_parallel_safe(L->mod);
+    for (uint32_t s = 0; s < g->p.num_sms; s++) sm_set_memlog(g->sms[s], g->par ? &g->memlogs[s] : NULL);
     /* the L2 slices' policies and prefetchers see the launch's descriptors too
      * (the SMs hand them to their L1Ds in sm_kernel_begin) */
     for (uint32_t i = 0; i < g->nparts; i++)

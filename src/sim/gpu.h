@@ -61,6 +61,7 @@ typedef struct {
     uint64_t max_cycle, max_insn;  /* -gpgpu_max_cycle / -gpgpu_max_insn: stop the timing simulation (0: no limit) */
     uint64_t max_cta;              /* -gpgpu_max_cta: CTAs issued in timing mode (0: no limit) */
     uint64_t deadlock_cycles;      /* -gpgpu_deadlock_detect / _cycles: 0 = never stop a stuck kernel */
+    uint32_t sim_threads;          /* -sim_threads: host threads stepping the SMs (1: serial) */
     uint64_t window_insn;          /* -timing_window_insn: timed thread instructions per kernel (0: all) */
     uint64_t warmup_insn;          /* -timing_warmup_insn: functional warm-up per kernel (0: none) */
     numa_config numa;              /* n_modules 1: a single-module GPU (docs/numa.md) */

@@ -132,6 +132,7 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     p->max_insn = c->max_insn;
     p->max_cta = c->max_cta;
     p->deadlock_cycles = c->deadlock_detect ? c->deadlock_cycles : 0;
+    p->sim_threads = c->sim_threads ? c->sim_threads : 1;
     p->window_insn = c->window_insn;
     p->warmup_insn = c->warmup_insn;
     p->numa = (numa_config){.n_modules = c->numa_n_modules, .num_sms = p->num_sms, .n_channels = c->n_mem,

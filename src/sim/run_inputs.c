@@ -60,7 +60,15 @@ static void write_inputs(void *writer, void *ctx) {
     if (in->has_seed) json_u64(w, "seed", in->seed);
     json_string(w, "config", in->config ? in->config : "");
     json_begin_array(w, "options");
-    for (int i = 0; i < in->noptions; i++) json_string(w, NULL, in->options[i]);
+    for (int i = 0; i < in->noptions; i++) {
+        /* a host option and its value: results do not depend on them, so the
+         * report is the same byte for byte whatever they are (-sim_threads) */
+        if (in->options[i][0] == '-' && i + 1 < in->noptions && config_is_host_option(in->options[i])) {
+            i++;
+            continue;
+        }
+        json_string(w, NULL, in->options[i]);
+    }
     json_end_array(w);
     char hash[24];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)config_hash(x->cfg));
