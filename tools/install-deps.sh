@@ -26,6 +26,8 @@ command -v munged >/dev/null 2>&1 || want+=(munge)
 if [ "${1:-}" = "--fuzz" ]; then
   command -v clang >/dev/null 2>&1 || need+=(clang)
   have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
+  # clang's OpenMP runtime: -sim_threads (src/sim/gpu.c) is built with OpenMP
+  have_pkg libomp-14-dev || need+=(libomp-14-dev)
 fi
 if [ "$(id -u)" -eq 0 ]; then
   all=(${need[@]+"${need[@]}"} ${want[@]+"${want[@]}"})
