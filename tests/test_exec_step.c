@@ -28,6 +28,22 @@ static const char *step_ptx = XT_HEADER
     "  ret;\n"                            /* 13 */
     "}\n";
 
+/* A launch of one CTA of one warp (32 threads) of `kernel` on one SM. */
+static exec_launch one_warp_launch(ptx_module *m, const char *kernel, const uint64_t *params, size_t params_size,
+                                   devmem *mem) {
+    exec_launch L;
+    memset(&L, 0, sizeof L);
+    L.mod = m;
+    L.kernel = &m->funcs[ptx_find_function(m, kernel)];
+    L.params = (const uint8_t *)params;
+    L.params_size = params_size;
+    L.grid = (locsim_dim3){1, 1, 1};
+    L.block = (locsim_dim3){32, 1, 1};
+    L.mem = mem;
+    L.smid_count = 1;
+    return L;
+}
+
 static void test_step_by_step(void **state) {
     (void)state;
     ptx_error err;
@@ -42,16 +58,7 @@ static void test_step_by_step(void **state) {
     for (uint32_t i = 0; i < 32; i++) vals[i] = 100 * i;
     devmem_write(mem, in, vals, sizeof vals);
     uint64_t params[2] = {in, out};
-    exec_launch L;
-    memset(&L, 0, sizeof L);
-    L.mod = m;
-    L.kernel = &m->funcs[ptx_find_function(m, "stepk")];
-    L.params = (const uint8_t *)params;
-    L.params_size = sizeof params;
-    L.grid = (locsim_dim3){1, 1, 1};
-    L.block = (locsim_dim3){32, 1, 1};
-    L.mem = mem;
-    L.smid_count = 1;
+    exec_launch L = one_warp_launch(m, "stepk", params, sizeof params, mem);
     exec_cta *cta = exec_cta_create(&L, 0, 3);
     assert_non_null(cta);
     assert_int_equal(exec_cta_num_warps(cta), 1);
@@ -157,16 +164,7 @@ static void test_deferred_memory(void **state) {
     for (uint32_t i = 0; i < 32; i++) init[i] = 7;
     devmem_write(mem, buf, init, sizeof init);
     uint64_t params[1] = {buf};
-    exec_launch L;
-    memset(&L, 0, sizeof L);
-    L.mod = m;
-    L.kernel = &m->funcs[ptx_find_function(m, "deferk")];
-    L.params = (const uint8_t *)params;
-    L.params_size = sizeof params;
-    L.grid = (locsim_dim3){1, 1, 1};
-    L.block = (locsim_dim3){32, 1, 1};
-    L.mem = mem;
-    L.smid_count = 1;
+    exec_launch L = one_warp_launch(m, "deferk", params, sizeof params, mem);
     exec_cta *cta = exec_cta_create(&L, 0, 0);
     assert_non_null(cta);
     exec_step_info info;
