@@ -79,6 +79,17 @@ static const char *const scatter_ptx =
     "  add.s64 %rd4, %rd4, 4096;\n  add.s32 %r3, %r3, 1;\n  setp.lt.u32 %p1, %r3, %r1;\n  @%p1 bra $Lloop;\n"
     "  mul.wide.u32 %rd5, %r2, 4;\n  add.s64 %rd6, %rd2, %rd5;\n  st.global.u32 [%rd6], %r4;\n  ret;\n}\n";
 
+/* One warp: lane l reads the word at src + l x stride, then writes it to
+ * dst[l] (one coalesced line). */
+static const char *const strided_ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry strided(.param .u64 src, .param .u32 stride, .param .u64 dst)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [src];\n  ld.param.u32 %r1, [stride];\n  ld.param.u64 %rd2, [dst];\n"
+    "  mov.u32 %r2, %tid.x;\n  mul.wide.u32 %rd3, %r2, %r1;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r3, [%rd4];\n"
+    "  mul.wide.u32 %rd5, %r2, 4;\n  add.s64 %rd6, %rd2, %rd5;\n  st.global.u32 [%rd6], %r3;\n  ret;\n}\n";
+
 /* ---- one warp streaming loads sees the configured DRAM latency ----
  *
  * fermi_gtx480 with -gpgpu_perf_sim_memcpy 0 (so the copied input is not in the
@@ -257,6 +268,86 @@ static void test_full_mshr_table_fails_and_retries(void **state) {
     print_message("reservation fails with 2 MSHR entries: %.0f\n", fails);
     assert_true(fails > 0);
     assert_true(reads == 8 * 32 * 4 && bytes == 8 * 32 * 128);
+}
+
+/* ---- L1D banks (-gpgpu_l1_banks): one 32 B sector access per bank per cycle ----
+ * `strided` makes one warp load of 32 lanes at a stride, then one coalesced
+ * store (one line, sectors 0-3 on banks 0-3: never a conflict).  With 4 banks
+ * interleaved every 32 B, the bank of byte a is (a / 32) mod 4, so on a
+ * sectored L1 (each sector its own bank access, as GPGPU-Sim's 32 B segments):
+ *   stride   4: 1 line, 4 sectors on banks 0-3: one cycle, 0 conflicts;
+ *   stride  32: 8 lines of 4 sectors, each line takes all 4 banks and so the
+ *               cycle's 4 accesses: one line a cycle, 0 conflicts;
+ *   stride  64: 16 lines of sectors 0 and 2: the next line needs banks 0 and 2
+ *               again: one line a cycle, 15 conflicts;
+ *   stride 128: 32 lines, each sector 0, all on bank 0: one a cycle, 31;
+ *   stride 160: line l uses sector l mod 4, so 4 lines a cycle on banks 0-3:
+ *               8 cycles and 0 conflicts (the 4-access bound ends each cycle).
+ * With the XOR hash (function 1) the bank is (a/32 mod 4) XOR (a/128 mod 4), so
+ * stride 128 rotates over the 4 banks: 0 conflicts.  A normal L1 sends each line
+ * as one access (GPGPU-Sim's reduced segment) on the bank of its first used
+ * sector: stride 128 all bank 0 (31), stride 160 banks 0-3 (0).  With one bank
+ * the unit sends one access a cycle and nothing conflicts.  gmem_requests is
+ * 32 / 16 / 8 / 1 load requests + 1 store request either way. */
+static void run_strided(const char *dl1, const char *banks, const char *hash, uint32_t stride, double *conflicts,
+                        double *requests) {
+    tdev t;
+    const char *const ov[] = {"-gpgpu_cache:dl1", dl1, "-gpgpu_l1_banks", banks,
+                              "-gpgpu_l1_banks_hashing_function", hash, NULL};
+    tdev_open(&t, "fermi_gtx480", ov);
+    enum { WORDS = 32 * 160 / 4 };
+    uint32_t *src = malloc(WORDS * 4);
+    for (uint32_t i = 0; i < WORDS; i++) src[i] = i * 2654435761u;
+    locsim_dptr dsrc = tdev_alloc(&t, src, WORDS * 4), ddst = tdev_alloc(&t, NULL, 128);
+    assert_int_equal(dsrc % 128, 0);
+    void *args[] = {&dsrc, &stride, &ddst};
+    tdev_launch(&t, tdev_kernel(&t, strided_ptx, "strided"), 1, 32, args, 3);
+    uint32_t out[32];
+    assert_int_equal(locsim_memcpy_dtoh(t.dev, out, ddst, sizeof out), LOCSIM_OK);
+    for (uint32_t l = 0; l < 32; l++) assert_int_equal(out[l], src[l * stride / 4]);
+    *conflicts = tdev_stat(&t, "gpgpu_n_l1cache_bkconflict", 0);
+    *requests = tdev_stat(&t, "gmem_requests", 0);
+    free(src);
+    tdev_close(&t);
+}
+
+static void test_l1_banks(void **state) {
+    (void)state;
+    const char *sect = "S:32:128:4,L:L:m:N:L,A:64:8,8", *norm = "N:32:128:4,L:L:m:N:L,A:64:8,8";
+    static const struct {
+        int sectored;
+        const char *banks, *hash;
+        uint32_t stride;
+        int conflicts, requests;
+    } cases[] = {
+        {1, "4", "0", 4, 0, 2},    {1, "4", "0", 32, 0, 9}, {1, "4", "0", 64, 15, 17},  {1, "4", "0", 128, 31, 33}, {1, "4", "0", 160, 0, 33},
+        {1, "4", "1", 128, 0, 33}, {0, "4", "0", 128, 31, 33}, {0, "4", "0", 160, 0, 33}, {0, "4", "0", 4, 0, 2},
+        {1, "1", "0", 128, 0, 33}, {0, "1", "0", 160, 0, 33},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double conflicts, requests;
+        run_strided(cases[i].sectored ? sect : norm, cases[i].banks, cases[i].hash, cases[i].stride, &conflicts,
+                    &requests);
+        if (conflicts != cases[i].conflicts || requests != cases[i].requests)
+            print_error("case %zu: %.0f conflicts, %.0f requests\n", i, conflicts, requests);
+        assert_true(conflicts == cases[i].conflicts);
+        assert_true(requests == cases[i].requests);
+    }
+}
+
+/* A bank count or interleaving that is not a power of two is refused at load. */
+static void test_l1_banks_checked(void **state) {
+    (void)state;
+    static const char *const bad[][2] = {{"-gpgpu_l1_banks", "3"}, {"-gpgpu_l1_banks_byte_interleaving", "48"},
+                                         {"-gpgpu_l1_banks_hashing_function", "2"}};
+    for (size_t i = 0; i < 3; i++) {
+        char err[512] = "";
+        char *args[] = {(char *)bad[i][0], (char *)bad[i][1]};
+        locsim_config *cfg = NULL;
+        assert_int_not_equal(locsim_config_load("fermi_gtx480", 2, args, &cfg, err, sizeof err), LOCSIM_OK);
+        assert_non_null(strstr(err, bad[i][0] + 1));
+        locsim_config_free(cfg);
+    }
 }
 
 /* ---- sectors: a scattered warp load reads 32 B per lane from DRAM, not 128 B ----
@@ -515,6 +606,8 @@ int main(void) {
         cmocka_unit_test(test_row_locality_sequential_vs_random),
         cmocka_unit_test(test_full_mshr_table_fails_and_retries),
         cmocka_unit_test(test_scattered_load_moves_sectors),
+        cmocka_unit_test(test_l1_banks),
+        cmocka_unit_test(test_l1_banks_checked),
         cmocka_unit_test(test_memcpy_fills_l2),
         cmocka_unit_test(test_flush_l1_between_kernels),
         cmocka_unit_test(test_l1_hit_latency),

@@ -793,6 +793,67 @@ static int send_access(sm *s, ldst_unit *u, uint64_t now) {
     return 1;
 }
 
+/* ---- L1D banks (-gpgpu_l1_banks) ----
+ *
+ * GPGPU-Sim 4.x (ldst_unit::process_memory_access_queue_l1cache) moves up to
+ * -gpgpu_l1_banks accesses a cycle from the instruction's access queue into
+ * per-bank latency queues, one per bank per cycle, and stops at the first
+ * access whose bank is already taken (a bank conflict, counted in
+ * gpgpu_n_l1cache_bkconflict).  On a sectored L1 its accesses are single 32 B
+ * sectors (coalescing with 32 B segments, Maxwell and later); ours are lines
+ * with a sector mask, so a line access takes the bank of each sector it
+ * touches, a bank a cycle per sector, and goes only when all are free (a line
+ * whose sectors share a bank holds it one cycle per sector).  On a normal L1
+ * its access is one (possibly reduced: 64 or 32 B) segment, so a line access
+ * takes one bank, that of the segment's first byte.  With one bank this is one
+ * access a cycle on a normal L1, as before banks existed.
+ */
+typedef struct {
+    uint32_t n;
+    uint8_t bank[4], cycles[4];
+} bank_need;
+
+static uint32_t l1_bank_of(const sm_config *c, uint64_t addr) {
+    uint64_t i = addr >> c->l1_bank_shift;
+    uint32_t mask = c->l1_banks - 1, b = (uint32_t)i & mask;
+    if (c->l1_bank_xor) b ^= (uint32_t)(i >> __builtin_ctz(c->l1_banks)) & mask; /* GPGPU-Sim's bitwise hash */
+    return b;
+}
+
+static void need_bank(bank_need *nd, uint32_t b) {
+    for (uint32_t k = 0; k < nd->n; k++)
+        if (nd->bank[k] == b) {
+            nd->cycles[k]++;
+            return;
+        }
+    nd->bank[nd->n] = (uint8_t)b;
+    nd->cycles[nd->n++] = 1;
+}
+
+static bank_need l1_banks_needed(const sm *s, const ldst_access *a) {
+    bank_need nd = {0};
+    uint32_t m = a->sectors ? a->sectors : 1;
+    if (s->c.l1d.sectored) {
+        for (; m; m &= m - 1) need_bank(&nd, l1_bank_of(&s->c, a->addr + MEM_SECTOR_SIZE * (uint32_t)__builtin_ctz(m)));
+        return nd;
+    }
+    /* GPGPU-Sim's reduced segment: the whole line when both halves are used, else the used half, else the one sector */
+    uint32_t first = (uint32_t)__builtin_ctz(m), last = 31u - (uint32_t)__builtin_clz(m);
+    uint32_t sector = first < 2 && last >= 2 ? 0 : first == last ? first : first & ~1u;
+    need_bank(&nd, l1_bank_of(&s->c, a->addr + MEM_SECTOR_SIZE * sector));
+    return nd;
+}
+
+static int l1_banks_free(const ldst_unit *u, const bank_need *nd, uint64_t now) {
+    for (uint32_t k = 0; k < nd->n; k++)
+        if (u->bank_free_at[nd->bank[k]] > now) return 0;
+    return 1;
+}
+
+static void l1_banks_take(ldst_unit *u, const bank_need *nd, uint64_t now) {
+    for (uint32_t k = 0; k < nd->n; k++) u->bank_free_at[nd->bank[k]] = now + nd->cycles[k];
+}
+
 /* A refused access is retried every cycle, as in GPGPU-Sim, but only tried
  * again in the cache once a fill or a miss-queue pop has changed its state:
  * before that the outcome cannot differ (the cache's answer depends only on its
@@ -804,13 +865,32 @@ void ldst_cycle(sm *s, uint64_t now) {
     send_one(s, now);
     ldst_unit *u = &s->ldst;
     if (!u->busy) return;
-    if (u->blocked || !send_access(s, u, now)) {
-        u->blocked = 1;
-        s->st.ldst_fail_cycles++;
-        return;
+    /* slots: bank accesses (sectors on a sectored L1) moved this cycle; GPGPU-Sim tries at most -gpgpu_l1_banks */
+    for (uint32_t sent = 0, slots = 0;; sent++) {
+        int banked = u->target == TARGET_L1D;
+        bank_need nd = {0};
+        if (banked) {
+            if (slots >= s->c.l1_banks) return;
+            nd = l1_banks_needed(s, &u->acc[u->next]);
+            if (!l1_banks_free(u, &nd, now)) {
+                s->st.l1_bank_conflict_cycles++;
+                return;
+            }
+        } else if (sent) {
+            return; /* the constant and texture caches and the bypass queue take one access a cycle */
+        }
+        if (u->blocked || !send_access(s, u, now)) {
+            u->blocked = 1;
+            s->st.ldst_fail_cycles++;
+            return;
+        }
+        if (banked) {
+            l1_banks_take(u, &nd, now);
+            for (uint32_t k = 0; k < nd.n; k++) slots += nd.cycles[k];
+        }
+        s->st.gmem_requests++;
+        if (++u->next == u->naccess) break;
     }
-    s->st.gmem_requests++;
-    if (++u->next < u->naccess) return;
     u->busy = 0;
     if (s->c.track_sigma && !u->sigma_fixed) sigma_fix(s);  /* every missing lane known */
     sm_poke(s, now); /* the unit can take a new instruction this very cycle */

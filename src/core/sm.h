@@ -78,6 +78,9 @@ typedef struct {
     uint32_t lat_tensor, init_tensor;  /* wmma.mma / mma on UNIT_TENSOR */
     uint32_t insns_per_iline;      /* 8-byte PTX instructions per instruction-cache line */
     uint32_t l1_latency;           /* L1D hit: cycles until the data is visible; misses leave after it */
+    uint32_t l1_banks;             /* L1D banks: each takes one 32 B sector access a cycle (1: one access a cycle) */
+    uint32_t l1_bank_shift;        /* log2 of -gpgpu_l1_banks_byte_interleaving */
+    bool l1_bank_xor;              /* -gpgpu_l1_banks_hashing_function 1 */
     uint32_t smem_latency;         /* shared memory access (no conflicts) */
     uint32_t param_latency;        /* ld.param of kernel arguments with a perfect constant cache */
     bool perfect_inst_const;       /* -gpgpu_perfect_inst_const_cache: instruction fetches, constant
@@ -147,6 +150,7 @@ typedef struct {
     uint64_t param_insns;          /* ld.param of kernel arguments sent to the constant cache */
     uint64_t tex_insns;            /* tex / tld4 warp instructions that read memory */
     uint64_t ldst_fail_cycles;     /* cycles the LD/ST unit retried a reservation fail */
+    uint64_t l1_bank_conflict_cycles; /* cycles an L1D access waited for a bank taken that cycle */
     uint64_t oc_bank_conflict_cycles;  /* cycles operand reads waited for a register bank */
     uint64_t result_bus_stall_cycles;  /* cycles instructions waited for a free result bus */
     uint64_t bypass_requests;      /* atomics and uncached accesses sent past the L1 */

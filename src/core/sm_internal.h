@@ -34,6 +34,7 @@
 /* Coalesced accesses of one warp instruction: 32 lanes x up to 4 words (local
  * memory is interleaved word by word, so a v4 local access touches 4 lines). */
 #define LDST_MAX_ACCESS 128
+#define SM_MAX_L1_BANKS 32   /* -gpgpu_l1_banks' upper bound */
 /* Registers one load writes: a wmma fragment has up to 8. */
 #define SLOT_MAX_DST PTX_VEC_MAX
 
@@ -255,6 +256,7 @@ typedef struct {
     uint32_t warp, slot, pc;
     uint32_t naccess, next;
     uint64_t free_at;      /* shared-memory bank conflicts keep the unit busy until */
+    uint64_t bank_free_at[SM_MAX_L1_BANKS]; /* L1D banks (-gpgpu_l1_banks): taken until this cycle */
     ldst_access acc[LDST_MAX_ACCESS];
 } ldst_unit;
 

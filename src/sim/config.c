@@ -559,6 +559,19 @@ static int set_prefetchers(sim_config *c, char *err, size_t errlen) {
                : 0;
 }
 
+static int check_l1_banks(const sim_config *c, char *err, size_t errlen) {
+    if (c->l1_banks & (c->l1_banks - 1)) {
+        snprintf(err, errlen, "-gpgpu_l1_banks %u: expected a power of two", c->l1_banks);
+        return -1;
+    }
+    if (c->l1_banks_byte_interleaving & (c->l1_banks_byte_interleaving - 1)) {
+        snprintf(err, errlen, "-gpgpu_l1_banks_byte_interleaving %u: expected a power of two",
+                 c->l1_banks_byte_interleaving);
+        return -1;
+    }
+    return 0;
+}
+
 /* An L1 fill is answered by one L2 slice from one L2 line, so no L1 line may
  * span several L2 lines (their halves could live in different slices). */
 static int check_cache_lines(const sim_config *c, char *err, size_t errlen) {
@@ -821,7 +834,7 @@ int config_finalize(sim_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "-gpgpu_mem_addr_mapping: %s", why);
         return -1;
     }
-    if (check_cache_lines(c, err, errlen)) return -1;
+    if (check_cache_lines(c, err, errlen) || check_l1_banks(c, err, errlen)) return -1;
     return check_buffers(c, err, errlen);
 }
 

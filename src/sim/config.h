@@ -75,6 +75,9 @@ struct locsim_config {
     uint32_t shmem_num_banks;
     bool shmem_limited_broadcast;
     uint32_t smem_latency, l1_latency; /* core cycles */
+    uint32_t l1_banks;                 /* -gpgpu_l1_banks: L1D banks, each takes one 32 B sector a cycle */
+    uint32_t l1_banks_byte_interleaving; /* bytes of consecutive addresses one bank holds */
+    uint32_t l1_banks_hashing_function;  /* 0 linear, 1 bitwise XOR (GPGPU-Sim's numbering) */
     uint32_t num_sched_per_core;
     char scheduler[128];               /* "gto", "lrr", "two_level_active:6:0:1", ... (src/sched/) */
     char cta_scheduler[64];            /* "rr", ... (src/cta/) */

@@ -214,6 +214,14 @@ static const option_def options[] = {
     UINT("gpgpu_smem_latency", smem_latency, "26", 1, 1000, "shared memory access latency, core cycles"),
     UINT("gpgpu_l1_latency", l1_latency, "35", 1, 1000,
          "L1D latency, core cycles: a hit's data is visible, and a miss leaves for the L2, this long after the access"),
+    UINT("gpgpu_l1_banks", l1_banks, "1", 1, 32,
+         "L1D banks (a power of two): each accepts one 32 B sector access a cycle; an access whose sectors need a "
+         "bank already taken this cycle waits for the next (gpgpu_n_l1cache_bkconflict)"),
+    UINT("gpgpu_l1_banks_byte_interleaving", l1_banks_byte_interleaving, "32", 32, 4096,
+         "L1D bank interleaving granularity in bytes (a power of two)"),
+    UINT("gpgpu_l1_banks_hashing_function", l1_banks_hashing_function, "0", 0, 1,
+         "L1D bank index: 0 linear (address bits above the interleaving), 1 those XOR the bits above them "
+         "(GPGPU-Sim's numbering; its IPOLY and Fermi hashes are defined for 16-64 entries only)"),
     UINT("gpgpu_num_sched_per_core", num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
     STR("gpgpu_scheduler", scheduler, "gto",
         "warp scheduler: lrr | gto | two_level_active:<G>:<inner>:<outer> | warp_limiting:<prio>:<N> | ..."),

@@ -70,6 +70,9 @@ static void sm_params(const sim_config *c, sm_config *s) {
     uint32_t iline = c->l0i.nsets && c->sub_core_model ? c->l0i.line_size : c->l1i.line_size;
     s->insns_per_iline = iline >= 16 ? iline / 8 : 2;
     s->l1_latency = c->l1_latency;
+    s->l1_banks = c->l1_banks;
+    s->l1_bank_shift = (uint32_t)__builtin_ctz(c->l1_banks_byte_interleaving);
+    s->l1_bank_xor = c->l1_banks_hashing_function == 1;
     s->smem_latency = c->smem_latency;
     /* GPGPU-Sim sends ld.param and constant loads through the constant cache,
      * which has no latency queue (-gpgpu_l1_latency is the L1D's alone). */

@@ -31,7 +31,7 @@ typedef struct {
     int slots, stall[STALL_COUNT], stall_frac[STALL_COUNT];
     int unit[UNIT_COUNT];
     int gmem_insns, gmem_reqs, gmem_per_insn, smem_insns, smem_conflicts, const_insns, param_insns, tex_insns;
-    int ldst_fails, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
+    int ldst_fails, l1_bank_conflicts, bypass, send_fails, oc_bank_conflicts, result_bus_stalls;
     int nbr, nbr_same, nbr_frac, sm_ctas, sm_ctas_max, sm_ctas_min, sm_insn, sm_insn_max;   /* CTA map */
     int ctas_max_ratio, ctas_min_ratio, insn_max_ratio, sharer_lines, sharer_sm_lines, sharers;
     int l1d_bypassed, l1d_mshr_shared, l2_bypassed, l2_compulsory, l2_compulsory_frac, dram_bytes;

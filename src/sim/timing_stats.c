@@ -71,6 +71,8 @@ static int define_core(stats *s, const sim_config *cfg, timing_stat_ids *d) {
       "ld.param warp instructions of kernel arguments sent to the constant cache");
     C(tex_insns, "tex_warp_accesses", STAT_DETAIL, "texture-fetch warp instructions (tex, tld4) that read memory");
     C(ldst_fails, "ldst_reservation_fail_cycles", 0, "cycles the LD/ST unit retried an access a cache refused");
+    C(l1_bank_conflicts, "gpgpu_n_l1cache_bkconflict", 0,
+      "cycles an L1D access waited for a bank another access took that cycle (-gpgpu_l1_banks)");
     C(oc_bank_conflicts, "oc_bank_conflict_cycles", STAT_DETAIL,
       "cycles operand reads waited for a register-file bank (-gpgpu_num_reg_banks)");
     C(result_bus_stalls, "result_bus_stall_cycles", STAT_DETAIL,
@@ -232,6 +234,7 @@ static void collect_sm(timing_state *t, const sm *m) {
     stats_add(s, d->param_insns, c->param_insns);
     stats_add(s, d->tex_insns, c->tex_insns);
     stats_add(s, d->ldst_fails, c->ldst_fail_cycles);
+    stats_add(s, d->l1_bank_conflicts, c->l1_bank_conflict_cycles);
     stats_add(s, d->oc_bank_conflicts, c->oc_bank_conflict_cycles);
     stats_add(s, d->result_bus_stalls, c->result_bus_stall_cycles);
     stats_add(s, d->bypass, c->bypass_requests);
