@@ -71,8 +71,13 @@ static int define_core(stats *s, const sim_config *cfg, timing_stat_ids *d) {
       "ld.param warp instructions of kernel arguments sent to the constant cache");
     C(tex_insns, "tex_warp_accesses", STAT_DETAIL, "texture-fetch warp instructions (tex, tld4) that read memory");
     C(ldst_fails, "ldst_reservation_fail_cycles", 0, "cycles the LD/ST unit retried an access a cache refused");
-    C(l1_bank_conflicts, "gpgpu_n_l1cache_bkconflict", 0,
-      "cycles an L1D access waited for a bank another access took that cycle (-gpgpu_l1_banks)");
+    /* Not on a normal L1 with one bank, where one access a cycle never conflicts:
+     * a statistic that is always 0 there would make every run of an earlier model
+     * differ from its rerun (sweep --accept). */
+    d->l1_bank_conflicts = -1;
+    if (cfg->l1_banks > 1 || cfg->l1d.sectored)
+        C(l1_bank_conflicts, "gpgpu_n_l1cache_bkconflict", 0,
+          "cycles an L1D access waited for a bank another access took that cycle (-gpgpu_l1_banks)");
     C(oc_bank_conflicts, "oc_bank_conflict_cycles", STAT_DETAIL,
       "cycles operand reads waited for a register-file bank (-gpgpu_num_reg_banks)");
     C(result_bus_stalls, "result_bus_stall_cycles", STAT_DETAIL,
