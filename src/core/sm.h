@@ -150,7 +150,7 @@ typedef struct {
     uint64_t param_insns;          /* ld.param of kernel arguments sent to the constant cache */
     uint64_t tex_insns;            /* tex / tld4 warp instructions that read memory */
     uint64_t ldst_fail_cycles;     /* cycles the LD/ST unit retried a reservation fail */
-    uint64_t l1_bank_conflict_cycles; /* cycles an L1D access waited for a bank taken that cycle */
+    uint64_t l1_bank_conflict_cycles; /* cycles an L1D access waited for a bank another access held */
     uint64_t oc_bank_conflict_cycles;  /* cycles operand reads waited for a register bank */
     uint64_t result_bus_stall_cycles;  /* cycles instructions waited for a free result bus */
     uint64_t bypass_requests;      /* atomics and uncached accesses sent past the L1 */

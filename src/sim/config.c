@@ -518,6 +518,14 @@ static int set_prefetcher(cache_geometry *g, const char *name, const sim_config 
     return -1;
 }
 
+/* -1 with "-<option> <v>: expected a power of two" unless v is one (0 passes:
+ * the options' own ranges refuse it). */
+static int check_power_of_two(const char *option, uint32_t v, char *err, size_t errlen) {
+    if (!(v & (v - 1))) return 0;
+    snprintf(err, errlen, "-%s %u: expected a power of two", option, v);
+    return -1;
+}
+
 static int set_prefetchers(sim_config *c, char *err, size_t errlen) {
     const struct { const char *name; double v; } ints[] = {{"ppf_tau_hi", c->ppf_tau_hi}, {"ppf_tau_lo", c->ppf_tau_lo},
                                                            {"ppf_theta_pos", c->ppf_theta_pos},
@@ -532,18 +540,10 @@ static int set_prefetchers(sim_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "-ppf_tau_lo %g is above -ppf_tau_hi %g", c->ppf_tau_lo, c->ppf_tau_hi);
         return -1;
     }
-    if (c->pf.stride_entries & (c->pf.stride_entries - 1)) {
-        snprintf(err, errlen, "-stride_entries %u: expected a power of two", c->pf.stride_entries);
+    if (check_power_of_two("stride_entries", c->pf.stride_entries, err, errlen) ||
+        check_power_of_two("spp_pt_sets", c->pf.spp_pt_sets, err, errlen) ||
+        check_power_of_two("spp_page_bytes", c->pf.spp_page_bytes, err, errlen))
         return -1;
-    }
-    if (c->pf.spp_pt_sets & (c->pf.spp_pt_sets - 1)) {
-        snprintf(err, errlen, "-spp_pt_sets %u: expected a power of two", c->pf.spp_pt_sets);
-        return -1;
-    }
-    if (c->pf.spp_page_bytes & (c->pf.spp_page_bytes - 1)) {
-        snprintf(err, errlen, "-spp_page_bytes %u: expected a power of two", c->pf.spp_page_bytes);
-        return -1;
-    }
     if (c->pf.spp_st_entries % 16) {
         snprintf(err, errlen, "-spp_st_entries %u: expected a multiple of 16", c->pf.spp_st_entries);
         return -1;
@@ -560,16 +560,10 @@ static int set_prefetchers(sim_config *c, char *err, size_t errlen) {
 }
 
 static int check_l1_banks(const sim_config *c, char *err, size_t errlen) {
-    if (c->l1_banks & (c->l1_banks - 1)) {
-        snprintf(err, errlen, "-gpgpu_l1_banks %u: expected a power of two", c->l1_banks);
-        return -1;
-    }
-    if (c->l1_banks_byte_interleaving & (c->l1_banks_byte_interleaving - 1)) {
-        snprintf(err, errlen, "-gpgpu_l1_banks_byte_interleaving %u: expected a power of two",
-                 c->l1_banks_byte_interleaving);
-        return -1;
-    }
-    return 0;
+    return check_power_of_two("gpgpu_l1_banks", c->l1_banks, err, errlen) ||
+                   check_power_of_two("gpgpu_l1_banks_byte_interleaving", c->l1_banks_byte_interleaving, err, errlen)
+               ? -1
+               : 0;
 }
 
 /* An L1 fill is answered by one L2 slice from one L2 line, so no L1 line may
