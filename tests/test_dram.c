@@ -14,6 +14,12 @@
 #include "mem/addrmap.h"
 #include "mem/dram.h"
 #include "mem/partition.h"
+#include "sim/config.h"
+#include "sim/gpu_internal.h"
+
+#ifndef LOCSIM_SOURCE_DIR
+#define LOCSIM_SOURCE_DIR "."
+#endif
 
 enum { RCD = 12, CL = 12, RP = 12, BURST = 2, CCD = 2 };
 
@@ -613,6 +619,53 @@ static void test_partition_rop_is_pipelined(void **state) {
     partition_destroy(p);
 }
 
+/* -dram_bw_scale 2, the regime table's 2x-DRAM-bandwidth probe, on fermi_gtx480:
+ * the command clock doubles (924 -> 1848 MHz) and every delay takes twice the
+ * cycles, so one read of an idle bank takes 24+24+2 = 50 cycles (27.1 ns)
+ * against 12+12+2 = 26 (28.1 ns): the same latency but for half a burst.  tCCD,
+ * tCCDL and the burst keep their cycles, so 64 row-hit reads of one bank back
+ * to back, tCCDL = 3 apart (one bank group), finish at 24+63x3+24+2 = 239
+ * cycles (129.3 ns) against 12+189+12+2 = 215 (232.7 ns).  The probe's first
+ * form halved the burst only: tCCD(L) still spaced the reads, and the stream
+ * took as long as before. */
+static void test_dram_bw_scale(void **state) {
+    (void)state;
+    char path[1024], err[512];
+    sim_config c;
+    assert_int_equal(config_resolve("fermi_gtx480", LOCSIM_SOURCE_DIR "/configs", path, sizeof path, err, sizeof err),
+                     0);
+    config_defaults(&c);
+    assert_int_equal(config_load_file(&c, path, err, sizeof err), 0);
+    uint64_t last[2], first[2];
+    for (uint32_t scale = 1; scale <= 2; scale++) {
+        c.dram_bw_scale = scale;
+        assert_int_equal(config_finalize(&c, err, sizeof err), 0);
+        gpu_params gp;
+        assert_int_equal(gpu_params_from_config(&c, &gp, err, sizeof err), 0);
+        assert_int_equal(gp.clock_khz[CLK_DRAM], 924000 * scale);
+        assert_int_equal(gp.clock_khz[CLK_CORE], 700000);
+        const dram_timing *t = &gp.part.dram.t;
+        assert_int_equal(t->tRCD, RCD * scale);
+        assert_int_equal(t->tCL, CL * scale);
+        assert_int_equal(t->tRP, RP * scale);
+        assert_int_equal(t->tRC, 40 * scale);
+        assert_int_equal(t->tCCD, CCD);
+        assert_int_equal(t->tCCDL, 3);
+        assert_int_equal(dram_burst_cycles(&gp.part.dram), BURST);
+        dram *d = make(&gp.part.dram);
+        uint64_t done[64] = {0};
+        for (uint64_t i = 0; i < 64; i++) push(d, i, MEM_GLOBAL_ACC_R, 64, 0, 5);
+        run(d, 64, done, NULL);
+        first[scale - 1] = done[0];
+        last[scale - 1] = done[63];
+        dram_destroy(d);
+    }
+    assert_int_equal(first[0], RCD + CL + BURST);
+    assert_int_equal(first[1], 2 * (RCD + CL) + BURST);
+    assert_int_equal(last[0], RCD + 63 * 3 + CL + BURST);
+    assert_int_equal(last[1], 2 * (RCD + CL) + 63 * 3 + BURST);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timing_string),
@@ -631,6 +684,7 @@ int main(void) {
         cmocka_unit_test(test_partition_compulsory_misses_per_line),
         cmocka_unit_test(test_partition_writes_and_writeback),
         cmocka_unit_test(test_partition_rop_is_pipelined),
+        cmocka_unit_test(test_dram_bw_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

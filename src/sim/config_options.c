@@ -507,8 +507,9 @@ static const option_def options[] = {
          "(locsim) multiply the L1D's sets by this (line size, ways, MSHRs, queues and policies kept): the "
          "regime table's 4x-L1D sensitivity probe (docs/harness.md)"),
     UINT("dram_bw_scale", dram_bw_scale, "1", 1, 16,
-         "(locsim) move DRAM data this many times faster: a burst holds the data bus "
-         "burst_length / (freq_ratio x this) command cycles (at least 1), command timing unchanged: the regime "
+         "(locsim) this many times the DRAM bandwidth at the same latency: the command clock runs this many "
+         "times faster and every DRAM delay (tRRD, tRCD, tRAS, tRP, tRC, tCL, tWL, tCDLR, tWR, tRTPL, "
+         "-mfq_timeouts) takes this many times the cycles; tCCD, tCCDL and the burst keep theirs: the regime "
          "table's 2x-DRAM-bandwidth sensitivity probe (docs/harness.md)"),
     BOOL("l1d_unbounded", l1d_unbounded, "0",
          "(locsim) effectively infinite L1D: 8192 sets x 32 ways (32 MB at 128 B lines) per SM, same line, "

@@ -117,6 +117,7 @@ int gpu_params_from_config(const sim_config *c, gpu_params *p, char *err, size_t
     const dram_sched_ops *ds = dram_sched_find(c->dram.scheduler);
     p->sm.track_sigma = p->sm.sched->uses_sigma || (ds && ds->uses_sigma);
     for (int d = 0; d < CLK_COUNT; d++) p->clock_khz[d] = (uint64_t)llround(c->clock_mhz[d] * 1000.0);
+    p->clock_khz[CLK_DRAM] *= c->dram_bw_scale;   /* with config_partition's delays: more commands a ns, same ns */
     p->icnt = c->icnt;
     config_partition(c, &p->part);
     config_addrmap(c, &p->amap);
