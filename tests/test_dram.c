@@ -619,6 +619,39 @@ static void test_partition_rop_is_pipelined(void **state) {
     partition_destroy(p);
 }
 
+/* -dram_dual_bus_interface 1 (HBM's separate row and column command buses):
+ * a row command and a column command issue in the same cycle.  Bank 0's row 7
+ * is opened by a first read (ACT at 0, RD at 12: the round robin then starts
+ * at bank 1).  At cycle 40 a row hit of bank 0 and a read of idle bank 1 come
+ * in.  One bus: bank 1's ACT goes first at 40, bank 0's RD at 41 (done 41 + 12
+ * + 2 = 55).  Two buses: both at 40 (done 54).  Bank 1's RD waits for tRCD
+ * either way: at 52, done 66. */
+static void test_dual_bus(void **state) {
+    (void)state;
+    uint64_t hit_done[2], other_done[2];
+    for (int dual = 0; dual <= 1; dual++) {
+        dram_config c = gtx480_cfg("frfcfs");
+        c.dual_bus = dual;
+        dram *d = make(&c);
+        uint64_t done[4] = {0};
+        push(d, 0, MEM_GLOBAL_ACC_R, 64, 0, 7);
+        run(d, 1, done, NULL);
+        assert_int_equal(done[0], RCD + CL + BURST);
+        idle_until(d, 40);
+        push(d, 1, MEM_GLOBAL_ACC_R, 64, 0, 7);
+        push(d, 2, MEM_GLOBAL_ACC_R, 64, 1, 3);
+        run(d, 2, done, NULL);
+        hit_done[dual] = done[1];
+        other_done[dual] = done[2];
+        assert_int_equal(dram_stats(d)->activates, 2);
+        dram_destroy(d);
+    }
+    assert_int_equal(hit_done[0], 41 + CL + BURST);
+    assert_int_equal(hit_done[1], 40 + CL + BURST);
+    assert_int_equal(other_done[0], 40 + RCD + CL + BURST);
+    assert_int_equal(other_done[1], 40 + RCD + CL + BURST);
+}
+
 /* -dram_bw_scale 2, the regime table's 2x-DRAM-bandwidth probe, on fermi_gtx480:
  * the command clock doubles (924 -> 1848 MHz) and every delay takes twice the
  * cycles, so one read of an idle bank takes 24+24+2 = 50 cycles (27.1 ns)
@@ -685,6 +718,7 @@ int main(void) {
         cmocka_unit_test(test_partition_writes_and_writeback),
         cmocka_unit_test(test_partition_rop_is_pipelined),
         cmocka_unit_test(test_dram_bw_scale),
+        cmocka_unit_test(test_dual_bus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -428,31 +428,48 @@ static void channel_ready(dram *d) {
     r[CMD_WRITE] = wr;
 }
 
-/* One command per cycle: the serving banks are tried in turn from d->rr.  A bank
- * whose next command is known and not yet allowed (by its own timers or the
- * channel's) is passed over without a try: the try would fail, and a failed try
- * changes nothing.  true if a command issued. */
+static bool is_column(bank_cmd k) { return k == CMD_READ || k == CMD_WRITE; }
+
+/* One command per cycle (with dual_bus, one row and one column command: HBM's
+ * two command buses; GPGPU-Sim's dual_bus_interface): the serving banks are
+ * tried in turn from d->rr.  A bank whose next command is known and not yet
+ * allowed (by its own timers or the channel's) is passed over without a try:
+ * the try would fail, and a failed try changes nothing.  A bank whose command
+ * needs a bus already used this cycle is passed over too, its state unchanged.
+ * Issuing a command changes the channel's readiness only for its own kind (a
+ * column moves tCCD and the data bus, an ACT tRRD), so one pass with chan_ready
+ * from the start of the cycle decides both.  true if a command issued. */
 static bool issue_one(dram *d) {
     uint32_t nbk = d->cfg.t.nbk;
     uint64_t set = d->serving_set, now = d->now;
     if (!set) return false;
     channel_ready(d);
+    bool col_used = false, row_used = false, any = false;
     uint32_t b = first_bank_from(set, d->rr);
     for (uint64_t left = set; left; ) {
         left &= ~bank_bit(b);
         if (now >= d->own_ready[b] && now >= d->chan_ready[d->next[b]]) {
-            if (try_issue(d, b)) {
-                d->next[b] = CMD_UNKNOWN;   /* its state changed */
-                d->own_ready[b] = 0;
-                d->rr = b + 1 == nbk ? 0 : b + 1;
-                return true;
+            bank_cmd k = next_cmd(d, b);
+            bool col = is_column(k);
+            if (!(col ? col_used : row_used)) {
+                if (try_issue(d, b)) {
+                    d->next[b] = CMD_UNKNOWN;   /* its state changed */
+                    d->own_ready[b] = 0;
+                    d->rr = b + 1 == nbk ? 0 : b + 1;
+                    if (!d->cfg.dual_bus) return true;
+                    any = true;
+                    if (col) col_used = true;
+                    else row_used = true;
+                    if (col_used && row_used) return true;
+                } else {
+                    d->next[b] = k;
+                    d->own_ready[b] = bank_own_ready(d, b, k);
+                }
             }
-            d->next[b] = next_cmd(d, b);
-            d->own_ready[b] = bank_own_ready(d, b, d->next[b]);
         }
         if (left) b = first_bank_from(left, b);
     }
-    return false;
+    return any;
 }
 
 /* After a cycle in which nothing happened: sleep until some bank may act.  Every

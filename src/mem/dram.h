@@ -12,7 +12,8 @@
  * holds the data bus burst_length / freq_ratio cycles.  A request of N bytes
  * needs ceil(N / atom) column commands.
  *
- * Timing rules (one command per cycle on the command bus; rows stay open until
+ * Timing rules (one command per cycle on the command bus, or with dual_bus one
+ * row command and one column command; rows stay open until
  * a request for another row of the bank needs the bank):
  *   ACT -> RD/WR same bank   tRCD        ACT -> ACT same bank  tRC
  *   ACT -> ACT other bank    tRRD        ACT -> PRE same bank  tRAS
@@ -60,6 +61,8 @@ typedef struct dram_config {
     uint32_t mfq_thresholds[3];  /* MFQ scheduler: sigma bounds of levels L0..L2 (-mfq_thresholds) */
     uint32_t mfq_timeouts[3];    /* MFQ: DRAM cycles before a request in L1, L2, L3 moves up (-mfq_timeouts) */
     bool mfq_row_hit_first;      /* MFQ: inside a level, open-row requests first (-mfq_row_hit_first) */
+    bool dual_bus;               /* separate row and column command buses: one ACT/PRE and one RD/WR a
+                                    cycle, as HBM has (-dram_dual_bus_interface) */
 } dram_config;
 
 static inline uint32_t dram_atom_bytes(const dram_config *c) { return c->bus_width * c->chips * c->burst_length; }

@@ -361,6 +361,9 @@ static const option_def options[] = {
     UINT("gpgpu_n_mem_per_ctrlr", dram.chips, "2", 1, 16, "DRAM chips per channel (channel width = buswidth x chips)"),
     UINT("gpgpu_dram_burst_length", dram.burst_length, "8", 1, 64, "beats per column command"),
     UINT("dram_data_command_freq_ratio", dram.freq_ratio, "4", 1, 16, "data beats per command cycle (2 DDR, 4 GDDR5)"),
+    BOOL("dram_dual_bus_interface", dram.dual_bus, "0",
+         "1: separate row and column command buses, so a channel issues one ACT/PRE and one RD/WR a cycle "
+         "(HBM; GPGPU-Sim 4.x's option); 0: one command a cycle (GDDR)"),
     CUSTOM("gpgpu_dram_scheduler", parse_dram_sched, format_dram_sched, "0|1|<name>", "1",
            "DRAM scheduler: 0 = fifo, 1 = frfcfs, or a registered name"),
     UINT("gpgpu_frfcfs_dram_sched_queue_size", dram.queue_size, "64", 1, 4096, "DRAM scheduler queue entries per channel"),
