@@ -16,7 +16,10 @@
 // how the two loops are entered.
 //
 // The operations are written as inline PTX so that nvcc cannot fold a dependent
-// chain (x = x + y, 48 times, would become one multiply) or reorder it.
+// chain (x = x + y, 48 times, would become one multiply) or reorder it; floating
+// adds and multiplies carry .rn, which the PTX ISA says the code generator treats
+// conservatively (without it ptxas may contract or reassociate them: thr.fadd and
+// thr.fmul read 0.00 cycles on an H200).
 //
 // Build: tools/gen-ptx.sh (nvcc -ptx -O3 -arch=compute_75); the PTX is committed.
 
@@ -89,14 +92,14 @@
 #define S_IMUL(x) asm volatile("mul.lo.s32 %0, %0, %1;" : "+r"(x) : "r"(b));
 #define S_IMAD(x) asm volatile("mad.lo.s32 %0, %0, %1, %1;" : "+r"(x) : "r"(b));
 #define S_IDIV(x) asm volatile("div.s32 %0, %0, %1;" : "+r"(x) : "r"(b));
-#define S_FADD(x) asm volatile("add.f32 %0, %0, %1;" : "+f"(x) : "f"(b));
+#define S_FADD(x) asm volatile("add.rn.f32 %0, %0, %1;" : "+f"(x) : "f"(b));
 #define S_FMAX(x) asm volatile("max.f32 %0, %0, %1;" : "+f"(x) : "f"(b));
-#define S_FMUL(x) asm volatile("mul.f32 %0, %0, %1;" : "+f"(x) : "f"(b));
+#define S_FMUL(x) asm volatile("mul.rn.f32 %0, %0, %1;" : "+f"(x) : "f"(b));
 #define S_FFMA(x) asm volatile("fma.rn.f32 %0, %0, %1, %1;" : "+f"(x) : "f"(b));
 #define S_FDIV(x) asm volatile("div.rn.f32 %0, %0, %1;" : "+f"(x) : "f"(b));
-#define S_DADD(x) asm volatile("add.f64 %0, %0, %1;" : "+d"(x) : "d"(b));
+#define S_DADD(x) asm volatile("add.rn.f64 %0, %0, %1;" : "+d"(x) : "d"(b));
 #define S_DMAX(x) asm volatile("max.f64 %0, %0, %1;" : "+d"(x) : "d"(b));
-#define S_DMUL(x) asm volatile("mul.f64 %0, %0, %1;" : "+d"(x) : "d"(b));
+#define S_DMUL(x) asm volatile("mul.rn.f64 %0, %0, %1;" : "+d"(x) : "d"(b));
 #define S_DFMA(x) asm volatile("fma.rn.f64 %0, %0, %1, %1;" : "+d"(x) : "d"(b));
 #define S_DDIV(x) asm volatile("div.rn.f64 %0, %0, %1;" : "+d"(x) : "d"(b));
 #define S_SIN(x) asm volatile("sin.approx.f32 %0, %0;" : "+f"(x));
@@ -104,8 +107,11 @@
 #define S_SQRT(x) asm volatile("sqrt.approx.f32 %0, %0;" : "+f"(x));
 #define S_DRCP(x) asm volatile("rcp.rn.f64 %0, %0;" : "+d"(x));
 #define S_DSQRT(x) asm volatile("sqrt.rn.f64 %0, %0;" : "+d"(x));
-// Every lane reads lane b (= 0) of x: a chain through the shuffle network.
-#define S_SHFL(x) asm volatile("shfl.sync.idx.b32 %0, %0, %1, 31, -1;" : "+r"(x) : "r"(b));
+// Every lane reads lane l + b of x (b = 0: its own): a chain through the shuffle
+// network.  Not shfl.idx from one lane: after the first such shuffle every lane
+// holds the same value, and ptxas may drop the rest of the chain (lat.shfl read
+// 0.00 cycles on an H200).
+#define S_SHFL(x) asm volatile("shfl.sync.down.b32 %0, %0, %1, 31, -1;" : "+r"(x) : "r"(b));
 
 // Integer (-ptx_opcode_latency_int / _initiation_int: ADD, MAX, MUL, MAD, DIV).
 ALU_KERNELS(iadd, int, S_IADD)

@@ -131,7 +131,26 @@ static const alu_op alu_ops[] = {
 
 // thr = 0: latency (one warp, R 1..3); 1: throughput (`warps` warps, R 2..4).
 // b is the neutral operand (x op 1; shfl reads lane 0): only timing matters.
+// The warps a thr kernel can run in one CTA: `warps`, or fewer where its
+// registers do not fit that many threads (thr_dmax, thr_drcp, thr_dsqrt and
+// thr_ddiv need 78-92 registers on sm_90: 1024 threads would ask for more than
+// the SM's 65,536, and the launch failed on an H200), said on a '#' line.
+template <typename K>
+static unsigned fit_warps(K k, unsigned warps, const char *name) {
+    cudaFuncAttributes a;
+    check(cudaFuncGetAttributes(&a, k), "cudaFuncGetAttributes");
+    unsigned most = (unsigned)a.maxThreadsPerBlock / 32;
+    if (most >= warps) return warps;
+    printf("# thr.%s: %u warps, not %u (%d registers a thread)\n", name, most, warps, a.numRegs);
+    return most;
+}
+
 static double alu_measure(const alu_op *op, int thr, unsigned warps) {
+    if (thr) {
+        if (op->ithr) warps = fit_warps(op->ithr, warps, op->name);
+        else if (op->fthr) warps = fit_warps(op->fthr, warps, op->name);
+        else warps = fit_warps(op->dthr, warps, op->name);
+    }
     unsigned threads = thr ? warps * 32 : 32;
     int r1 = thr ? 2 : 1, r2 = thr ? 4 : 3;
     double per = thr ? warps : 1;
