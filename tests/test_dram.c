@@ -697,6 +697,11 @@ static void test_dram_bw_scale(void **state) {
     assert_int_equal(first[1], 2 * (RCD + CL) + BURST);
     assert_int_equal(last[0], RCD + 63 * 3 + CL + BURST);
     assert_int_equal(last[1], 2 * (RCD + CL) + 63 * 3 + BURST);
+    /* a scaled DRAM clock past the model's 100 GHz limit is refused by name */
+    c.clock_mhz[CLOCK_DRAM] = 90000.0;
+    c.dram_bw_scale = 2;
+    assert_int_equal(config_finalize(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "-dram_bw_scale 2"));
 }
 
 int main(void) {

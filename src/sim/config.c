@@ -640,6 +640,11 @@ static int check_gpu_size(const sim_config *c, char *err, size_t errlen) {
     static const char *const names[CLOCK_COUNT] = {"core", "interconnect", "L2", "DRAM"};
     double mhz[CLOCK_COUNT];   /* the clocks the model ticks: -dram_bw_scale speeds the DRAM's up */
     for (int d = 0; d < CLOCK_COUNT; d++) mhz[d] = c->clock_mhz[d] * (d == CLOCK_DRAM ? c->dram_bw_scale : 1);
+    if (mhz[CLOCK_DRAM] > 100000.0) {
+        snprintf(err, errlen, "-dram_bw_scale %u: the DRAM clock would run at %g MHz; locsim accepts clocks up to "
+                 "100000 MHz", c->dram_bw_scale, mhz[CLOCK_DRAM]);
+        return -1;
+    }
     int lo = 0, hi = 0;
     for (int d = 0; d < CLOCK_COUNT; d++) {
         if (c->clock_mhz[d] < 0.001) {
