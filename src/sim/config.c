@@ -469,7 +469,7 @@ void config_addrmap(const sim_config *c, addrmap_config *out) {
 }
 
 /* -dram_bw_scale N: the channel's command clock runs N times faster
- * (config_clocks_khz), so N times as many column commands and data bursts fit
+ * (gpu_params_from_config), so N times as many column commands and data bursts fit
  * in a nanosecond; every timing that is a delay (row open, precharge, CAS,
  * write recovery, turnarounds, ACT spacing, MFQ's waits) is multiplied by N so
  * that it lasts as many nanoseconds as before.  tCCD, tCCDL and the burst stay
