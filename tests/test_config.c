@@ -13,21 +13,7 @@
 #include "sim/config.h"
 #include "sim/config_options.h"
 
-#ifndef LOCSIM_SOURCE_DIR
-#define LOCSIM_SOURCE_DIR "."
-#endif
-
-static void load_shipped(sim_config *c, const char *name) {
-    char path[1024], err[512];
-    int rc = config_resolve(name, LOCSIM_SOURCE_DIR "/configs", path, sizeof path, err, sizeof err);
-    if (rc) print_error("%s\n", err);
-    assert_int_equal(rc, 0);
-    config_defaults(c);
-    rc = config_load_file(c, path, err, sizeof err);
-    if (!rc) rc = config_finalize(c, err, sizeof err);
-    if (rc) print_error("%s\n", err);
-    assert_int_equal(rc, 0);
-}
+#include "config_util.h"
 
 static void test_fermi_gtx480(void **state) {
     (void)state;

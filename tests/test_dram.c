@@ -14,12 +14,8 @@
 #include "mem/addrmap.h"
 #include "mem/dram.h"
 #include "mem/partition.h"
-#include "sim/config.h"
+#include "config_util.h"
 #include "sim/gpu_internal.h"
-
-#ifndef LOCSIM_SOURCE_DIR
-#define LOCSIM_SOURCE_DIR "."
-#endif
 
 enum { RCD = 12, CL = 12, RP = 12, BURST = 2, CCD = 2 };
 
@@ -663,12 +659,9 @@ static void test_dual_bus(void **state) {
  * took as long as before. */
 static void test_dram_bw_scale(void **state) {
     (void)state;
-    char path[1024], err[512];
+    char err[512];
     sim_config c;
-    assert_int_equal(config_resolve("fermi_gtx480", LOCSIM_SOURCE_DIR "/configs", path, sizeof path, err, sizeof err),
-                     0);
-    config_defaults(&c);
-    assert_int_equal(config_load_file(&c, path, err, sizeof err), 0);
+    load_shipped(&c, "fermi_gtx480");
     uint64_t last[2], first[2];
     for (uint32_t scale = 1; scale <= 2; scale++) {
         c.dram_bw_scale = scale;

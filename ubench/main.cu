@@ -129,8 +129,6 @@ static const alu_op alu_ops[] = {
     OP_D(ddiv), OP_F(sin),  OP_F(rcp),  OP_F(sqrt), OP_D(drcp), OP_D(dsqrt), OP_I(shfl),
 };
 
-// thr = 0: latency (one warp, R 1..3); 1: throughput (`warps` warps, R 2..4).
-// b is the neutral operand (x op 1; shfl reads lane 0): only timing matters.
 // The warps a thr kernel can run in one CTA: `warps`, or fewer where its
 // registers do not fit that many threads (thr_dmax, thr_drcp, thr_dsqrt and
 // thr_ddiv need 78-92 registers on sm_90: 1024 threads would ask for more than
@@ -145,6 +143,8 @@ static unsigned fit_warps(K k, unsigned warps, const char *name) {
     return most;
 }
 
+// thr = 0: latency (one warp, R 1..3); 1: throughput (`warps` warps, R 2..4).
+// b is the neutral operand (x op 1; shfl.down by 0: each lane its own): only timing matters.
 static double alu_measure(const alu_op *op, int thr, unsigned warps) {
     if (thr) {
         if (op->ithr) warps = fit_warps(op->ithr, warps, op->name);
