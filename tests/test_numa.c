@@ -627,6 +627,49 @@ static void test_ring(void **state) {
     numa_destroy(n);
 }
 
+/* Ingress ports (issue 31): ldesc_numa4's geometry, 4 modules of 16 SMs and 8
+ * channels x 2 slices, 40 B flits.  Unbounded links give a module one port per
+ * source, 16.  Module 0 ranks the remote slices local index x 3 + (module - 1):
+ * slice 3 of modules 1, 2, 3 (global 19, 35, 51) ranks 9, 10, 11, so ports 9,
+ * 10, 11, where src mod 16 sent all three through port 3; slice 5 of module 2
+ * (global 37) ranks 16, port 0.  Module 2 ranks module 3 first, then 0, then 1:
+ * slice 3 of module 3 (global 51) ranks 9, of module 0 (global 3) 10.  Each of
+ * the 16 ports takes 3 of the 48 remote sources.  At 192 GB/s and 700 MHz (274
+ * B a cycle, two links) it is 14 ports: 48 sources over 14 ports, 3 or 4 each. */
+static void test_ingress_ports(void **state) {
+    (void)state;
+    addrmap_config ac = {.n_channels = 32, .n_sub_per_channel = 2, .nbanks = 16};
+    char err[256];
+    addrmap am32;
+    assert_int_equal(addrmap_init(&am32, &ac, err, sizeof err), 0);
+    numa_config c = {.n_modules = 4, .num_sms = 64, .n_channels = 32, .slices_per_channel = 2, .link_gbps = 1e6,
+                     .link_ns = 0, .icnt_khz = 700000, .port_bytes = 40, .page_size = 65536,
+                     .place = numa_place_find("xor"), .ring = 1};
+    numa *n = numa_create(&c, &am32, err, sizeof err);
+    if (!n) fail_msg("%s", err);
+    assert_int_equal(numa_xbar_ports(n), 16);
+    assert_int_equal(numa_ingress_port(n, 1, 0, 19), 9);
+    assert_int_equal(numa_ingress_port(n, 1, 0, 35), 10);
+    assert_int_equal(numa_ingress_port(n, 1, 0, 51), 11);
+    assert_int_equal(numa_ingress_port(n, 1, 0, 37), 0);
+    assert_int_equal(numa_ingress_port(n, 1, 2, 51), 2 * 16 + 9);
+    assert_int_equal(numa_ingress_port(n, 1, 2, 3), 2 * 16 + 10);
+    assert_int_equal(numa_ingress_port(n, 0, 0, 19), 9);   /* SMs rank the same way (16 per module) */
+    uint32_t per_port[16] = {0};
+    for (uint32_t src = 16; src < 64; src++) per_port[numa_ingress_port(n, 1, 0, src)]++;
+    for (int k = 0; k < 16; k++) assert_int_equal(per_port[k], 3);
+    numa_destroy(n);
+
+    c.link_gbps = 192;
+    n = numa_create(&c, &am32, err, sizeof err);
+    if (!n) fail_msg("%s", err);
+    assert_int_equal(numa_xbar_ports(n), 14);
+    uint32_t per14[14] = {0};
+    for (uint32_t src = 0; src < 48; src++) per14[numa_ingress_port(n, 1, 3, src) - 3 * 14]++;   /* into module 3 */
+    for (int k = 0; k < 14; k++) assert_true(per14[k] >= 3 && per14[k] <= 4);
+    numa_destroy(n);
+}
+
 /* The zone dispatch of a partitioned grid, strict zones (-numa_cta_steal 0, as
  * fabric() leaves it): first_touch on 2 modules (1 SM each) splits 5 CTAs as id * 2 / 5 = 0,0,0,1,1; each SM takes only its zone's CTAs, in
  * linear order (every CTA is its own group), and nothing once its zone is done. */
@@ -782,7 +825,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers),   cmocka_unit_test(test_xor_placement), cmocka_unit_test(test_first_touch),
         cmocka_unit_test(test_algorithm2), cmocka_unit_test(test_algorithm2_tiles), cmocka_unit_test(test_algorithm2_pages), cmocka_unit_test(test_l2_index), cmocka_unit_test(test_route), cmocka_unit_test(test_dram_decode_ldesc),
-        cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost), cmocka_unit_test(test_ring),
+        cmocka_unit_test(test_dram_decode_xor), cmocka_unit_test(test_dram_decode_dbits),        cmocka_unit_test(test_link_cost), cmocka_unit_test(test_ring), cmocka_unit_test(test_ingress_ports),
         cmocka_unit_test(test_zone_dispatch), cmocka_unit_test(test_cta_steal), cmocka_unit_test(test_cta_steal_groups), cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,10 +142,10 @@ void numa_decode(const void *ctx, uint64_t addr, addr_loc *out);
  * of the module, which is all that can feed them).  Indices are relative to
  * the first extra port of the network: a source (SM or slice) of module m
  * sends through egress port numa_egress_port(n, m, src); its packet enters
- * module m' through ingress port numa_ingress_port(n, m', src). */
+ * module m' through ingress port numa_ingress_port(n, net, m', src). */
 uint32_t numa_xbar_ports(const numa *n);
 static inline uint32_t numa_egress_port(const numa *n, uint32_t m, uint32_t src);
-static inline uint32_t numa_ingress_port(const numa *n, uint32_t m, uint32_t src);
+static inline uint32_t numa_ingress_port(const numa *n, uint32_t net, uint32_t m, uint32_t src);
 /* The zone of a network destination: an L2 slice (requests, net 0) or an SM (replies). */
 uint32_t numa_zone_of_dst(const numa *n, uint32_t net, uint32_t dst);
 
@@ -187,13 +187,26 @@ struct numa {
 };
 
 static inline uint32_t numa_zone_of_sm(const numa *n, uint32_t sm) { return sm / n->sms_per_zone; }
-/* Sources and destinations are spread over the module's ports by index: a fixed
- * choice keeps each source's packets in order and is deterministic. */
+/* Sources are spread over the module's ports by index: a fixed choice keeps
+ * each source's packets in order and is deterministic.  Egress: a source of
+ * module m by its own index.  Ingress: module m's remote sources of network net
+ * (SMs for requests, L2 slices for replies; `per` in each module) ranked local
+ * index x (N - 1) + (distance of their module from m) - 1, so that the sources
+ * of one local index in the other modules enter through different ports.
+ * Before (src mod ports, issue 31) a module with as many ports as sources
+ * (ports = per, e.g. with unbounded links) took every remote slice of local
+ * index j through port j: the XOR placement puts neighbouring lines in the
+ * same slice of each zone, so a hot line group's replies from three modules
+ * queued behind one ingress port. */
+static inline uint32_t numa_remote_rank(const numa *n, uint32_t net, uint32_t m, uint32_t src) {
+    uint32_t N = n->c.n_modules, per = net ? n->chans_per_zone * n->c.slices_per_channel : n->sms_per_zone;
+    return (src % per) * (N - 1) + (src / per + N - m - 1) % N;
+}
 static inline uint32_t numa_egress_port(const numa *n, uint32_t m, uint32_t src) {
     return m * n->xbar_ports + src % n->xbar_ports;
 }
-static inline uint32_t numa_ingress_port(const numa *n, uint32_t m, uint32_t src) {
-    return m * n->xbar_ports + src % n->xbar_ports;
+static inline uint32_t numa_ingress_port(const numa *n, uint32_t net, uint32_t m, uint32_t src) {
+    return m * n->xbar_ports + numa_remote_rank(n, net, m, src) % n->xbar_ports;
 }
 
 #endif

@@ -180,7 +180,7 @@ static int numa_deliver(void *ctx, uint32_t net, uint32_t port, const mem_req *r
     icnt *x = net ? g->rep_net : g->req_net;
     uint32_t from = net ? numa_route_peek(n, r->addr) : r->sm;
     if (from == UINT32_MAX) from = 0;   /* defensive: a reply's line was placed when its request was sent */
-    uint32_t src = (net ? g->nslices : g->p.num_sms) + numa_ingress_port(n, numa_zone_of_dst(n, net, port), from);
+    uint32_t src = (net ? g->nslices : g->p.num_sms) + numa_ingress_port(n, net, numa_zone_of_dst(n, net, port), from);
     return icnt_try_push(x, src, port, r, bytes);
 }
 
