@@ -163,7 +163,7 @@ int sm_kernel_begin(sm *s, const sm_kernel *k, char *err, size_t errlen) {
     s->fetch_free = 0;
     memset(s->sub_fetch_free, 0, sizeof s->sub_fetch_free);
     s->iretry = 0;
-    s->resident = s->nlive = s->ngroups = 0;
+    s->resident = s->nlive = s->ngroups = s->ctas_exited = 0;
     s->live_since = 0;
     sm_kernel_levels_reset(s);
     s->live_mask = 0;
@@ -197,6 +197,7 @@ uint32_t sm_free_cta_slots(const sm *s) {
 }
 
 uint32_t sm_resident_ctas(const sm *s) { return s->resident; }
+bool sm_reply_may_retire(const sm *s) { return s->ctas_exited != 0; }
 const exec_fault *sm_fault(const sm *s) { return s->faulted ? &s->fault : NULL; }
 const sm_counters *sm_stats(const sm *s) { return &s->st; }
 void *sm_sched_state(const sm *s) { return s->sched_state; }
@@ -755,6 +756,7 @@ void sm_cta_check_retire(sm *s, uint32_t cta_slot, uint64_t now) {
     exec_cta_destroy(C->cta);
     C->cta = NULL;
     s->resident--;
+    s->ctas_exited--;
     s->st.ctas_done++;
     if (s->cta_done) s->cta_done(s->port_ctx, s->id, C->linear);
     (void)now;
@@ -771,7 +773,7 @@ static void warp_exited(sm *s, uint32_t w, uint64_t now) {
     age_remove(s, w);
     if (s->c.sched->warp_exit) s->c.sched->warp_exit(s->sched_state, w, now);
     sm_cta *C = &s->ctas[W->cta_slot];
-    C->live_warps--;
+    if (--C->live_warps == 0) s->ctas_exited++;
 }
 
 /* After a warp arrived at a barrier or exited: release the barrier if every

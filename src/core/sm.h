@@ -215,6 +215,9 @@ locsim_status sm_finish_functionally(sm *s, uint64_t *thread_insns, uint64_t *wa
 
 /* CTAs resident, and whether anything is still in flight. */
 uint32_t sm_resident_ctas(const sm *s);
+/* Could a reply retire a CTA (one whose warps have all exited waits for its
+ * memory operations)?  When not, sm_receive calls none of the SM's ports. */
+bool sm_reply_may_retire(const sm *s);
 bool sm_idle(const sm *s);
 /* Live warps waiting at a barrier (to tell a program's barrier deadlock from a
  * simulator resource deadlock). */

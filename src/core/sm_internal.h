@@ -304,6 +304,8 @@ struct sm {
     sm_warp warps[SCHED_MAX_WARPS];
     sm_cta ctas[SM_MAX_CTAS];
     uint32_t resident;
+    uint32_t ctas_exited;  /* resident CTAs whose warps have all exited: they wait for their
+                              memory operations, and a reply may retire one (sm_reply_may_retire) */
     uint8_t age_order[SCHED_MAX_WARPS];
     warp_mask age_group[SM_MAX_CTAS];      /* warp slots of each resident CTA, oldest first (sched_view.age_groups) */
     uint32_t ngroups;

@@ -3,12 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
 
 #include "analysis/sharers.h"
 #include "sim/config.h"
 #include "sim/gpu.h"
+#include "sim/spin_barrier.h"
 
 #define NEVER UINT64_MAX
 #define PROGRESS_INTERVAL (1ull << 14)
@@ -26,6 +30,9 @@ typedef struct {
     uint64_t send_fails;           /* sends refused (the port was full) */
     int oom;                       /* a request or CTA could not be held: out of host memory */
 } sm_stage;
+
+#define HELD_MAX 16u
+#define LEAD_EVEN 1024u
 
 struct gpu {
     gpu_params p;
@@ -98,9 +105,27 @@ struct gpu {
      * staging: the SMs' ports stage into stage[] (set only around the parallel
      * loop, read-only inside it). */
     int par, staging;
+    /* The L2 and DRAM ticks held back since the last core cycle, in order (CLK_L2
+     * or CLK_DRAM): with par, the main thread runs them during the next parallel
+     * SM cycle (run_held_memory says why that is the serial order's result). */
+    uint8_t held[HELD_MAX];
+    uint32_t nheld;
+    uint32_t lead_share;           /* SMs the main thread steps beside the held ticks,
+                                      in 1/1024 of an even share (speed only) */
+    _Atomic uint32_t arrivals;     /* threads done with a parallel cycle */
+    /* The kernel's threads (run_parallel): they meet at par_bar before and
+     * after each parallel cycle; par_quit tells them the kernel is over. */
+    spin_barrier par_bar;
+    uint32_t par_threads, par_lead, par_lead_rank;
+    uint64_t par_now;
+    int par_quit;
+    _Atomic int par_faulted;
     exec_memlog *memlogs;          /* per SM: its cycle's deferred global memory */
     sm_stage *stage;               /* per SM */
     uint32_t *awake;               /* the SMs stepped this cycle, in SM order */
+    uint8_t *staged;               /* per SM: its parallel cycle left something for the exchange */
+    mem_req *mail;                 /* per SM: a reply its own thread delivers (has_mail) */
+    uint8_t *has_mail;
 };
 
 #define STUCK_CHECK (1ull << 16)
@@ -306,9 +331,12 @@ gpu *gpu_create(const gpu_params *p, char *err, size_t errlen) {
         g->memlogs = calloc(p->num_sms, sizeof *g->memlogs);
         g->stage = calloc(p->num_sms, sizeof *g->stage);
         g->awake = calloc(p->num_sms, sizeof *g->awake);
+        g->staged = calloc(p->num_sms, sizeof *g->staged);
+        g->mail = calloc(p->num_sms, sizeof *g->mail);
+        g->has_mail = calloc(p->num_sms, sizeof *g->has_mail);
     }
     if (!g->sms || !g->wake || !g->sm_ctas || !g->sm_insn0 || !g->sharers ||
-        (p->sim_threads > 1 && (!g->memlogs || !g->stage || !g->awake))) {
+        (p->sim_threads > 1 && (!g->memlogs || !g->stage || !g->awake || !g->staged || !g->mail || !g->has_mail))) {
         snprintf(err, errlen, "out of memory");
         gpu_destroy(g);
         return NULL;
@@ -350,6 +378,9 @@ void gpu_destroy(gpu *g) {
         }
     free(g->stage);
     free(g->awake);
+    free(g->staged);
+    free(g->mail);
+    free(g->has_mail);
     sharers_destroy(g->sharers);
     if (g->parts)
         for (uint32_t i = 0; i < g->nparts; i++) partition_destroy(g->parts[i]);
@@ -514,34 +545,153 @@ static void exchange(gpu *g, uint32_t s) {
     st->oom = 0;
 }
 
-/* The awake SMs step cycle `now`: on the threads when two or more are awake,
- * else in turn (each replaying its deferred memory before the next steps);
- * either way the result is the serial loop's. */
+static void l2_tick(gpu *g);
+static void dram_tick(gpu *g);
+
+/* A reply into SM s, on the main thread. */
+static void deliver(gpu *g, uint32_t s, const mem_req *r, uint64_t now) {
+    sm_receive(g->sms[s], r, now);
+    g->wake[s] = sm_wake_at(g->sms[s]);
+    if (sm_fault(g->sms[s])) g->fault_maybe = 1;
+    g->wake_changed = 1;
+}
+
+/* ---- memory ticks held back for the next parallel cycle ---- */
+
+/* An L2 or DRAM tick reads and writes only the memory side: the request
+ * network's outputs (L2), the partitions, their DRAM channels, the sharers
+ * table.  What comes after it in the serial order up to the next interconnect
+ * tick -- the next core cycle's reply delivery (the reply network's outputs),
+ * CTA dispatch, the SMs' cycles (which stage their sends; stage_send reads only
+ * the SM's own input port) -- touches none of that, so running the tick later,
+ * while the SMs step, gives the serial result.  Whatever reads the memory side
+ * (the interconnect tick, the idle test, the stop checks, the kernel's end)
+ * runs the held ticks first. */
+static void run_memory_tick(gpu *g, int d) {
+    if (d == CLK_L2) l2_tick(g);
+    else dram_tick(g);
+}
+
+static void run_held_memory(gpu *g) {
+    for (uint32_t i = 0; i < g->nheld; i++) run_memory_tick(g, g->held[i]);
+    g->nheld = 0;
+}
+
+static void memory_tick(gpu *g, int d) {
+    if (!g->par) {
+        run_memory_tick(g, d);
+        return;
+    }
+    if (g->nheld == HELD_MAX) run_held_memory(g);
+    g->held[g->nheld++] = (uint8_t)d;
+}
+
+/* Thread t of nt steps the awake SMs among SMs [*lo, *hi): the main thread
+ * (t = 0) the first `lead`, the others equal parts of the rest.  An SM stays
+ * with its thread while lead does not move, so its state stays in that core's
+ * cache (parts of the awake list instead moved SMs between threads whenever the
+ * set of awake SMs changed: kmeans at 2 threads ran at half the 1-thread speed;
+ * dynamic scheduling did the same and took an atomic per SM). */
+static void thread_part(uint32_t n, uint32_t lead, uint32_t t, uint32_t nt, uint32_t *lo, uint32_t *hi) {
+    if (nt == 1) {
+        *lo = 0, *hi = n;
+        return;
+    }
+    if (t == 0) {
+        *lo = 0, *hi = lead;
+        return;
+    }
+    uint32_t rest = n - lead, k = nt - 1, i = t - 1, base = rest / k, extra = rest % k;
+    *lo = lead + i * base + (i < extra ? i : extra);
+    *hi = *lo + base + (i < extra);
+}
+
+/* The main thread's SMs: an even share scaled by lead_share, which moves
+ * towards whatever lets the threads finish together (the main thread also runs
+ * the held memory ticks).  Which thread steps which SM changes no result. */
+static uint32_t lead_part(const gpu *g, uint32_t n, uint32_t nt) {
+    uint64_t m = ((uint64_t)n * g->lead_share + (uint64_t)nt * LEAD_EVEN / 2) / ((uint64_t)nt * LEAD_EVEN);
+    return m > n ? n : (uint32_t)m;
+}
+
+/* Thread t's share of a parallel cycle (g->par_now): the held memory ticks
+ * (the main thread), then its awake SMs.  It also reads its SMs' wake-up cycles
+ * and whether they left anything for the exchange while their state is in its
+ * core's cache (the main thread reading them after the meeting moved every SM's
+ * lines across cores: backprop at 2 threads 3.97 s -> 2.24 s). */
+static void step_part(gpu *g, uint32_t t) {
+    uint32_t nt = g->par_threads, lo, hi;
+    uint64_t now = g->par_now;
+    thread_part(g->p.num_sms, g->par_lead, t, nt, &lo, &hi);
+    if (t == 0) run_held_memory(g);
+    int faulted = 0;
+    for (uint32_t s = lo; s < hi; s++) {
+        /* (only this thread writes its SMs' wake[] and has_mail[] here) */
+        if (g->has_mail[s]) {
+            sm_receive(g->sms[s], &g->mail[s], now);
+            g->has_mail[s] = 0;
+        } else if (g->wake[s] > now) {
+            continue;
+        }
+        sm_cycle(g->sms[s], now);   /* (nothing when the SM sleeps past now) */
+        g->wake[s] = sm_wake_at(g->sms[s]);
+        faulted |= sm_fault(g->sms[s]) != NULL;
+        const sm_stage *st = &g->stage[s];
+        const exec_memlog *log = &g->memlogs[s];
+        g->staged[s] = log->n || log->oom || st->nreqs || st->nctas || st->send_fails || st->oom;
+    }
+    if (faulted) atomic_store_explicit(&g->par_faulted, 1, memory_order_relaxed);
+    uint32_t rank = atomic_fetch_add_explicit(&g->arrivals, 1, memory_order_relaxed);
+    if (t == 0) g->par_lead_rank = rank;
+}
+
+/* The awake SMs step cycle `now`: on the kernel's threads, which meet before
+ * and after it (run_parallel), or, when only one of the main thread's SMs is
+ * awake and no memory tick is held, on the main thread alone (its deferred
+ * memory replayed at once).  Either way the result is the serial loop's. */
 static void step_sms_parallel(gpu *g, uint64_t now) {
     uint32_t n = 0;
     for (uint32_t s = 0; s < g->p.num_sms; s++)
-        if (g->wake[s] <= now) g->awake[n++] = s;
-    if (n < 2) {
-        for (uint32_t i = 0; i < n; i++) {
-            sm_cycle(g->sms[g->awake[i]], now);
-            exec_memlog_replay(&g->memlogs[g->awake[i]]);
-        }
+        if (g->wake[s] <= now || g->has_mail[s]) g->awake[n++] = s;
+    if (n == 0) return;
+    if (n == 1 && (g->awake[0] < g->par_lead || g->par_threads == 1) && !g->nheld) {
+        uint32_t s = g->awake[0];
+        if (g->has_mail[s]) deliver(g, s, &g->mail[s], now);
+        g->has_mail[s] = 0;
+        if (g->wake[s] <= now) sm_cycle(g->sms[s], now);
+        exec_memlog_replay(&g->memlogs[s]);
         return;
     }
     g->staging = 1;
-    /* the barrier at the end of the loop is the join: every SM's cycle is done
-     * before the exchange starts.  Static chunks of the awake list: in a busy
-     * phase every SM is awake, so each thread steps the same SMs cycle after
-     * cycle and finds their state in its core's cache (dynamic scheduling moved
-     * SMs between threads and took an atomic per SM: ldesc_numa4 transpose at 2
-     * threads 1.83 s -> 1.32 s, docs/timing-core.md) */
-#pragma omp parallel for num_threads(g->p.sim_threads) schedule(static)
-    for (uint32_t i = 0; i < n; i++) sm_cycle(g->sms[g->awake[i]], now);
+    g->par_now = now;
+    atomic_store_explicit(&g->arrivals, 0, memory_order_relaxed);
+    atomic_store_explicit(&g->par_faulted, 0, memory_order_relaxed);
+    spin_barrier_wait(&g->par_bar);   /* the others start their parts */
+    step_part(g, 0);
+    spin_barrier_wait(&g->par_bar);   /* every part is done */
+    if (atomic_load_explicit(&g->par_faulted, memory_order_relaxed)) g->fault_maybe = 1;
+    /* first done: take more SMs next time; last: fewer */
+    uint32_t nt = g->par_threads;
+    if (nt > 1 && g->par_lead_rank == 0 && g->lead_share < nt * LEAD_EVEN) g->lead_share += 16;
+    else if (nt > 1 && g->par_lead_rank == nt - 1 && g->lead_share >= 16) g->lead_share -= 16;
+    g->par_lead = nt > 1 ? lead_part(g, g->p.num_sms, nt) : g->p.num_sms;
     g->staging = 0;
-    for (uint32_t i = 0; i < n; i++) exchange(g, g->awake[i]);
+    for (uint32_t i = 0; i < n; i++)
+        if (g->staged[g->awake[i]]) exchange(g, g->awake[i]);
+}
+
+/* Would dispatch_ctas hand out a CTA if an SM had room? */
+static int dispatch_may_act(const gpu *g) {
+    return g->warmup_left || (g->room_maybe && g->ctas_dispatched < g->ctas_limit);
 }
 
 static void core_tick(gpu *g, uint64_t now) {
+    /* A parallel kernel leaves a reply for the SM's own thread to deliver
+     * before its cycle (the SM's state stays in that thread's core's cache)
+     * when the serial order allows it: the reply cannot retire a CTA (a retired
+     * CTA reaches the CTA scheduler, and dispatch must see it), and no CTA is
+     * dispatched this cycle (an SM takes a new CTA after its reply). */
+    int mail_ok = g->par && !dispatch_may_act(g), mailed = 0;
     /* only SMs with a reply ready at their output, in SM order (taken once:
      * a reply delivered changes no other output) */
     for (uint32_t w = 0; (w << 6) < g->p.num_sms; w++) {
@@ -549,14 +699,22 @@ static void core_tick(gpu *g, uint64_t now) {
             uint32_t s = (w << 6) + (uint32_t)__builtin_ctzll(m);
             if (s >= g->p.num_sms) break;   /* the links' egress ports (multi-module) come after the SMs */
             mem_req r;
-            if (icnt_pop(g->rep_net, s, &r) == 0) {
-                sm_receive(g->sms[s], &r, now);
-                g->wake[s] = sm_wake_at(g->sms[s]);
-                if (sm_fault(g->sms[s])) g->fault_maybe = 1;
-                g->wake_changed = 1;
+            if (icnt_pop(g->rep_net, s, &r) != 0) continue;
+            if (mail_ok && !sm_reply_may_retire(g->sms[s])) {
+                g->mail[s] = r;
+                g->has_mail[s] = 1;
+                g->wake_changed = mailed = 1;
+            } else {
+                deliver(g, s, &r, now);
             }
         }
     }
+    if (mailed && dispatch_may_act(g))   /* a reply retired a CTA: the SMs take their replies first */
+        for (uint32_t s = 0; s < g->p.num_sms; s++)
+            if (g->has_mail[s]) {
+                deliver(g, s, &g->mail[s], now);
+                g->has_mail[s] = 0;
+            }
     dispatch_ctas(g, now);
     if (!g->wake_changed && now < g->min_wake) return;   /* every SM sleeps: min_wake stands */
     g->wake_changed = 0;
@@ -576,6 +734,7 @@ static void core_tick(gpu *g, uint64_t now) {
 static void numa_icnt_tick(gpu *g);
 
 static void icnt_tick(gpu *g) {
+    run_held_memory(g);   /* it takes the partitions' replies */
     if (g->numa) {
         numa_icnt_tick(g);
         return;
@@ -855,11 +1014,19 @@ static int after_core_tick(gpu *g, uint64_t now) {
         return -1;
     }
     if (g->kernel_status != LOCSIM_OK) return -1;
-    if ((g->p.max_cycle || g->insn_watch) && check_stops(g, now)) return 2;
-    if (now >= g->next_stuck_check && g->p.deadlock_cycles && stuck(g, now)) return -1;
+    if (g->p.max_cycle || g->insn_watch) {
+        run_held_memory(g);   /* a cap's hook may read the memory side */
+        if (check_stops(g, now)) return 2;
+    }
+    if (now >= g->next_stuck_check && g->p.deadlock_cycles) {
+        run_held_memory(g);
+        if (stuck(g, now)) return -1;
+    }
     if (g->room_maybe && g->ctas_dispatched < g->ctas_limit) return 0;
     uint64_t wake = g->min_wake;   /* nothing since core_tick has woken an SM */
-    if (wake <= now + 1 || !memory_idle(g)) return 0;
+    if (wake <= now + 1) return 0;
+    run_held_memory(g);
+    if (!memory_idle(g)) return 0;
     if (g->draining && all_sms_quiet(g)) return 2;   /* the window's requests are all back */
     if (!g->draining && g->ctas_done == g->ctas_limit && all_sms_idle(g)) {
         if (g->ctas_limit == g->ctas_total) return 1;
@@ -907,7 +1074,61 @@ static void tick_done(gpu *g, int d) {
     g->edge[d] += g->period[d];
 }
 
+static int step_loop(gpu *g);
+
+/* How long a thread waiting for the others spins before it sleeps (the
+ * barrier's polls): OMP_WAIT_POLICY as libgomp reads it (passive: sleep at
+ * once; active: keep spinning), else SPIN_BARRIER_SPINS while every thread has
+ * a core of its own and none when they do not. */
+static uint32_t wait_spins(uint32_t threads) {
+    const char *policy = getenv("OMP_WAIT_POLICY");
+    if (policy && strcasecmp(policy, "passive") == 0) return 0;
+    if (policy && strcasecmp(policy, "active") == 0) return UINT32_MAX;
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && (uint32_t)CPU_COUNT(&cpus) < threads) return 0;
+    return SPIN_BARRIER_SPINS;
+}
+
+/* A kernel with par: one OpenMP parallel region for the whole kernel.  The
+ * main thread runs the loop; the others wait at par_bar for each parallel
+ * cycle, step their parts and meet again (a fork and join per cycle cost 1 us
+ * of host time on the development machine, two meetings 0.2 us). */
+static int run_parallel(gpu *g) {
+    int r = 0;
+    g->par_quit = 0;
+#pragma omp parallel num_threads(g->p.sim_threads)
+    {
+#pragma omp master
+        {
+            g->par_threads = (uint32_t)omp_get_num_threads();
+            spin_barrier_init(&g->par_bar, g->par_threads, wait_spins(g->par_threads));
+            g->par_lead = g->par_threads > 1 ? lead_part(g, g->p.num_sms, g->par_threads) : g->p.num_sms;
+        }
+#pragma omp barrier
+        uint32_t t = (uint32_t)omp_get_thread_num();
+        if (t == 0) {
+            r = step_loop(g);
+            g->par_quit = 1;
+            spin_barrier_wait(&g->par_bar);
+        } else {
+            for (;;) {
+                spin_barrier_wait(&g->par_bar);
+                if (g->par_quit) break;
+                step_part(g, t);
+                spin_barrier_wait(&g->par_bar);
+            }
+        }
+    }
+    return r;
+}
+
 static int run_loop(gpu *g) {
+    int r = g->par ? run_parallel(g) : step_loop(g);
+    run_held_memory(g);   /* the kernel's end reads the memory side */
+    return r;
+}
+
+static int step_loop(gpu *g) {
     for (;;) {
         int due[CLK_COUNT];
         due_domains(g, due);
@@ -916,16 +1137,16 @@ static int run_loop(gpu *g) {
             tick_done(g, CLK_CORE);
             core_tick(g, now);
             if (due[CLK_ICNT]) icnt_tick(g), tick_done(g, CLK_ICNT);
-            if (due[CLK_L2]) l2_tick(g), tick_done(g, CLK_L2);
-            if (due[CLK_DRAM]) dram_tick(g), tick_done(g, CLK_DRAM);
+            if (due[CLK_L2]) memory_tick(g, CLK_L2), tick_done(g, CLK_L2);
+            if (due[CLK_DRAM]) memory_tick(g, CLK_DRAM), tick_done(g, CLK_DRAM);
             int r = after_core_tick(g, now);
             if (r) return r;
             if (g->progress && g->ticks[CLK_CORE] >= g->next_progress && progress_due(g)) return -1;
             continue;
         }
         if (due[CLK_ICNT]) icnt_tick(g), tick_done(g, CLK_ICNT);
-        if (due[CLK_L2]) l2_tick(g), tick_done(g, CLK_L2);
-        if (due[CLK_DRAM]) dram_tick(g), tick_done(g, CLK_DRAM);
+        if (due[CLK_L2]) memory_tick(g, CLK_L2), tick_done(g, CLK_L2);
+        if (due[CLK_DRAM]) memory_tick(g, CLK_DRAM), tick_done(g, CLK_DRAM);
     }
 }
 
@@ -1183,6 +1404,7 @@ locsim_status gpu_run_kernel(gpu *g, const exec_launch *L, char *err, size_t err
     /* -sim_threads: kernels whose global data moves only through ld/st/atom/red
      * step their SMs in parallel (the others serially: exec.h says why) */
     g->par = g->p.sim_threads > 1 && g->p.num_sms > 1 && exec_module_parallel_safe(L->mod);
+    g->lead_share = LEAD_EVEN;
     for (uint32_t s = 0; s < g->p.num_sms; s++) sm_set_memlog(g->sms[s], g->par ? &g->memlogs[s] : NULL);
     /* the L2 slices' policies and prefetchers see the launch's descriptors too
      * (the SMs hand them to their L1Ds in sm_kernel_begin) */
