@@ -185,7 +185,9 @@ static void test_deferred_memory(void **state) {
     devmem_read(mem, buf + 256, &counter, 4);
     for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], 7);   /* nothing moved yet */
     assert_int_equal(counter, 0);
-    exec_memlog_replay(&log);
+    int written = 0;
+    exec_memlog_replay(&log, &written);
+    assert_int_equal(written, 1);
     assert_int_equal(log.n, 0);
     devmem_read(mem, buf, r, sizeof r);
     devmem_read(mem, buf + 256, &counter, 4);
@@ -200,6 +202,63 @@ static void test_deferred_memory(void **state) {
     exec_memlog_free(&log);
     exec_cta_destroy(cta);
     devmem_destroy(mem);
+    ptx_module_free(m);
+}
+
+/* A logged load reads at issue (nothing writes global memory while the SMs
+ * step) and the replay reads it again only after a store or atomic of the same
+ * cycle: here memory changes between issue and replay (as a store of an earlier
+ * SM would change it), and the register keeps the issue's value unless the
+ * replay is told a write came first. */
+static const char *load_ptx = XT_HEADER
+    ".visible .entry loadk(.param .u64 buf)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [buf];\n"               /* 0 */
+    "  mov.u32 %r1, %tid.x;\n"                    /* 1 */
+    "  mul.wide.u32 %rd2, %r1, 4;\n"              /* 2 */
+    "  add.s64 %rd3, %rd1, %rd2;\n"               /* 3 */
+    "  ld.global.u32 %r2, [%rd3];\n"              /* 4: logged, read now */
+    "  st.global.u32 [%rd3+1024], %r2;\n"         /* 5: after the replay, no log */
+    "  ret;\n"
+    "}\n";
+
+static void test_deferred_load_reads_at_issue(void **state) {
+    (void)state;
+    ptx_error err;
+    ptx_module *m = ptx_parse(load_ptx, strlen(load_ptx), "load.ptx", &err);
+    assert_non_null(m);
+    for (int write_first = 0; write_first < 2; write_first++) {
+        devmem *mem = devmem_create();
+        uint64_t buf;
+        assert_int_equal(devmem_alloc(mem, 4096, 256, &buf), 0);
+        uint32_t v[32];
+        for (uint32_t i = 0; i < 32; i++) v[i] = 7;
+        devmem_write(mem, buf, v, sizeof v);
+        uint64_t params[1] = {buf};
+        exec_launch L = one_warp_launch(m, "loadk", params, sizeof params, mem);
+        exec_cta *cta = exec_cta_create(&L, 0, 0);
+        assert_non_null(cta);
+        exec_step_info info;
+        for (uint32_t pc = 0; pc < 4; pc++) assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+        exec_memlog log = {0};
+        exec_cta_set_memlog(cta, &log);
+        assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+        exec_cta_set_memlog(cta, NULL);
+        assert_int_equal(log.n, 32);
+        for (uint32_t i = 0; i < 32; i++) v[i] = 9 + i;
+        devmem_write(mem, buf, v, sizeof v);
+        int written = write_first;
+        exec_memlog_replay(&log, &written);
+        assert_int_equal(written, write_first);   /* a load writes nothing */
+        assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
+        uint32_t r[32];
+        devmem_read(mem, buf + 1024, r, sizeof r);
+        for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], write_first ? 9 + i : 7);
+        exec_memlog_free(&log);
+        exec_cta_destroy(cta);
+        devmem_destroy(mem);
+    }
     ptx_module_free(m);
 }
 
@@ -232,6 +291,7 @@ int main(void) {
         cmocka_unit_test(test_step_by_step),
         cmocka_unit_test(test_functional_clock),
         cmocka_unit_test(test_deferred_memory),
+        cmocka_unit_test(test_deferred_load_reads_at_issue),
         cmocka_unit_test(test_parallel_safe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

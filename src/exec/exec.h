@@ -172,10 +172,14 @@ int exec_warp_mbar_suspended(exec_cta *cta, uint32_t w);
  * data: it appends one exec_memop per lane and element instead, in the order it
  * would have moved them.  After the cycle the logs are replayed SM by SM, which
  * is exactly the serial order (SM 0's cycle, then SM 1's, ...).  The registers
- * a deferred load or atomic writes are written at replay: no instruction can
- * read them earlier, since a warp issues at most one instruction per cycle and
- * the scoreboard holds a load's destinations past its issue cycle.  Shared,
- * local and parameter accesses (private to an SM) are done at once. */
+ * an atomic writes are written at replay: no instruction can read them
+ * earlier, since a warp issues at most one instruction per cycle and the
+ * scoreboard holds its destinations past its issue cycle.  A deferred load
+ * reads at once as well (nothing writes global memory while the SMs step: every
+ * store and atomic waits for the replay), which is the serial result unless a
+ * store or atomic comes before it in the serial order of that cycle; the replay
+ * reads it again then (exec_memlog_replay's *written).  Shared, local and
+ * parameter accesses (private to an SM) are done at once. */
 typedef enum { EXEC_MEMOP_LOAD, EXEC_MEMOP_STORE, EXEC_MEMOP_ATOMIC } exec_memop_kind;
 
 typedef struct {
@@ -196,8 +200,11 @@ typedef struct {
 
 /* Append one op; -1 (and log->oom set) out of host memory. */
 int exec_memlog_push(exec_memlog *log, const exec_memop *op);
-/* Perform the logged ops in order and empty the log. */
-void exec_memlog_replay(exec_memlog *log);
+/* Perform the logged ops in order and empty the log.  *written: a store or
+ * atomic has been replayed in this cycle (before this log, or in it); set by
+ * the replay.  A load is read again only after one: it read the memory of the
+ * cycle's start at issue. */
+void exec_memlog_replay(exec_memlog *log, int *written);
 void exec_memlog_free(exec_memlog *log);
 /* The log the next exec_warp_step of the CTA defers into (NULL: move data at once). */
 void exec_cta_set_memlog(exec_cta *cta, exec_memlog *log);

@@ -425,21 +425,30 @@ void exec_memlog_free(exec_memlog *log) {
     memset(log, 0, sizeof *log);
 }
 
-static void replay_one(const exec_memop *op) {
-    switch ((exec_memop_kind)op->kind) {
-    case EXEC_MEMOP_LOAD: {
-        uint64_t v = read_le(op->host, op->size);
-        if (op->sext) v = (uint64_t)sign_extend(v, op->size * 8u) & width_mask(op->sext);
-        *op->dst = v;
-        break;
-    }
-    case EXEC_MEMOP_STORE: write_le(op->host, op->v, op->size); break;
-    case EXEC_MEMOP_ATOMIC: exec_atom_apply(op); break;
-    }
+/* A logged load's value, as its register takes it. */
+static uint64_t memop_load(const exec_memop *op) {
+    uint64_t v = read_le(op->host, op->size);
+    if (op->sext) v = (uint64_t)sign_extend(v, op->size * 8u) & width_mask(op->sext);
+    return v;
 }
 
-void exec_memlog_replay(exec_memlog *log) {
-    for (size_t i = 0; i < log->n; i++) replay_one(&log->ops[i]);
+void exec_memlog_replay(exec_memlog *log, int *written) {
+    for (size_t i = 0; i < log->n; i++) {
+        const exec_memop *op = &log->ops[i];
+        switch ((exec_memop_kind)op->kind) {
+        case EXEC_MEMOP_LOAD:
+            if (*written) *op->dst = memop_load(op);
+            break;
+        case EXEC_MEMOP_STORE:
+            write_le(op->host, op->v, op->size);
+            *written = 1;
+            break;
+        case EXEC_MEMOP_ATOMIC:
+            exec_atom_apply(op);
+            *written = 1;
+            break;
+        }
+    }
     log->n = 0;
 }
 
@@ -464,9 +473,9 @@ static uint8_t *lane_checked(exec_ctx *x, ptx_space space, uint64_t addr, unsign
     return p;
 }
 
-/* load() with the log set: private spaces' lanes are read now, device lanes
- * at replay; every register write of a device lane is logged (in the order
- * load() writes them).  A warp within one page of the allocation it used last
+/* load() with the log set: every lane is read now, and every register write of
+ * a device lane is logged too (in the order load() writes them), for the
+ * replay to read again if a store of the cycle came before it.  A warp within one page of the allocation it used last
  * (fast_base) is checked once, as load_fast does. */
 static int load_deferred(exec_ctx *x, const addr_form *af, const uint32_t regs[4], unsigned n, unsigned esize,
                          int sgn) {
@@ -499,6 +508,7 @@ static int load_deferred(exec_ctx *x, const addr_form *af, const uint32_t regs[4
                 exec_memop op = {.host = host[l] + k * esize, .dst = &d[l], .kind = EXEC_MEMOP_LOAD,
                                  .size = (uint8_t)esize, .sext = (uint8_t)(ext ? rb : 0)};
                 if (defer(x, &op)) return -1;
+                d[l] = memop_load(&op);
             } else {
                 d[l] = ext ? (uint64_t)sign_extend(vals[k][l], esize * 8) & width_mask(rb) : vals[k][l];
             }

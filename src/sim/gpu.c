@@ -121,6 +121,7 @@ struct gpu {
     int par_quit;
     _Atomic int par_faulted;
     exec_memlog *memlogs;          /* per SM: its cycle's deferred global memory */
+    int cycle_written;             /* the exchange has replayed a store or atomic this cycle */
     sm_stage *stage;               /* per SM */
     uint32_t *awake;               /* the SMs stepped this cycle, in SM order */
     uint8_t *staged;               /* per SM: its parallel cycle left something for the exchange */
@@ -530,7 +531,7 @@ static void dispatch_ctas(gpu *g, uint64_t now) {
  * cycles. */
 static void exchange(gpu *g, uint32_t s) {
     sm_stage *st = &g->stage[s];
-    exec_memlog_replay(&g->memlogs[s]);
+    exec_memlog_replay(&g->memlogs[s], &g->cycle_written);
     g->st.send_fails += st->send_fails;
     for (uint32_t i = 0; i < st->nreqs; i++) {
         int ok = g->numa ? numa_send(g, s, &st->reqs[i]) : gpu_send(g, s, &st->reqs[i]);
@@ -659,7 +660,8 @@ static void step_sms_parallel(gpu *g, uint64_t now) {
         if (g->has_mail[s]) deliver(g, s, &g->mail[s], now);
         g->has_mail[s] = 0;
         if (g->wake[s] <= now) sm_cycle(g->sms[s], now);
-        exec_memlog_replay(&g->memlogs[s]);
+        int written = 0;   /* the only SM stepping this cycle */
+        exec_memlog_replay(&g->memlogs[s], &written);
         return;
     }
     g->staging = 1;
@@ -676,6 +678,7 @@ static void step_sms_parallel(gpu *g, uint64_t now) {
     else if (nt > 1 && g->par_lead_rank == nt - 1 && g->lead_share >= 16) g->lead_share -= 16;
     g->par_lead = nt > 1 ? lead_part(g, g->p.num_sms, nt) : g->p.num_sms;
     g->staging = 0;
+    g->cycle_written = 0;
     for (uint32_t i = 0; i < n; i++)
         if (g->staged[g->awake[i]]) exchange(g, g->awake[i]);
 }
