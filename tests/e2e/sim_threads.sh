@@ -6,6 +6,9 @@
 #    first-touch placement (order-dependent page placement on the requests), CCWS
 #    on ccws_gtx285, the sharing-aware CTA scheduler and cache policies on
 #    sharing_fermi, and a kernel that must step serially (cp.async: gemm_async);
+#    and the paths that stop a parallel run early, where the memory ticks held
+#    for the next parallel cycle must run first: a cycle cap in mid-kernel
+#    (kmeans -gpgpu_max_cycle) and a per-kernel timing window (mvt -timing_window_insn);
 #  - the thread count is no part of a sweep's point: two variants that differ only
 #    in -sim_threads are one run;
 #  - a thread count outside 1..256 is refused with the option's name.
@@ -25,14 +28,15 @@ trap 'rm -rf "$dir"' EXIT
 out=$(bash tools/same-stats.sh "$locsim" "$locsim" --size 1 --threads 2,3 histogram gc \
       "kmeans --config ldesc_numa4 -numa_placement first_touch" \
       "bfs --config ccws_gtx285 -gpgpu_scheduler ccws" \
-      "spmv --config sharing_fermi -cta_scheduler bcs -l1d_policy sharing -l2_policy sharing" gemm_async 2>&1)
+      "spmv --config sharing_fermi -cta_scheduler bcs -l1d_policy sharing -l2_policy sharing" gemm_async \
+      "kmeans -gpgpu_max_cycle 20000" "mvt -timing_window_insn 40000" 2>&1)
 rc=$?
 echo "$out"
 n=$(grep -c '^same ' <<<"$out")
-if [ $rc -ne 0 ] || [ "$n" -ne 12 ]; then
-    echo "FAIL: reports differ between thread counts (or a run failed): $n of 12 identical"
+if [ $rc -ne 0 ] || [ "$n" -ne 16 ]; then
+    echo "FAIL: reports differ between thread counts (or a run failed): $n of 16 identical"
     fail=1
-else echo "ok: 6 runs x 2 thread counts byte-identical to one thread"; fi
+else echo "ok: 8 runs x 2 thread counts byte-identical to one thread"; fi
 
 cat >"$dir/s.yaml" <<'YAML'
 configs: [fermi_gtx480]
