@@ -135,14 +135,18 @@ static void test_functional_clock(void **state) {
  * global stores, loads and atomics are checked and described at issue but move
  * no data; the replay moves it in issue order, so a load sees the store logged
  * before it, and an atomic's lanes get their old values in lane order. */
-static const char *defer_ptx = XT_HEADER
-    ".visible .entry deferk(.param .u64 buf)\n"
-    "{\n"
-    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [buf];\n"               /* 0 */
-    "  mov.u32 %r1, %tid.x;\n"                    /* 1 */
-    "  mul.wide.u32 %rd2, %r1, 4;\n"              /* 2 */
-    "  add.s64 %rd3, %rd1, %rd2;\n"               /* 3 */
+/* A kernel's first four instructions: %rd3 = buf + 4 * tid (the fixture below
+ * steps them). */
+#define BUF_LANE_ADDR(kernel)                                                   \
+    ".visible .entry " kernel "(.param .u64 buf)\n"                            \
+    "{\n"                                                                      \
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"                                \
+    "  ld.param.u64 %rd1, [buf];\n"                                            \
+    "  mov.u32 %r1, %tid.x;\n"                                                 \
+    "  mul.wide.u32 %rd2, %r1, 4;\n"                                           \
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+
+static const char *defer_ptx = XT_HEADER BUF_LANE_ADDR("deferk")
     "  st.global.u32 [%rd3], %r1;\n"              /* 4: logged */
     "  ld.global.u32 %r2, [%rd3];\n"              /* 5: logged, sees pc 4's store */
     "  atom.global.add.u32 %r3, [%rd1+256], 1;\n" /* 6: logged */
@@ -151,24 +155,46 @@ static const char *defer_ptx = XT_HEADER
     "  ret;\n"
     "}\n";
 
+/* One warp of `kernel` (parameter: a 4 KB buffer whose first 32 words are 7),
+ * stepped through its first four instructions (the address arithmetic). */
+typedef struct {
+    devmem *mem;
+    uint64_t buf, params[1];
+    exec_launch L;
+    exec_cta *cta;
+} warp_fixture;
+
+static void fixture_begin(warp_fixture *f, ptx_module *m, const char *kernel) {
+    f->mem = devmem_create();
+    assert_int_equal(devmem_alloc(f->mem, 4096, 256, &f->buf), 0);
+    uint32_t init[32];
+    for (uint32_t i = 0; i < 32; i++) init[i] = 7;
+    devmem_write(f->mem, f->buf, init, sizeof init);
+    f->params[0] = f->buf;
+    f->L = one_warp_launch(m, kernel, f->params, sizeof f->params, f->mem);
+    f->cta = exec_cta_create(&f->L, 0, 0);
+    assert_non_null(f->cta);
+    exec_step_info info;
+    for (uint32_t pc = 0; pc < 4; pc++) assert_int_equal(exec_warp_step(f->cta, 0, &info), EXEC_STEP_OK);
+}
+
+static void fixture_end(warp_fixture *f) {
+    exec_cta_destroy(f->cta);
+    devmem_destroy(f->mem);
+}
+
 static void test_deferred_memory(void **state) {
     (void)state;
     ptx_error err;
     ptx_module *m = ptx_parse(defer_ptx, strlen(defer_ptx), "defer.ptx", &err);
     assert_non_null(m);
     assert_true(exec_module_parallel_safe(m));
-    devmem *mem = devmem_create();
-    uint64_t buf;
-    assert_int_equal(devmem_alloc(mem, 4096, 256, &buf), 0);
-    uint32_t init[32];
-    for (uint32_t i = 0; i < 32; i++) init[i] = 7;
-    devmem_write(mem, buf, init, sizeof init);
-    uint64_t params[1] = {buf};
-    exec_launch L = one_warp_launch(m, "deferk", params, sizeof params, mem);
-    exec_cta *cta = exec_cta_create(&L, 0, 0);
-    assert_non_null(cta);
+    warp_fixture f;
+    fixture_begin(&f, m, "deferk");
+    exec_cta *cta = f.cta;
+    devmem *mem = f.mem;
+    uint64_t buf = f.buf;
     exec_step_info info;
-    for (uint32_t pc = 0; pc < 4; pc++) assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
     exec_memlog log = {0};
     exec_cta_set_memlog(cta, &log);
     for (uint32_t pc = 4; pc < 7; pc++) {
@@ -200,8 +226,7 @@ static void test_deferred_memory(void **state) {
     devmem_read(mem, buf + 2048, r, sizeof r);
     for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], i);   /* old values in lane order */
     exec_memlog_free(&log);
-    exec_cta_destroy(cta);
-    devmem_destroy(mem);
+    fixture_end(&f);
     ptx_module_free(m);
 }
 
@@ -210,14 +235,7 @@ static void test_deferred_memory(void **state) {
  * cycle: here memory changes between issue and replay (as a store of an earlier
  * SM would change it), and the register keeps the issue's value unless the
  * replay is told a write came first. */
-static const char *load_ptx = XT_HEADER
-    ".visible .entry loadk(.param .u64 buf)\n"
-    "{\n"
-    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [buf];\n"               /* 0 */
-    "  mov.u32 %r1, %tid.x;\n"                    /* 1 */
-    "  mul.wide.u32 %rd2, %r1, 4;\n"              /* 2 */
-    "  add.s64 %rd3, %rd1, %rd2;\n"               /* 3 */
+static const char *load_ptx = XT_HEADER BUF_LANE_ADDR("loadk")
     "  ld.global.u32 %r2, [%rd3];\n"              /* 4: logged, read now */
     "  st.global.u32 [%rd3+1024], %r2;\n"         /* 5: after the replay, no log */
     "  ret;\n"
@@ -229,35 +247,27 @@ static void test_deferred_load_reads_at_issue(void **state) {
     ptx_module *m = ptx_parse(load_ptx, strlen(load_ptx), "load.ptx", &err);
     assert_non_null(m);
     for (int write_first = 0; write_first < 2; write_first++) {
-        devmem *mem = devmem_create();
-        uint64_t buf;
-        assert_int_equal(devmem_alloc(mem, 4096, 256, &buf), 0);
-        uint32_t v[32];
-        for (uint32_t i = 0; i < 32; i++) v[i] = 7;
-        devmem_write(mem, buf, v, sizeof v);
-        uint64_t params[1] = {buf};
-        exec_launch L = one_warp_launch(m, "loadk", params, sizeof params, mem);
-        exec_cta *cta = exec_cta_create(&L, 0, 0);
-        assert_non_null(cta);
+        warp_fixture f;
+        fixture_begin(&f, m, "loadk");
+        exec_cta *cta = f.cta;
         exec_step_info info;
-        for (uint32_t pc = 0; pc < 4; pc++) assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
         exec_memlog log = {0};
         exec_cta_set_memlog(cta, &log);
         assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
         exec_cta_set_memlog(cta, NULL);
         assert_int_equal(log.n, 32);
+        uint32_t v[32];
         for (uint32_t i = 0; i < 32; i++) v[i] = 9 + i;
-        devmem_write(mem, buf, v, sizeof v);
+        devmem_write(f.mem, f.buf, v, sizeof v);
         int written = write_first;
         exec_memlog_replay(&log, &written);
         assert_int_equal(written, write_first);   /* a load writes nothing */
         assert_int_equal(exec_warp_step(cta, 0, &info), EXEC_STEP_OK);
         uint32_t r[32];
-        devmem_read(mem, buf + 1024, r, sizeof r);
+        devmem_read(f.mem, f.buf + 1024, r, sizeof r);
         for (uint32_t i = 0; i < 32; i++) assert_int_equal(r[i], write_first ? 9 + i : 7);
         exec_memlog_free(&log);
-        exec_cta_destroy(cta);
-        devmem_destroy(mem);
+        fixture_end(&f);
     }
     ptx_module_free(m);
 }
