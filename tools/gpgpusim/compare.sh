@@ -8,7 +8,16 @@
 # mean cycle ratio, Pearson r of IPC, instruction-count ratio, LRR-vs-GTO signs).
 #
 #   tools/gpgpusim/compare.sh GPGPUSIM_CHECKOUT [--locsim build/locsim]
-#       [--work DIR] [--workloads "bfs gemm ..."] [--size S] [--timeout SEC]
+#       [--work DIR] [--workloads "bfs gemm ..."] [--size S] [--timeout SEC] [--speed R]
+#
+# --speed R measures speed instead (issue 32's side-by-side ratio): R rounds, each
+# running every program once under GPGPU-Sim and once under locsim (GTO),
+# alternating program by program so that the machine's drift hits both alike, no
+# log reused; each run's CPU time (perf's task-clock) and peak resident memory
+# (/usr/bin/time) are recorded, a program's figure is the smallest of its R rounds, and
+# tools/gpgpusim/speed.awk prints the table and the median, minimum, maximum and
+# total CPU-time ratios (programs that failed under either simulator are listed,
+# not counted).
 #
 # GPGPU-Sim runs are slow (0.1-0.5 M thread-instructions/s), so their logs are kept
 # in DIR/gpgpusim/ and reused while the program binary (its md5), the size and the
@@ -43,6 +52,7 @@ WORK=${TMPDIR:-/tmp}/locsim-gpgpusim-compare
 NAMES=""
 SIZE=1
 TIMEOUT=900
+SPEED=0
 CUDA=${CUDA_INSTALL_PATH:-/usr/local/cuda}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -51,6 +61,7 @@ while [ $# -gt 0 ]; do
     --workloads) NAMES=$2; shift 2 ;;
     --size) SIZE=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
+    --speed) SPEED=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -65,6 +76,17 @@ CFG=$GPGPUSIM/configs/tested-cfgs/SM2_GTX480
 [ -f "$CFG/gpgpusim.config" ] || die "no $CFG/gpgpusim.config"
 NVCC=$CUDA/bin/nvcc
 [ -x "$NVCC" ] || die "no nvcc at $NVCC"
+case "$SPEED" in ''|*[!0-9]*) die "--speed takes a number of rounds, not '$SPEED'" ;; esac
+TIME=/usr/bin/time
+if [ "$SPEED" != 0 ]; then
+  [ -x "$TIME" ] || die "--speed needs GNU time at $TIME (apt-get install -y time)"
+  command -v perf >/dev/null || die "--speed needs perf (apt-get install -y linux-perf)"
+fi
+# A timed run: GNU time for the peak resident memory, perf's task-clock (the CPU
+# time of the program and its children, in ms to 0.01; GNU time prints CPU seconds
+# only to 0.01 s, and locsim runs at size 1 take 0.03-0.3 s).  "LOG" is replaced
+# by the run's log file.
+TIMER=("$TIME" -f "max_rss_kb %M" -o LOG.time perf stat -x, -e task-clock -o LOG.perf)
 
 mkdir -p "$WORK/bin" "$WORK/gpgpusim" "$WORK/locsim" "$WORK/cuda/bin"
 WORK=$(readlink -f "$WORK")
@@ -92,13 +114,10 @@ build() {
   fi
 }
 
-# run_gpgpusim NAME SCHED: GPGPU-Sim's log in $WORK/gpgpusim/NAME.SCHED.log (reused
-# while the key matches).
-run_gpgpusim() {
-  local name=$1 sched=$2 log=$WORK/gpgpusim/$1.$2.log
-  local key
-  key="$(md5sum <"$WORK/bin/$name" | cut -c1-12) size=$SIZE lib=$GS_KEY"
-  if [ -f "$log" ] && [ "$(cat "$log.key" 2>/dev/null)" = "$key" ]; then return 0; fi
+# gpgpusim_run NAME SCHED LOG [TIMED]: one GPGPU-Sim run of the program, its output
+# in LOG; with TIMED, /usr/bin/time's CPU seconds and peak memory go to LOG.time.
+gpgpusim_run() {
+  local name=$1 sched=$2 log=$3 timed=${4:-}
   local dir=$WORK/gpgpusim/run.$name.$sched
   rm -rf "$dir" && mkdir -p "$dir"
   cp "$CFG"/*.icnt "$dir/"
@@ -106,22 +125,36 @@ run_gpgpusim() {
   printf '%s\n' "# appended by locsim tools/gpgpusim/compare.sh" "-gpgpu_scheduler $sched" \
     "-gpgpu_ptx_force_max_capability 75" "-gpgpu_occupancy_sm_number 75" "-power_simulation_enabled 0" \
     >>"$dir/gpgpusim.config"
-  local start=$SECONDS status=0
+  local start=$SECONDS status=0 timer=()
+  [ -z "$timed" ] || timer=("${TIMER[@]/#LOG/$log}")
   # shellcheck disable=SC2046  # the arguments are words
   (cd "$dir" && env LD_LIBRARY_PATH="$GS_LIB" CUDA_INSTALL_PATH="$WORK/cuda" PTXAS_CUDA_INSTALL_PATH="$WORK/cuda" \
     LOCSIM_FATBIN="$FATBIN" LOCSIM_REAL_PTXAS="$CUDA/bin/ptxas" \
-    CUOBJDUMP_SIM_FILE=jj PTX_SIM_USE_PTX_FILE=1.ptx PTX_SIM_KERNELFILE=_1.ptx timeout "$TIMEOUT" nice -n 19 "$WORK/bin/$name" $(args_of "$name")) >"$log" 2>&1 || status=$?
+    CUOBJDUMP_SIM_FILE=jj PTX_SIM_USE_PTX_FILE=1.ptx PTX_SIM_KERNELFILE=_1.ptx nice -n 19 "${timer[@]}" \
+    timeout "$TIMEOUT" "$WORK/bin/$name" $(args_of "$name")) >"$log" 2>&1 || status=$?
   echo "gpgpusim_exit_status $status" >>"$log"
   echo "gpgpusim_wall_seconds $((SECONDS - start))" >>"$log"
-  echo "$key" >"$log.key"
   rm -rf "$dir"
 }
 
+# run_gpgpusim NAME SCHED: GPGPU-Sim's log in $WORK/gpgpusim/NAME.SCHED.log (reused
+# while the key matches).
+run_gpgpusim() {
+  local name=$1 sched=$2 log=$WORK/gpgpusim/$1.$2.log
+  local key
+  key="$(md5sum <"$WORK/bin/$name" | cut -c1-12) size=$SIZE lib=$GS_KEY"
+  if [ -f "$log" ] && [ "$(cat "$log.key" 2>/dev/null)" = "$key" ]; then return 0; fi
+  gpgpusim_run "$name" "$sched" "$log"
+  echo "$key" >"$log.key"
+}
+
+# run_locsim NAME SCHED [LOG [TIMED]]: as gpgpusim_run, under `locsim exec`.
 run_locsim() {
-  local name=$1 sched=$2 log=$WORK/locsim/$1.$2.log status=0 start=$SECONDS
+  local name=$1 sched=$2 log=${3:-$WORK/locsim/$1.$2.log} timed=${4:-} status=0 start=$SECONDS timer=()
+  [ -z "$timed" ] || timer=("${TIMER[@]/#LOG/$log}")
   # shellcheck disable=SC2046
-  nice -n 19 "$LOCSIM" exec --config fermi_gtx480 -gpgpu_scheduler "$sched" -- "$WORK/bin/$name" $(args_of "$name") \
-    >"$log" 2>&1 || status=$?
+  nice -n 19 "${timer[@]}" "$LOCSIM" exec --config fermi_gtx480 -gpgpu_scheduler "$sched" -- "$WORK/bin/$name" \
+    $(args_of "$name") >"$log" 2>&1 || status=$?
   echo "locsim_exit_status $status" >>"$log"
   echo "locsim_wall_seconds $((SECONDS - start))" >>"$log"
 }
@@ -168,6 +201,39 @@ locsim_figures() {
     }' "$1"
 }
 
+LOCSIM_COMMIT=$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] || LOCSIM_COMMIT="$LOCSIM_COMMIT (modified)"
+
+# cpu_line SIM NAME ROUND LOG: "NAME ROUND SIM ok|fail CPU_S RSS_KB INSN" for speed.awk
+cpu_line() {
+  local sim=$1 name=$2 round=$3 log=$4 figures cpu rss
+  if [ "$sim" = gs ]; then figures=$(gpgpusim_figures "$log"); else figures=$(locsim_figures "$log"); fi
+  cpu=$(awk -F, '$3 == "task-clock" { printf "%.4f", $1 / 1000 }' "$log.perf" 2>/dev/null)
+  rss=$(awk '/^max_rss_kb / { print $2 }' "$log.time" 2>/dev/null)
+  # shellcheck disable=SC2086  # the figures are words
+  set -- $figures
+  echo "$name $round $sim $1 ${cpu:--} ${rss:--} ${3:--}"
+}
+
+if [ "$SPEED" != 0 ]; then
+  SPD=$WORK/speed.txt
+  : >"$SPD"
+  mkdir -p "$WORK/speed"
+  for name in $NAMES; do build "$name" || echo "$name 0 build fail" >>"$SPD"; done
+  for round in $(seq 1 "$SPEED"); do
+    for name in $NAMES; do
+      [ -x "$WORK/bin/$name" ] || continue
+      echo "compare.sh: speed round $round/$SPEED: $name" >&2
+      gpgpusim_run "$name" gto "$WORK/speed/$name.gs.log" timed
+      cpu_line gs "$name" "$round" "$WORK/speed/$name.gs.log" >>"$SPD"
+      run_locsim "$name" gto "$WORK/speed/$name.ls.log" timed
+      cpu_line ls "$name" "$round" "$WORK/speed/$name.ls.log" >>"$SPD"
+    done
+  done
+  awk -v commit="$LOCSIM_COMMIT" -v size="$SIZE" -v rounds="$SPEED" -f "$HERE/speed.awk" "$SPD"
+  exit 0
+fi
+
 FIG=$WORK/figures.txt
 : >"$FIG"
 for name in $NAMES; do
@@ -185,6 +251,4 @@ for name in $NAMES; do
   done
 done
 
-LOCSIM_COMMIT=$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] || LOCSIM_COMMIT="$LOCSIM_COMMIT (modified)"
 awk -v commit="$LOCSIM_COMMIT" -v size="$SIZE" -f "$HERE/table.awk" "$FIG"
