@@ -17,6 +17,16 @@ function sort_into(v, n,    i, j, t) {
     v[j + 1] = t
   }
 }
+# "GPGPU-Sim failed in 4 of 4 rounds, ..." for a program left out
+function why_text(p,    k, m, part, out) {
+  m = split(reasons[p], part, SUBSEP)
+  out = ""
+  for (k = 1; k <= m; k++) {
+    if (part[k] == "build failed") return part[k]
+    out = out (k > 1 ? ", " : "") part[k] " in " nbad[p, part[k]] " of " rounds " rounds"
+  }
+  return out
+}
 function median(v, n) {
   sort_into(v, n)
   return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
@@ -24,12 +34,16 @@ function median(v, n) {
 {
   name = $1
   if (!(name in seen)) { seen[name] = 1; order[++n_order] = name }
-  if ($3 == "build") { bad[name] = "build failed"; next }
+  if ($3 == "build") { bad[name] = 1; reasons[name] = "build failed"; next }
   key = name SUBSEP $3
   if ($4 != "ok" || $5 == "-") {
-    why = ($3 == "gs" ? "GPGPU-Sim" : "locsim") ($4 == "wrong" ? " wrong result" : " failed") " (round " $2 ")"
-    if (name in bad) why = bad[name] ", " why
-    bad[name] = why
+    why = ($3 == "gs" ? "GPGPU-Sim" : "locsim") ($4 == "wrong" ? " wrong result" : " failed")
+    if (!((name, why) in nbad)) {
+      list = (name in reasons) ? reasons[name] SUBSEP why : why   # (not in the assignment: the
+      reasons[name] = list                                       # element would exist first)
+    }
+    nbad[name, why]++
+    bad[name] = 1
     next
   }
   if (!(key in cpu) || $5 + 0 < cpu[key] + 0) cpu[key] = $5
@@ -46,7 +60,7 @@ END {
   for (i = 1; i <= n_order; i++) {
     p = order[i]; g = p SUBSEP "gs"; l = p SUBSEP "ls"
     if (p in bad || runs[g] < rounds || runs[l] < rounds) {
-      printf "| %s | not counted: %s |||||||\n", p, (p in bad) ? bad[p] : "missing rounds"
+      printf "| %s | not counted: %s |||||||\n", p, (p in bad) ? why_text(p) : "missing rounds"
       continue
     }
     lcpu = cpu[l] > 0 ? cpu[l] : 0.00001   # (task-clock is in ms to 0.01)
