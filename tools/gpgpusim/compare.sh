@@ -84,7 +84,7 @@ if [ "$SPEED" != 0 ]; then
 fi
 # A timed run: GNU time for the peak resident memory, perf's task-clock (the CPU
 # time of the program and its children, in ms to 0.01; GNU time prints CPU seconds
-# only to 0.01 s, and locsim runs at size 1 take 0.03-0.3 s).  "LOG" is replaced
+# only to 0.01 s, and locsim runs at size 1 take 0.02-0.15 s).  "LOG" is replaced
 # by the run's log file.
 TIMER=("$TIME" -f "max_rss_kb %M" -o LOG.time perf stat -x, -e task-clock -o LOG.perf)
 
@@ -115,7 +115,8 @@ build() {
 }
 
 # gpgpusim_run NAME SCHED LOG [TIMED]: one GPGPU-Sim run of the program, its output
-# in LOG; with TIMED, /usr/bin/time's CPU seconds and peak memory go to LOG.time.
+# in LOG; with TIMED, its CPU time goes to LOG.perf and its peak memory to LOG.time
+# (both removed first: a run that fails to start leaves none, not an old one).
 gpgpusim_run() {
   local name=$1 sched=$2 log=$3 timed=${4:-}
   local dir=$WORK/gpgpusim/run.$name.$sched
@@ -126,6 +127,7 @@ gpgpusim_run() {
     "-gpgpu_ptx_force_max_capability 75" "-gpgpu_occupancy_sm_number 75" "-power_simulation_enabled 0" \
     >>"$dir/gpgpusim.config"
   local start=$SECONDS status=0 timer=()
+  rm -f "$log.perf" "$log.time"
   [ -z "$timed" ] || timer=("${TIMER[@]/#LOG/$log}")
   # shellcheck disable=SC2046  # the arguments are words
   (cd "$dir" && env LD_LIBRARY_PATH="$GS_LIB" CUDA_INSTALL_PATH="$WORK/cuda" PTXAS_CUDA_INSTALL_PATH="$WORK/cuda" \
@@ -151,6 +153,7 @@ run_gpgpusim() {
 # run_locsim NAME SCHED [LOG [TIMED]]: as gpgpusim_run, under `locsim exec`.
 run_locsim() {
   local name=$1 sched=$2 log=${3:-$WORK/locsim/$1.$2.log} timed=${4:-} status=0 start=$SECONDS timer=()
+  rm -f "$log.perf" "$log.time"
   [ -z "$timed" ] || timer=("${TIMER[@]/#LOG/$log}")
   # shellcheck disable=SC2046
   nice -n 19 "${timer[@]}" "$LOCSIM" exec --config fermi_gtx480 -gpgpu_scheduler "$sched" -- "$WORK/bin/$name" \
@@ -219,10 +222,12 @@ if [ "$SPEED" != 0 ]; then
   SPD=$WORK/speed.txt
   : >"$SPD"
   mkdir -p "$WORK/speed"
-  for name in $NAMES; do build "$name" || echo "$name 0 build fail" >>"$SPD"; done
+  BUILT=""
+  for name in $NAMES; do
+    if build "$name"; then BUILT="$BUILT $name"; else echo "$name 0 build fail" >>"$SPD"; fi
+  done
   for round in $(seq 1 "$SPEED"); do
-    for name in $NAMES; do
-      [ -x "$WORK/bin/$name" ] || continue
+    for name in $BUILT; do
       echo "compare.sh: speed round $round/$SPEED: $name" >&2
       gpgpusim_run "$name" gto "$WORK/speed/$name.gs.log" timed
       cpu_line gs "$name" "$round" "$WORK/speed/$name.gs.log" >>"$SPD"
