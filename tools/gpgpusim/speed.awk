@@ -8,8 +8,8 @@
 #                    median, minimum and maximum over programs, and the total
 #                    (sum of GS times over sum of LS times)
 #   memory ratio     peak resident memory (the smallest of the rounds), GS over LS
-# A program that failed or crashed in any round under either simulator is listed
-# with the reason and not counted.
+# A program that failed or crashed in any round under either simulator, or whose
+# CPU time or memory was not recorded, is listed with the reason and not counted.
 function sort_into(v, n,    i, j, t) {
   for (i = 2; i <= n; i++) {
     t = v[i]
@@ -34,16 +34,15 @@ function median(v, n) {
 {
   name = $1
   if (!(name in seen)) { seen[name] = 1; order[++n_order] = name }
-  if ($3 == "build") { bad[name] = 1; reasons[name] = "build failed"; next }
+  if ($3 == "build") { reasons[name] = "build failed"; next }
   key = name SUBSEP $3
-  if ($4 != "ok" || $5 == "-") {
+  if ($4 != "ok" || $5 == "-" || $6 == "-") {   # (a run without both figures counts as failed)
     why = ($3 == "gs" ? "GPGPU-Sim" : "locsim") ($4 == "wrong" ? " wrong result" : " failed")
     if (!((name, why) in nbad)) {
       list = (name in reasons) ? reasons[name] SUBSEP why : why   # (not in the assignment: the
       reasons[name] = list                                       # element would exist first)
     }
     nbad[name, why]++
-    bad[name] = 1
     next
   }
   if (!(key in cpu) || $5 + 0 < cpu[key] + 0) cpu[key] = $5
@@ -59,13 +58,13 @@ END {
   n = 0; tot_gs = 0; tot_ls = 0
   for (i = 1; i <= n_order; i++) {
     p = order[i]; g = p SUBSEP "gs"; l = p SUBSEP "ls"
-    if (p in bad || runs[g] < rounds || runs[l] < rounds) {
-      printf "| %s | not counted: %s |||||||\n", p, (p in bad) ? why_text(p) : "missing rounds"
+    if (p in reasons || runs[g] < rounds || runs[l] < rounds) {
+      printf "| %s | not counted: %s |||||||\n", p, (p in reasons) ? why_text(p) : "missing rounds"
       continue
     }
     lcpu = cpu[l] > 0 ? cpu[l] : 0.00001   # (task-clock is in ms to 0.01)
     r = cpu[g] / lcpu; m = rss[g] / rss[l]
-    n++; ratio[n] = r; mem[n] = m; who[n] = p
+    n++; ratio[n] = r; mem[n] = m
     tot_gs += cpu[g]; tot_ls += cpu[l]
     if (n == 1 || r < lo) { lo = r; lo_p = p }
     if (n == 1 || r > hi) { hi = r; hi_p = p }
